@@ -1,0 +1,57 @@
+/**
+ * The `mcpscope` command: parse flags, start, print the banner, stop cleanly on Ctrl-C.
+ */
+import { parseCli, USAGE, UsageError } from './config/cli-args.js';
+import { startMcpscope } from './server.js';
+
+async function main(): Promise<void> {
+  let options;
+  try {
+    options = parseCli(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`mcpscope: ${err.message}\n\n${USAGE}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const app = await startMcpscope(options);
+  const upstream = app.demo ? `${app.upstreamUrl} (embedded demo server)` : app.upstreamUrl;
+  process.stdout.write(
+    [
+      '',
+      '  mcpscope is running',
+      '',
+      `  Tap (point your MCP client here):  ${app.mcpUrl}`,
+      `  Upstream:                          ${upstream}`,
+      `  Dashboard:                         ${app.dashboardLoginUrl}`,
+      `  Capture file:                      ${app.dbFile}`,
+      '',
+      '  The dashboard URL carries a secret token; do not share it.',
+      '',
+    ].join('\n') + '\n',
+  );
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((err: unknown) => {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    process.stderr.write(`mcpscope: a port is already in use (${(err as Error).message}). Choose another with --port / --ui-port.\n`);
+  } else {
+    process.stderr.write(`mcpscope: ${(err as Error).stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/config/cli-args.js';
+
+describe('parseCli', () => {
+  it('takes the contract flags', () => {
+    const o = parseCli(['--', '--target', 'http://localhost:3000/mcp', '--port', '9000', '--ui-port', '9001', '--db', ':memory:', '--no-open', '--public-url', 'https://x.trycloudflare.com']);
+    expect(o).toMatchObject({ target: 'http://localhost:3000/mcp', port: 9000, uiPort: 9001, db: ':memory:', open: false, publicUrl: 'https://x.trycloudflare.com' });
+  });
+
+  it('has defaults that do not clash with MCP Inspector (6274/6277)', () => {
+    const o = parseCli([]);
+    expect([o.port, o.uiPort]).toEqual([DEFAULT_TAP_PORT, DEFAULT_UI_PORT]);
+    expect([6274, 6277]).not.toContain(o.port);
+    expect([6274, 6277]).not.toContain(o.uiPort);
+  });
+
+  it.each(['0.0.0.0', '::', '[::]', '0'])('refuses to bind the dashboard to the wildcard %s without the dangerous flag', (addr) => {
+    expect(() => parseCli(['--ui-host', addr])).toThrow(UsageError);
+    expect(parseCli(['--ui-host', addr, '--dangerously-expose-dashboard']).uiHost).toBe(addr);
+  });
+
+  it('explains bad input', () => {
+    expect(() => parseCli(['--target', 'localhost:3000'])).toThrow(/must be a URL|http/);
+    expect(() => parseCli(['--port', 'abc'])).toThrow(/port number/);
+    expect(() => parseCli(['--target', 'http://a/mcp', '--stdio', 'x'])).toThrow(/not both/);
+    expect(() => parseCli(['--bogus'])).toThrow(UsageError);
+  });
+
+  it('reads the token from MCPSCOPE_TOKEN', () => {
+    expect(parseCli([], { MCPSCOPE_TOKEN: 'a-long-enough-token-123' }).token).toBe('a-long-enough-token-123');
+  });
+});

@@ -1,0 +1,74 @@
+// Only the person who launched mcpscope may read the capture (CVE-2025-49596 was this, missed).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { Mcpscope } from '../src/server.js';
+import { startTestMcpscope } from './helpers.js';
+
+let app: Mcpscope;
+beforeAll(async () => {
+  app = await startTestMcpscope();
+});
+afterAll(() => app.close());
+
+const API_ROUTES = ['/api/sessions', '/api/frames', '/api/exchanges', '/api/exchanges/1'];
+
+function wsStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, { headers });
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    ws.on('error', () => resolve(-1));
+  });
+}
+
+describe('dashboard access', () => {
+  it('answers health without a token, and says nothing else', async () => {
+    const res = await fetch(`${app.dashboardUrl}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+
+  it.each(API_ROUTES)('%s refuses a missing or wrong token with 401', async (route) => {
+    expect((await fetch(app.dashboardUrl + route)).status).toBe(401);
+    expect((await fetch(app.dashboardUrl + route, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
+    const ok = await fetch(app.dashboardUrl + route, { headers: { authorization: `Bearer ${app.token}` } });
+    expect([200, 404]).toContain(ok.status);
+  });
+
+  it.each(API_ROUTES)('%s refuses a foreign Host or Origin with 403, even with the token', async (route) => {
+    const auth = { authorization: `Bearer ${app.token}` };
+    const port = new URL(app.dashboardUrl).port;
+    // undici does not let fetch override Host; use a raw request for that.
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve) => {
+      request({ host: '127.0.0.1', port, path: route, headers: { ...auth, host: `evil.example:${port}` } }, (res) => resolve(res.statusCode ?? 0)).end();
+    });
+    expect(status).toBe(403);
+    expect((await fetch(app.dashboardUrl + route, { headers: { ...auth, origin: 'https://evil.example' } })).status).toBe(403);
+  });
+
+  it('refuses the WebSocket without the token (401) and from a foreign origin (403)', async () => {
+    const ws = app.dashboardUrl.replace('http', 'ws') + '/ws';
+    expect(await wsStatus(ws)).toBe(401);
+    expect(await wsStatus(`${ws}?token=${app.token}`, { origin: 'https://evil.example' })).toBe(403);
+    expect(await wsStatus(`${ws}?token=${app.token}`, { origin: app.dashboardUrl })).toBe(101);
+  });
+
+  it('sends a strict Content-Security-Policy', async () => {
+    const res = await fetch(`${app.dashboardUrl}/api/health`);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+  });
+
+  it('serves no dashboard, API or token on the tap port', async () => {
+    for (const path of ['/api/exchanges', '/api/health', '/ws', '/', '/index.html']) {
+      const res = await fetch(app.tapUrl + path, { headers: { authorization: `Bearer ${app.token}` } });
+      const text = await res.text();
+      expect(text).not.toContain(app.token);
+      expect(text).not.toContain('mcpscope</title>');
+      expect(res.status).toBe(404); // forwarded to the demo upstream, which has only /mcp
+    }
+  });
+});

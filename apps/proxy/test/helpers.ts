@@ -1,0 +1,20 @@
+/** Test builders: a running mcpscope on the demo server, and an SDK client through its tap. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startMcpscope, type Mcpscope, type StartOptions } from '../src/server.js';
+
+export async function startTestMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
+  return startMcpscope({ db: ':memory:', port: 0, uiPort: 0, ...options });
+}
+
+export async function connectClient(url: string, requestInit?: RequestInit): Promise<Client> {
+  const client = new Client({ name: 'mcpscope-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), requestInit ? { requestInit } : undefined));
+  return client;
+}
+
+/** Waits until the capture pipeline has flushed what the tap recorded so far. */
+export async function settled(app: Mcpscope): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  app.pipeline.flush();
+}

@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+// `mcpscope-source` makes workspace packages resolve to their TypeScript, not a stale dist/.
+export default defineConfig({
+  resolve: { conditions: ['mcpscope-source'] },
+  ssr: { resolve: { conditions: ['mcpscope-source'] } },
+  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000 },
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+// `mcpscope-source` resolves @mcpscope/protocol to its TypeScript: one copy of the protocol logic.
+export default defineConfig({
+  plugins: [react()],
+  resolve: { conditions: ['mcpscope-source', 'module', 'browser', 'development|production'] },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 6000 },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:7789', '/ws': { target: 'ws://127.0.0.1:7789', ws: true } },
+  },
+  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], environment: 'node' },
+});

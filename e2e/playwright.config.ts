@@ -1,0 +1,20 @@
+import { defineConfig } from '@playwright/test';
+
+// Debian's Chromium: Playwright cannot download its own browser here (toolchain.md, gotcha 5).
+export default defineConfig({
+  testDir: './tests',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  outputDir: '../reports/e2e-artifacts',
+  use: {
+    headless: true,
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+});

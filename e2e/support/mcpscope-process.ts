@@ -1,0 +1,50 @@
+/**
+ * Runs the real `mcpscope` command as a user would (built CLI, real ports, real SQLite file) and
+ * reads the URLs from its banner.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BIN = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
+
+export interface RunningMcpscope {
+  mcpUrl: string;
+  dashboardLoginUrl: string;
+  dashboardUrl: string;
+  dbFile: string;
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function runMcpscope(args: string[] = []): Promise<RunningMcpscope> {
+  const dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-')), 'capture.db');
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 20_000;
+  while (!/Dashboard:\s+\S+/.test(out)) {
+    if (child.exitCode !== null) throw new Error(`mcpscope exited early:\n${out}`);
+    if (Date.now() > deadline) throw new Error(`mcpscope did not print its banner:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const mcpUrl = /Tap \(point your MCP client here\):\s+(\S+)/.exec(out)![1]!;
+  const dashboardLoginUrl = /Dashboard:\s+(\S+)/.exec(out)![1]!;
+  return {
+    mcpUrl,
+    dashboardLoginUrl,
+    dashboardUrl: new URL(dashboardLoginUrl).origin,
+    dbFile,
+    process: child,
+    output: () => out,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

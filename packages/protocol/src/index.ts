@@ -1,0 +1,41 @@
+/**
+ * @mcpscope/protocol — pure, browser-safe MCP protocol logic shared by the proxy and the dashboard.
+ * No I/O: no `node:` imports, sockets, timers or storage. Values in, values out.
+ */
+export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, Transport } from './model/frame.js';
+export type {
+  BatchMessage,
+  ErrorMessage,
+  InvalidMessage,
+  JsonObject,
+  JsonRpcId,
+  JsonValue,
+  Message,
+  NotificationMessage,
+  RequestMessage,
+  ResponseMessage,
+} from './model/json-rpc.js';
+export { classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from './model/json-rpc.js';
+export type { ExchangeStatus, ExchangeSummary, Requester } from './model/exchange.js';
+export { EXCHANGE_STATUSES, isTerminal } from './model/exchange.js';
+export { targetOf } from './model/target.js';
+export { SseParser, formatSseEvent } from './wire/sse.js';
+export type { SseComment, SseEvent, SseItem } from './wire/sse.js';
+export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
+export type { LineItem } from './wire/lines.js';
+export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';
+export { SessionTracker, clientLabel } from './session/session-tracker.js';
+export type { Era, SessionSummary } from './session/session-summary.js';
+export type {
+  ApiError,
+  ExchangeDetail,
+  ExchangesPage,
+  ExchangeStatusCounts,
+  FramesPage,
+  FrameView,
+  HealthResponse,
+  ReplayRequest,
+  ServerEvent,
+  SessionsPage,
+} from './contract/api.js';
+export { FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';

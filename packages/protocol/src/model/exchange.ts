@@ -1,0 +1,63 @@
+/**
+ * Exchanges: a request paired with its answer (and the notifications that belong to it), or a
+ * lone notification. This is what the timeline shows one row for.
+ */
+import type { JsonRpcId } from './json-rpc.js';
+
+export type ExchangeStatus =
+  | 'pending'
+  | 'ok'
+  | 'protocol_error'
+  | 'business_error'
+  | 'transport_error'
+  | 'cancelled'
+  | 'orphan'
+  | 'invalid';
+
+export const EXCHANGE_STATUSES: readonly ExchangeStatus[] = [
+  'pending',
+  'ok',
+  'protocol_error',
+  'business_error',
+  'transport_error',
+  'cancelled',
+  'orphan',
+  'invalid',
+];
+
+/** Which side sent the request. `none` for rows that are not requests (notifications, junk). */
+export type Requester = 'client' | 'server' | 'none';
+
+export interface ExchangeSummary {
+  /** Stable id: the seq of the frame that opened the row, with `.N` for the Nth item of a batch. */
+  id: string;
+  sessionKey: string;
+  requester: Requester;
+  kind: 'request' | 'notification' | 'invalid';
+  method?: string;
+  /** The tool name, resource URI or prompt name the request is about. */
+  target?: string;
+  rpcId?: JsonRpcId | null;
+  status: ExchangeStatus;
+  startTs: number;
+  endTs?: number;
+  latencyMs?: number;
+  requestSeq?: number;
+  responseSeq?: number;
+  /** Every frame that belongs to the row, in capture order (request, progress, cancel, answer). */
+  frameSeqs: number[];
+  errorCode?: number;
+  errorMessage?: string;
+  /** Bytes of the request and response bodies. */
+  size: number;
+  diagnostics: number;
+  /** Set on a replayed exchange: the id of the exchange it replays. */
+  replayOf?: string;
+  /** The seq of the last frame that changed this summary (for incremental sync). */
+  updatedSeq: number;
+}
+
+/** Status that a finished exchange can no longer leave. */
+export function isTerminal(status: ExchangeStatus): boolean {
+  return status !== 'pending';
+}

@@ -1,0 +1,46 @@
+/**
+ * The unit of capture. A frame is written once and never rewritten: everything else mcpscope
+ * shows (messages, exchanges, sessions, diagnostics) is derived from frames and can be rebuilt.
+ */
+
+/** Who sent the bytes: the MCP client (`c2s`) or the MCP server (`s2c`). */
+export type Direction = 'c2s' | 's2c';
+
+/** How the bytes travelled. `replay` marks frames that mcpscope itself sent. */
+export type Transport = 'http-json' | 'sse' | 'stdio' | 'legacy-sse' | 'replay';
+
+/**
+ * `data` frames carry protocol bytes (JSON or not). `transport` frames record what happened to a
+ * connection (upstream down, reset, child exited); `log` frames hold a stdio server's stderr.
+ */
+export type FrameKind = 'data' | 'transport' | 'log';
+
+/** The HTTP exchange a frame rode on, with secrets already redacted. */
+export interface HttpInfo {
+  method: string;
+  path: string;
+  status?: number;
+  requestHeaders?: Record<string, string>;
+  responseHeaders?: Record<string, string>;
+  /** Identifies one HTTP request/response pair, so frames from one SSE stream group together. */
+  connectionId?: string;
+  /** The SSE event's `id:` and `event:` fields, when the frame was an SSE event. */
+  sseId?: string;
+  sseEvent?: string;
+}
+
+/** A frame as the tap hands it to the store, before it has a sequence number. */
+export interface FrameInput {
+  ts: number;
+  sessionKey: string;
+  direction: Direction;
+  transport: Transport;
+  kind: FrameKind;
+  raw: string;
+  http?: HttpInfo;
+}
+
+/** A stored frame: `seq` is global and strictly increasing in capture order. */
+export interface Frame extends FrameInput {
+  seq: number;
+}

@@ -1,0 +1,338 @@
+/**
+ * Incremental pairing of frames into exchanges.
+ *
+ * Requests pair with responses by `(sessionKey, requester side, id)`: the spec scopes id
+ * uniqueness to the sender within a session, and both sides send requests (a server's
+ * `sampling/createMessage` may reuse id 1 while the client's `initialize` was id 1 too).
+ * A response seen before its request becomes an `orphan` row and pairs when the request comes.
+ *
+ * Pure: frames in, changed summaries out. The tracker forgets finished exchanges, so its memory
+ * is bounded by what is in flight, not by what was captured.
+ */
+import type { Frame } from '../model/frame.js';
+import {
+  classifyText,
+  idKey,
+  isJsonObject,
+  type ErrorMessage,
+  type JsonObject,
+  type Message,
+  type NotificationMessage,
+  type RequestMessage,
+  type ResponseMessage,
+} from '../model/json-rpc.js';
+import type { ExchangeSummary, Requester } from '../model/exchange.js';
+import { targetOf } from '../model/target.js';
+
+type Side = 'client' | 'server';
+
+const sideOf = (direction: Frame['direction']): Side => (direction === 'c2s' ? 'client' : 'server');
+const otherSide = (side: Side): Side => (side === 'client' ? 'server' : 'client');
+
+export class ExchangeTracker {
+  /** Pending requests by pair key. */
+  private readonly open = new Map<string, ExchangeSummary>();
+  /** Responses that came before their request, by pair key. */
+  private readonly orphans = new Map<string, ExchangeSummary>();
+  /** Pending requests by `sessionKey|progressToken`. */
+  private readonly progress = new Map<string, ExchangeSummary>();
+  /** Pending requests by the HTTP connection that carried them, for transport failures. */
+  private readonly byConnection = new Map<string, Set<ExchangeSummary>>();
+
+  /** Feeds one frame; returns the exchanges it created or changed (copies, safe to keep). */
+  ingest(frame: Frame, message: Message = classifyText(frame.raw)): ExchangeSummary[] {
+    const changed = new Set<ExchangeSummary>();
+    if (frame.kind === 'log') return [];
+    if (frame.kind === 'transport') {
+      this.transportFailure(frame, changed);
+    } else if (message.kind === 'batch') {
+      message.items.forEach((item, index) => this.one(frame, item, `${frame.seq}.${index}`, changed));
+    } else {
+      this.one(frame, message, String(frame.seq), changed);
+    }
+    return [...changed].map((ex) => ({ ...ex, frameSeqs: [...ex.frameSeqs] }));
+  }
+
+  /** Number of exchanges still waiting for an answer (for tests and memory checks). */
+  get pendingCount(): number {
+    return this.open.size;
+  }
+
+  private one(frame: Frame, message: Message, rowId: string, changed: Set<ExchangeSummary>): void {
+    switch (message.kind) {
+      case 'request':
+        return this.request(frame, message, rowId, changed);
+      case 'notification':
+        return this.notification(frame, message, rowId, changed);
+      case 'response':
+      case 'error':
+        return this.answer(frame, message, rowId, changed);
+      case 'invalid':
+        return this.invalid(frame, message.reason, rowId, changed);
+      case 'batch':
+        // A batch nested inside a batch is not JSON-RPC.
+        return this.invalid(frame, 'a batch may not contain another batch', rowId, changed);
+    }
+  }
+
+  private request(frame: Frame, msg: RequestMessage, rowId: string, changed: Set<ExchangeSummary>): void {
+    const side = sideOf(frame.direction);
+    const key = pairKey(frame.sessionKey, side, msg.id);
+    const target = targetOf(msg.method, msg.params);
+    const early = this.orphans.get(key);
+    if (early) {
+      // The answer was captured first (another stream, or capture order): pair them now.
+      this.orphans.delete(key);
+      early.requester = side;
+      early.kind = 'request';
+      early.method = msg.method;
+      if (target !== undefined) early.target = target;
+      early.requestSeq = frame.seq;
+      early.frameSeqs.unshift(frame.seq);
+      early.size += frame.raw.length;
+      early.status = early.errorCode !== undefined ? 'protocol_error' : early.status === 'orphan' ? 'ok' : early.status;
+      early.updatedSeq = frame.seq;
+      changed.add(early);
+      return;
+    }
+    const ex: ExchangeSummary = {
+      id: rowId,
+      sessionKey: frame.sessionKey,
+      requester: side,
+      kind: 'request',
+      method: msg.method,
+      rpcId: msg.id,
+      status: 'pending',
+      startTs: frame.ts,
+      requestSeq: frame.seq,
+      frameSeqs: [frame.seq],
+      size: frame.raw.length,
+      diagnostics: 0,
+      updatedSeq: frame.seq,
+    };
+    if (target !== undefined) ex.target = target;
+    if (this.open.has(key)) ex.diagnostics++; // an id reused while still in flight
+    this.open.set(key, ex);
+    const token = progressTokenOf(msg.params);
+    if (token !== undefined) this.progress.set(`${frame.sessionKey}|${idKey(token)}`, ex);
+    const conn = frame.http?.connectionId;
+    if (conn) {
+      let set = this.byConnection.get(conn);
+      if (!set) this.byConnection.set(conn, (set = new Set()));
+      set.add(ex);
+    }
+    changed.add(ex);
+  }
+
+  private answer(frame: Frame, msg: ResponseMessage | ErrorMessage, rowId: string, changed: Set<ExchangeSummary>): void {
+    const requesterSide = otherSide(sideOf(frame.direction));
+    let ex: ExchangeSummary | undefined;
+    let key: string | undefined;
+    if (msg.id === null) {
+      // An error to an unparseable request: on HTTP it answers the request of its own connection.
+      ex = this.onlyPendingOn(frame.http?.connectionId);
+      if (ex) key = pairKey(ex.sessionKey, requesterSide, ex.rpcId as string | number);
+    } else {
+      key = pairKey(frame.sessionKey, requesterSide, msg.id);
+      ex = this.open.get(key);
+    }
+    if (!ex || !key) {
+      const orphan: ExchangeSummary = {
+        id: rowId,
+        sessionKey: frame.sessionKey,
+        requester: requesterSide,
+        kind: 'request',
+        rpcId: msg.id,
+        status: 'orphan',
+        startTs: frame.ts,
+        endTs: frame.ts,
+        responseSeq: frame.seq,
+        frameSeqs: [frame.seq],
+        size: frame.raw.length,
+        diagnostics: 1,
+        updatedSeq: frame.seq,
+      };
+      applyOutcome(orphan, msg);
+      if (orphan.status === 'ok') orphan.status = 'orphan';
+      if (msg.id !== null) this.orphans.set(pairKey(frame.sessionKey, requesterSide, msg.id), orphan);
+      changed.add(orphan);
+      return;
+    }
+    this.close(key, ex);
+    ex.responseSeq = frame.seq;
+    ex.frameSeqs.push(frame.seq);
+    ex.size += frame.raw.length;
+    ex.endTs = frame.ts;
+    ex.latencyMs = frame.ts - ex.startTs;
+    ex.updatedSeq = frame.seq;
+    if (ex.status !== 'cancelled') applyOutcome(ex, msg);
+    changed.add(ex);
+  }
+
+  private notification(frame: Frame, msg: NotificationMessage, rowId: string, changed: Set<ExchangeSummary>): void {
+    const params = msg.params;
+    if (msg.method === 'notifications/progress' && params && 'progressToken' in params) {
+      const ex = this.progress.get(`${frame.sessionKey}|${idKey(params.progressToken as string | number)}`);
+      if (ex) return attach(ex, frame, changed);
+    }
+    if (msg.method === 'notifications/cancelled' && params && 'requestId' in params) {
+      const requestId = params.requestId;
+      if (typeof requestId === 'string' || typeof requestId === 'number') {
+        // The canceller is the side that sent the request.
+        const ex = this.open.get(pairKey(frame.sessionKey, sideOf(frame.direction), requestId));
+        if (ex) {
+          ex.status = 'cancelled';
+          if (typeof params.reason === 'string') ex.errorMessage = params.reason;
+          return attach(ex, frame, changed);
+        }
+      }
+    }
+    const row: ExchangeSummary = {
+      id: rowId,
+      sessionKey: frame.sessionKey,
+      requester: 'none' as Requester,
+      kind: 'notification',
+      method: msg.method,
+      status: 'ok',
+      startTs: frame.ts,
+      frameSeqs: [frame.seq],
+      size: frame.raw.length,
+      diagnostics: 0,
+      updatedSeq: frame.seq,
+    };
+    changed.add(row);
+  }
+
+  private invalid(frame: Frame, reason: string, rowId: string, changed: Set<ExchangeSummary>): void {
+    // Junk that answers a request on the same HTTP connection belongs to that request's row.
+    const ex = frame.direction === 's2c' ? this.onlyPendingOn(frame.http?.connectionId) : undefined;
+    if (ex) {
+      this.close(pairKey(ex.sessionKey, ex.requester as Side, ex.rpcId as string | number), ex);
+      const failed = (frame.http?.status ?? 200) >= 400;
+      ex.status = failed ? 'transport_error' : 'invalid';
+      ex.errorMessage = failed ? `HTTP ${frame.http?.status}: ${reason}` : `malformed response: ${reason}`;
+      ex.responseSeq = frame.seq;
+      ex.endTs = frame.ts;
+      ex.latencyMs = frame.ts - ex.startTs;
+      return attach(ex, frame, changed);
+    }
+    changed.add({
+      id: rowId,
+      sessionKey: frame.sessionKey,
+      requester: frame.direction === 'c2s' ? 'client' : 'server',
+      kind: 'invalid',
+      status: 'invalid',
+      startTs: frame.ts,
+      frameSeqs: [frame.seq],
+      errorMessage: reason,
+      size: frame.raw.length,
+      diagnostics: 1,
+      updatedSeq: frame.seq,
+    });
+  }
+
+  private transportFailure(frame: Frame, changed: Set<ExchangeSummary>): void {
+    const { event, message } = parseTransportFrame(frame.raw);
+    // The client leaving abandons what it waited for (in 2026-07-28 that is the cancellation);
+    // a client closing an idle stream is ordinary and makes no row.
+    const clientLeft = event === 'client-disconnected';
+    const pending = frame.http?.connectionId ? this.byConnection.get(frame.http.connectionId) : undefined;
+    if (clientLeft && (!pending || pending.size === 0)) return;
+    if (pending && pending.size > 0) {
+      for (const ex of [...pending]) {
+        if (ex.status !== 'pending') continue;
+        this.close(pairKey(ex.sessionKey, ex.requester as Side, ex.rpcId as string | number), ex);
+        ex.status = clientLeft ? 'cancelled' : 'transport_error';
+        ex.errorMessage = message;
+        ex.endTs = frame.ts;
+        ex.latencyMs = frame.ts - ex.startTs;
+        attach(ex, frame, changed);
+      }
+      return;
+    }
+    changed.add({
+      id: String(frame.seq),
+      sessionKey: frame.sessionKey,
+      requester: 'none',
+      kind: 'notification',
+      method: 'transport',
+      status: 'transport_error',
+      startTs: frame.ts,
+      frameSeqs: [frame.seq],
+      errorMessage: message,
+      size: 0,
+      diagnostics: 0,
+      updatedSeq: frame.seq,
+    });
+  }
+
+  private onlyPendingOn(connectionId: string | undefined): ExchangeSummary | undefined {
+    if (!connectionId) return undefined;
+    const set = this.byConnection.get(connectionId);
+    if (!set || set.size !== 1) return undefined;
+    return set.values().next().value;
+  }
+
+  private close(key: string, ex: ExchangeSummary): void {
+    this.open.delete(key);
+    for (const [token, target] of this.progress) if (target === ex) this.progress.delete(token);
+    for (const [conn, set] of this.byConnection) {
+      if (set.delete(ex) && set.size === 0) this.byConnection.delete(conn);
+    }
+  }
+}
+
+function attach(ex: ExchangeSummary, frame: Frame, changed: Set<ExchangeSummary>): void {
+  ex.frameSeqs.push(frame.seq);
+  ex.updatedSeq = frame.seq;
+  changed.add(ex);
+}
+
+function pairKey(sessionKey: string, requester: Side, id: string | number): string {
+  return `${sessionKey}\u0000${requester}\u0000${idKey(id)}`;
+}
+
+function progressTokenOf(params: JsonObject | undefined): string | number | undefined {
+  const meta = params?._meta;
+  if (!isJsonObject(meta)) return undefined;
+  const token = meta.progressToken;
+  return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/** Sets status and error fields from the answer. */
+function applyOutcome(ex: ExchangeSummary, msg: ResponseMessage | ErrorMessage): void {
+  if (msg.kind === 'error') {
+    ex.status = 'protocol_error';
+    ex.errorCode = msg.error.code;
+    ex.errorMessage = msg.error.message;
+    return;
+  }
+  if (msg.result.isError === true) {
+    ex.status = 'business_error';
+    ex.errorMessage = firstText(msg.result) ?? 'tool reported isError: true';
+    return;
+  }
+  ex.status = 'ok';
+}
+
+function firstText(result: JsonObject): string | undefined {
+  const content = result.content;
+  if (!Array.isArray(content)) return undefined;
+  for (const block of content) {
+    if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') return block.text.slice(0, 300);
+  }
+  return undefined;
+}
+
+/** Transport frames carry `{"event": "...", "message": "..."}` written by the tap. */
+export function parseTransportFrame(raw: string): { event?: string; message: string } {
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (isJsonObject(value) && typeof value.message === 'string') {
+      return typeof value.event === 'string' ? { event: value.event, message: value.message } : { message: value.message };
+    }
+  } catch {
+    // fall through: show the text as it is
+  }
+  return { message: raw };
+}

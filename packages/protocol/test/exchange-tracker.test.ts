@@ -1,0 +1,105 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ExchangeTracker, type ExchangeSummary, type Frame } from '../src/index.js';
+
+let seq = 0;
+function frame(direction: Frame['direction'], body: unknown, extra: Partial<Frame> = {}): Frame {
+  seq++;
+  return { seq, ts: seq, sessionKey: 's1', direction, transport: 'sse', kind: 'data', raw: typeof body === 'string' ? body : JSON.stringify(body), ...extra };
+}
+
+function run(frames: Frame[]): Map<string, ExchangeSummary> {
+  const t = new ExchangeTracker();
+  const rows = new Map<string, ExchangeSummary>();
+  for (const f of frames) for (const ex of t.ingest(f)) rows.set(ex.id, ex);
+  return rows;
+}
+
+describe('ExchangeTracker', () => {
+  it('pairs by (session, requester side, id): a server request reusing id 1 is its own exchange', () => {
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ask' } }),
+      frame('s2c', { jsonrpc: '2.0', id: 1, method: 'sampling/createMessage', params: {} }),
+      frame('c2s', { jsonrpc: '2.0', id: 1, result: { role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' } }),
+      frame('s2c', { jsonrpc: '2.0', id: 1, result: { content: [] } }),
+    ]);
+    const list = [...rows.values()];
+    expect(list).toHaveLength(2);
+    expect(list.find((r) => r.method === 'tools/call')).toMatchObject({ requester: 'client', status: 'ok', target: 'ask' });
+    expect(list.find((r) => r.method === 'sampling/createMessage')).toMatchObject({ requester: 'server', status: 'ok' });
+  });
+
+  it('keeps 1 and "1" apart, and id 0 is a real id', () => {
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 0, method: 'ping' }),
+      frame('c2s', { jsonrpc: '2.0', id: '1', method: 'ping' }),
+      frame('s2c', { jsonrpc: '2.0', id: 1, result: {} }),
+      frame('s2c', { jsonrpc: '2.0', id: 0, result: {} }),
+    ]);
+    const statuses = [...rows.values()].map((r) => [r.rpcId, r.status]);
+    expect(statuses).toContainEqual([0, 'ok']);
+    expect(statuses).toContainEqual(['1', 'pending']);
+    expect(statuses).toContainEqual([1, 'orphan']);
+  });
+
+  it('tells protocol errors from business errors', () => {
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } }),
+      frame('s2c', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad args' } }),
+      frame('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'a' } }),
+      frame('s2c', { jsonrpc: '2.0', id: 2, result: { isError: true, content: [{ type: 'text', text: 'over budget' }] } }),
+    ]);
+    expect(rows.get(String(seq - 3))).toMatchObject({ status: 'protocol_error', errorCode: -32602 });
+    expect(rows.get(String(seq - 1))).toMatchObject({ status: 'business_error', errorMessage: 'over budget' });
+  });
+
+  it('attaches progress by token and cancellation by requestId', () => {
+    const first = seq + 1;
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'slow', _meta: { progressToken: 'tok' } } }),
+      frame('s2c', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'tok', progress: 1 } }),
+      frame('c2s', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7, reason: 'user' } }),
+    ]);
+    expect(rows.size).toBe(1);
+    expect(rows.get(String(first))).toMatchObject({ status: 'cancelled', frameSeqs: [first, first + 1, first + 2] });
+  });
+
+  it('pairs a response that was captured before its request', () => {
+    const rows = run([frame('s2c', { jsonrpc: '2.0', id: 9, result: {} }), frame('c2s', { jsonrpc: '2.0', id: 9, method: 'ping' })]);
+    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'ok', method: 'ping' })]);
+  });
+
+  it('turns a transport failure into a transport_error on the exchange of that connection', () => {
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { http: { method: 'POST', path: '/mcp', connectionId: 'h1' } }),
+      frame('s2c', '{"event":"upstream-error","message":"ECONNREFUSED"}', { kind: 'transport', http: { method: 'POST', path: '/mcp', connectionId: 'h1', status: 502 } }),
+    ]);
+    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: 'ECONNREFUSED' })]);
+  });
+
+  it('pairs the same way however frames of different sessions interleave', () => {
+    const session = (key: string) =>
+      [1, 2, 3].flatMap((id) => [
+        { sessionKey: key, direction: 'c2s' as const, body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name: `t${id}` } } },
+        { sessionKey: key, direction: 's2c' as const, body: id === 2 ? { jsonrpc: '2.0', id, error: { code: -1, message: 'x' } } : { jsonrpc: '2.0', id, result: {} } },
+      ]);
+    const a = session('A');
+    const b = session('B');
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: a.length + b.length, maxLength: a.length + b.length }), (picks) => {
+        const qa = [...a];
+        const qb = [...b];
+        const order = picks.map((pickA) => ((pickA && qa.length) || !qb.length ? qa.shift()! : qb.shift()!));
+        const t = new ExchangeTracker();
+        const final = new Map<string, string>();
+        order.forEach((f, i) => {
+          for (const ex of t.ingest({ seq: i + 1, ts: i, sessionKey: f.sessionKey, direction: f.direction, transport: 'sse', kind: 'data', raw: JSON.stringify(f.body) })) {
+            final.set(`${ex.sessionKey}/${ex.target}`, ex.status);
+          }
+        });
+        expect(Object.fromEntries(final)).toEqual({ 'A/t1': 'ok', 'A/t2': 'protocol_error', 'A/t3': 'ok', 'B/t1': 'ok', 'B/t2': 'protocol_error', 'B/t3': 'ok' });
+        expect(t.pendingCount).toBe(0);
+      }),
+    );
+  });
+});
