@@ -39,3 +39,6 @@ export type {
   SessionsPage,
 } from './contract/api.js';
 export { FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
+export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
+export { CaptureDeriver } from './derive/capture-deriver.js';
+export type { Derived } from './derive/capture-deriver.js';

@@ -4,21 +4,14 @@
  * exchanges and sessions, writes everything in one transaction, and only then tells listeners,
  * so a frame is never broadcast before it is stored.
  */
-import {
-  classifyText,
-  ExchangeTracker,
-  SessionTracker,
-  type ExchangeSummary,
-  type Frame,
-  type FrameInput,
-  type SessionSummary,
-} from '@mcpscope/protocol';
+import { CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 
 export interface CaptureBatch {
   frames: Frame[];
   exchanges: ExchangeSummary[];
   sessions: SessionSummary[];
+  diagnostics: Diagnostic[];
   head: number;
 }
 
@@ -30,8 +23,7 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  private readonly exchanges = new ExchangeTracker();
-  private readonly sessions = new SessionTracker();
+  private readonly deriver = new CaptureDeriver();
 
   constructor(private readonly store: CaptureStore) {
     this.seq = store.head();
@@ -73,20 +65,18 @@ export class CapturePipeline {
     this.queue = [];
     const exchanges = new Map<string, ExchangeSummary>();
     const sessions = new Map<string, SessionSummary>();
+    const diagnostics: Diagnostic[] = [];
     for (const frame of frames) {
-      const message = classifyText(frame.raw);
-      if (frame.kind === 'data') {
-        const s = this.sessions.ingestFrame(frame, message);
-        sessions.set(s.sessionKey, s);
-      }
-      const updates = this.exchanges.ingest(frame, message);
-      for (const ex of updates) exchanges.set(ex.id, ex);
-      for (const s of this.sessions.ingestExchanges(updates)) sessions.set(s.sessionKey, s);
+      const derived = this.deriver.ingest(frame);
+      for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
+      for (const s of derived.sessions) sessions.set(s.sessionKey, s);
+      diagnostics.push(...derived.diagnostics);
     }
     const batch: CaptureBatch = {
       frames,
       exchanges: [...exchanges.values()],
-      sessions: [...sessions.values()].map((s) => ({ ...s, counts: { ...s.counts } })),
+      sessions: [...sessions.values()],
+      diagnostics,
       head: frames[frames.length - 1]!.seq,
     };
     this.store.write(batch.frames, batch.exchanges, batch.sessions);
