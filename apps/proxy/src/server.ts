@@ -10,7 +10,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { CaptureStore } from './capture/capture-store.js';
 import { CapturePipeline } from './capture/capture-pipeline.js';
-import { LiveHub } from './hub/live-hub.js';
+import { LiveHub, type LiveHubOptions } from './hub/live-hub.js';
 import { createTapApp } from './tap/tap-app.js';
 import { upstreamFetch, type UpstreamFetch } from './tap/upstream-fetch.js';
 import { createDashboardApp } from './dashboard/dashboard-app.js';
@@ -32,23 +32,25 @@ export interface Mcpscope {
   demo?: DemoServer;
   store: CaptureStore;
   pipeline: CapturePipeline;
+  hub: LiveHub;
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { fetch?: UpstreamFetch; webRoot?: string };
+export type StartOptions = Partial<CliOptions> & { fetch?: UpstreamFetch; webRoot?: string; hub?: LiveHubOptions };
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   if (options.stdio) throw new Error('--stdio is not available yet in this build');
+  const dbFile = options.db ?? defaultDbPath();
+  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
+  // The store first: a capture file held by another mcpscope stops the start before anything listens.
+  const store = new CaptureStore(dbFile);
   const demo = options.target ? undefined : await startDemoServer();
   const upstreamUrl = options.target ?? demo!.url;
   const upstream = new URL(upstreamUrl);
-  const dbFile = options.db ?? defaultDbPath();
-  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
-  const store = new CaptureStore(dbFile);
-  const pipeline = new CapturePipeline(store);
-  const hub = new LiveHub(store, pipeline);
+  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
 
   const tapApp = createTapApp({
@@ -86,6 +88,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(demo ? { demo } : {}),
     store,
     pipeline,
+    hub,
     close: async () => {
       hub.close();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
