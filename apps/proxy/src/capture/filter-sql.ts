@@ -40,7 +40,8 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
     case 'not': {
       const inner = filterToSql(filter.item);
       // NOT of a superset is not a superset: only exact parts may be negated in SQL.
-      return inner?.exact ? { sql: `NOT (${inner.sql})`, params: inner.params, exact: true } : undefined;
+      // COALESCE: a NULL column (no method, no latency) fails the inner test, so passes its negation.
+      return inner?.exact ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params, exact: true } : undefined;
     }
     case 'and': {
       const parts = filter.items.map(filterToSql);
