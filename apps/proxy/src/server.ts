@@ -91,6 +91,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     hub,
     close: async () => {
       hub.close();
+      // A dashboard that stopped reading would hold the listener open: cut it.
+      for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
       wss.close();
       await demo?.close();
