@@ -16,7 +16,7 @@ import { upstreamFetch, type UpstreamFetch } from './tap/upstream-fetch.js';
 import { createDashboardApp } from './dashboard/dashboard-app.js';
 import { loopbackHosts, newToken } from './dashboard/access.js';
 import { startDemoServer, type DemoServer } from './demo/demo-http.js';
-import type { CliOptions } from './config/cli-args.js';
+import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 
 export interface Mcpscope {
@@ -42,6 +42,10 @@ export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   if (options.stdio) throw new Error('--stdio is not available yet in this build');
+  if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
+    // parseCli refuses this too; this guards callers that build options themselves.
+    throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
+  }
   const dbFile = options.db ?? defaultDbPath();
   if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
   // The store first: a capture file held by another mcpscope stops the start before anything listens.
