@@ -83,13 +83,12 @@ export class StdioBridge {
       if (stream) return this.answer(stream, idKey(first.id), line.text);
     }
     const token = progressTokenOf(first);
-    const target = (token !== undefined ? this.byToken.get(token) : undefined) ?? this.getStream ?? lastOf(this.open)?.res;
-    if (!target) return; // nobody listening: the line is in the capture, as on a real stdio pipe
-    if (target === this.getStream) writeEvent(target, line.text);
-    else {
-      const stream = [...this.open].find((s) => s.res === target)!;
-      if (stream.sse) writeEvent(stream.res, line.text);
-    }
+    const own = token !== undefined ? this.byToken.get(token) : undefined;
+    if (own?.sse && this.open.has(own)) return writeEvent(own.res, line.text);
+    if (this.getStream) return writeEvent(this.getStream, line.text);
+    const latest = lastOf(this.open);
+    if (latest?.sse) writeEvent(latest.res, line.text);
+    // Nobody listening: the line is in the capture, as it would be on a real stdio pipe.
   }
 
   /** One stderr line: kept beside the frames as a log line. */
