@@ -7,7 +7,7 @@ import type { Mcpscope } from '../src/server.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { startEverything, type Everything } from './support/everything.js';
 import { exercise, newClient, recordWire } from './support/scenario.js';
-import { asMultiset, dataFrames, parsed } from './support/capture.js';
+import { dataFrames, parsed } from './support/capture.js';
 
 let upstream: Everything;
 let app: Mcpscope;

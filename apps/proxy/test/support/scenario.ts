@@ -46,7 +46,7 @@ export function newClient(): Client {
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => (result.content as { type: string; text?: string }[]).map((c) => c.text ?? c.type).join('\n');
+const textOf = (result: object) => ((result as { content: { type: string; text?: string }[] }).content).map((c) => c.text ?? c.type).join('\n');
 
 /** What a user would notice: the answers, in order. */
 export async function exercise(client: Client) {
