@@ -9,7 +9,8 @@ const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
 
 export function statelessSessionKey(userAgent: string | undefined, requestText: string | undefined): string {
   let key = `client:${userAgent ?? 'unknown client'}`;
-  const info = requestText !== undefined ? clientInfoOf(classifyText(requestText)) : undefined;
+  // Parse only bodies that can carry clientInfo: this runs for every stateless request.
+  const info = requestText !== undefined && requestText.includes(CLIENT_INFO_META) ? clientInfoOf(classifyText(requestText)) : undefined;
   if (info) key += ` ${info}`;
   return key;
 }
