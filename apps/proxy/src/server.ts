@@ -18,6 +18,7 @@ import { loopbackHosts, newToken } from './dashboard/access.js';
 import { startDemoServer, type DemoServer } from './demo/demo-http.js';
 import type { CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
+import { sampleCall } from './demo/sample-call.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -61,23 +62,32 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   });
   const tapServer = await listen(serve({ fetch: tapApp.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' }));
 
+  const tapPort = (tapServer.address() as AddressInfo).port;
+  const tapUrl = `http://127.0.0.1:${tapPort}`;
+  const mcpUrl = tapUrl + upstream.pathname;
   const token = options.token ?? newToken();
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const dashboardApp = createDashboardApp({
+    store,
+    hub,
+    token,
+    allowedHosts,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+    ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+  });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
   for (const h of loopbackHosts(uiPort)) allowedHosts.add(h);
   if (uiHost !== '127.0.0.1' && uiHost !== 'localhost') allowedHosts.add(`${uiHost}:${uiPort}`.toLowerCase());
 
-  const tapPort = (tapServer.address() as AddressInfo).port;
-  const tapUrl = `http://127.0.0.1:${tapPort}`;
   const dashboardUrl = `http://127.0.0.1:${uiPort}`;
   return {
     tapUrl,
-    mcpUrl: tapUrl + upstream.pathname,
+    mcpUrl,
     dashboardUrl,
     dashboardLoginUrl: `${dashboardUrl}/?token=${encodeURIComponent(token)}`,
     token,

@@ -15,6 +15,10 @@ export interface DashboardDeps extends AccessOptions {
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** Where clients connect, for the dashboard's first-run page (`GET /api/info`). */
+  info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
+  /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
+  sampleCall?: () => Promise<void>;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -71,6 +75,16 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     const exchange = deps.store.exchange(c.req.param('id'));
     if (!exchange) return c.json({ error: { code: 'not_found', message: 'No such exchange.' } }, 404);
     return c.json({ exchange, frames: deps.store.framesBySeq(exchange.frameSeqs) });
+  });
+  api.get('/info', (c) => (deps.info ? c.json(deps.info) : c.json({ error: { code: 'not_found', message: 'No info.' } }, 404)));
+  api.post('/demo/sample-call', async (c) => {
+    if (!deps.sampleCall) return c.json({ error: { code: 'demo_off', message: 'Sample calls need the embedded demo server (start without --target).' } }, 409);
+    try {
+      await deps.sampleCall();
+    } catch (err) {
+      return c.json({ error: { code: 'sample_call_failed', message: (err as Error).message } }, 502);
+    }
+    return c.json({ ok: true });
   });
   app.route('/api', api);
 
