@@ -9,7 +9,7 @@ import { TopbarActions } from './app/TopbarActions.js';
 import { useKeyboard } from './app/use-keyboard.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { FilterBar } from './filter/FilterBar.js';
-import { compileFilter } from './filter/filter-lang.js';
+import { buildViewFilter } from './filter/filter-lang.js';
 import { FirstRun } from './first-run/FirstRun.js';
 import { RawFrames } from './frames/RawFrames.js';
 import { SessionsSidebar } from './sessions/SessionsSidebar.js';
@@ -41,7 +41,7 @@ export function App({ token }: { token: string }) {
 
   const filter = useUi((s) => s.filter);
   const session = useUi((s) => s.session);
-  const compiled = useMemo(() => compileFilter(filter, session, (key) => useLive.getState().sessions.get(key)), [filter, session]);
+  const compiled = useMemo(() => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key)), [filter, session]);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
 
   const connection = useLive((s) => s.connection);

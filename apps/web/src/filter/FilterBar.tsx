@@ -7,7 +7,7 @@ import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { capturedValues } from './captured-values.js';
-import { FILTER_OPERATORS, type CompiledFilter } from './filter-lang.js';
+import { FILTER_OPERATORS, type ViewFilter } from './filter-lang.js';
 import { hasTerm, suggest, toggleTerm, tokenAt, type Suggestion } from './suggest.js';
 
 export const FILTER_INPUT_ID = 'filter-input';
@@ -57,7 +57,7 @@ function Help({ onClose }: { onClose: () => void }) {
   );
 }
 
-export function FilterBar({ compiled }: { compiled: CompiledFilter }) {
+export function FilterBar({ compiled }: { compiled: ViewFilter }) {
   const text = useUi((s) => s.filter);
   const input = useRef<HTMLInputElement>(null);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
@@ -83,7 +83,9 @@ export function FilterBar({ compiled }: { compiled: CompiledFilter }) {
     const caret = start + s.insert.length + (done ? 1 : 0);
     requestAnimationFrame(() => {
       el.setSelectionRange(caret, caret);
-      refresh(next, caret);
+      // A finished term closes the list (so the result is visible); a field name asks for its value.
+      if (done) setSuggestions([]);
+      else refresh(next, caret);
     });
   };
 

@@ -52,9 +52,11 @@ export function suggest(text: string, caret: number, operators: readonly FilterO
       .slice(0, MAX)
       .map((v) => ({ insert: `${name}${op}${quote(v)}`, label: `${name}${op}${v}` }));
   }
-  if (token.length === 0) return operators.slice(0, MAX).map(toSuggestion);
+  // Only field operators complete; the combinators (!, |, parentheses) are in the help table.
+  const fields = operators.filter((o) => fieldOf(o) !== undefined);
+  if (token.length === 0) return fields.slice(0, MAX).map(toSuggestion);
   const lower = token.toLowerCase();
-  return operators.filter((o) => o.syntax.toLowerCase().startsWith(lower)).slice(0, MAX).map(toSuggestion);
+  return fields.filter((o) => o.syntax.toLowerCase().startsWith(lower)).slice(0, MAX).map(toSuggestion);
 }
 
 function toSuggestion(op: FilterOperatorInfo): Suggestion {
