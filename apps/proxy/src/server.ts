@@ -24,6 +24,7 @@ import { startDemoServer, type DemoServer } from './demo/demo-http.js';
 import type { FrameInput } from '@mcpscope/protocol';
 import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
+import { sampleCall } from './demo/sample-call.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -95,23 +96,32 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   });
   const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
 
+  const tapPort = (tapServer.address() as AddressInfo).port;
+  const tapUrl = `http://127.0.0.1:${tapPort}`;
+  const mcpUrl = tapUrl + mcpPath;
   const token = options.token ?? newToken();
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const dashboardApp = createDashboardApp({
+    store,
+    hub,
+    token,
+    allowedHosts,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+    ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+  });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
   for (const h of loopbackHosts(uiPort)) allowedHosts.add(h);
   if (uiHost !== '127.0.0.1' && uiHost !== 'localhost') allowedHosts.add(`${uiHost}:${uiPort}`.toLowerCase());
 
-  const tapPort = (tapServer.address() as AddressInfo).port;
-  const tapUrl = `http://127.0.0.1:${tapPort}`;
   const dashboardUrl = `http://127.0.0.1:${uiPort}`;
   return {
     tapUrl,
-    mcpUrl: tapUrl + mcpPath,
+    mcpUrl,
     ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
     ...(stdio ? { stdio } : {}),
     dashboardUrl,
