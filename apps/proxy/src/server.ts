@@ -18,6 +18,7 @@ import { loopbackHosts, newToken } from './dashboard/access.js';
 import { startDemoServer, type DemoServer } from './demo/demo-http.js';
 import type { CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
+import { createReplay } from './replay/index.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -50,14 +51,17 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const pipeline = new CapturePipeline(store);
   const hub = new LiveHub(store, pipeline);
   let connections = 0;
+  const now = () => performance.timeOrigin + performance.now();
+  const replay = createReplay({ store, pipeline, upstreamUrl, fetch: options.fetch ?? upstreamFetch, now });
 
   const tapApp = createTapApp({
     upstreamOrigin: upstream.origin,
     isMcpPath: (path) => path === upstream.pathname,
     record: (frame) => pipeline.record(frame),
     fetch: options.fetch ?? upstreamFetch,
-    now: () => performance.timeOrigin + performance.now(),
+    now,
     nextConnectionId: () => `h${++connections}`,
+    onRequestHeaders: (sessionKey, headers) => replay.credentials.remember(sessionKey, headers),
   });
   const tapServer = await listen(serve({ fetch: tapApp.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' }));
 
@@ -65,15 +69,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const tapPort = (tapServer.address() as AddressInfo).port;
+  const tapUrl = `http://127.0.0.1:${tapPort}`;
+  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, replayApi: replay.routes(tapUrl) });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
   for (const h of loopbackHosts(uiPort)) allowedHosts.add(h);
   if (uiHost !== '127.0.0.1' && uiHost !== 'localhost') allowedHosts.add(`${uiHost}:${uiPort}`.toLowerCase());
 
-  const tapPort = (tapServer.address() as AddressInfo).port;
-  const tapUrl = `http://127.0.0.1:${tapPort}`;
   const dashboardUrl = `http://127.0.0.1:${uiPort}`;
   return {
     tapUrl,
@@ -88,6 +92,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     pipeline,
     close: async () => {
       hub.close();
+      await replay.close();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
       wss.close();
       await demo?.close();

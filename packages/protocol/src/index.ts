@@ -34,7 +34,13 @@ export type {
   FramesPage,
   FrameView,
   HealthResponse,
+  CurlRequest,
+  ReplayFailure,
+  ReplayInput,
+  ReplayInputAnswer,
+  ReplayLinks,
   ReplayRequest,
+  ReplayResponse,
   ServerEvent,
   SessionsPage,
 } from './contract/api.js';

@@ -15,6 +15,8 @@ export interface DashboardDeps extends AccessOptions {
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */
+  replayApi?: Hono;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -72,6 +74,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     if (!exchange) return c.json({ error: { code: 'not_found', message: 'No such exchange.' } }, 404);
     return c.json({ exchange, frames: deps.store.framesBySeq(exchange.frameSeqs) });
   });
+  if (deps.replayApi) api.route('/', deps.replayApi);
   app.route('/api', api);
 
   app.get(

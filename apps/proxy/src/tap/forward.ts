@@ -18,6 +18,8 @@ export interface ForwardDeps {
   fetch: UpstreamFetch;
   now(): number;
   nextConnectionId(): string;
+  /** Sees each request's headers with its session key (replay keeps the credentials in memory). */
+  onRequestHeaders?(sessionKey: string, headers: Headers): void;
 }
 
 export async function forward(req: Request, deps: ForwardDeps): Promise<Response> {
@@ -51,6 +53,7 @@ export async function forward(req: Request, deps: ForwardDeps): Promise<Response
   }
 
   const sessionKey = requestSessionId ?? upstream.headers.get('mcp-session-id') ?? fallbackSessionKey(req);
+  deps.onRequestHeaders?.(sessionKey, req.headers);
   if (recordHere && requestText !== undefined) {
     deps.record({ ts: startTs, sessionKey, direction: 'c2s', transport: 'http-json', kind: 'data', raw: requestText, http });
   }
