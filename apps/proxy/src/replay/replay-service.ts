@@ -12,7 +12,7 @@ import { openFreshSession } from './fresh-session.js';
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayBody } from './replay-body.js';
 import type { ReplayInputs } from './replay-inputs.js';
-import { planReplay, type ReplayPlan } from './replay-plan.js';
+import { planReplay } from './replay-plan.js';
 import type { ReplayStore } from './replay-store.js';
 import type { ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
 import { wireHeaders, type WireContext } from './wire-headers.js';
