@@ -38,9 +38,13 @@ export async function openFreshSession(plan: ReplayPlan, service: ReplayService,
     { frame: (f) => held.push(f), serverRequest: () => {} },
   );
   const channel: Channel = { sessionKey: answer.sessionId ?? service.freshKey(), path: plan.path, wire: { ...base } };
-  const sink = service.sink(channel);
+  let initSeq: number | undefined;
+  const sink = service.sink(channel, (seq) => (initSeq ??= seq));
   for (const frame of held) sink.frame(frame);
-  if (answer.failure) return fail('upstream_unreachable', `The upstream could not be reached to open a fresh session: ${answer.failure.message}`);
+  if (answer.failure) {
+    const exchange = initSeq === undefined ? undefined : await service.captured(String(initSeq));
+    return fail('upstream_unreachable', `The upstream could not be reached to open a fresh session: ${answer.failure.message}`, exchange ? { exchange } : {});
+  }
   const result = isJsonObject(answer.answer) && isJsonObject(answer.answer.result) ? answer.answer.result : undefined;
   if (!result) {
     const why = isJsonObject(answer.answer) && isJsonObject(answer.answer.error) ? String(answer.answer.error.message) : `HTTP ${answer.status ?? '?'}`;

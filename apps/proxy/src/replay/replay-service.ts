@@ -178,6 +178,11 @@ export class ReplayService {
     };
   }
 
+  /** The exchange with this id, once the pipeline has stored what was recorded so far. */
+  captured(id: string): Promise<ExchangeSummary | undefined> {
+    return this.finished(id);
+  }
+
   /** The exchange once the pipeline has stored it; with `until`, once it has finished (or `until` aborts). */
   private finished(id: string, until?: AbortSignal): Promise<ExchangeSummary | undefined> {
     return new Promise((resolve) => {
