@@ -13,6 +13,7 @@ export interface HttpTransportDeps {
   upstreamOrigin: string;
   fetch: UpstreamFetch;
   nextConnectionId(): string;
+  now(): number;
 }
 
 export class HttpReplayTransport implements ReplayTransport {
@@ -23,17 +24,19 @@ export class HttpReplayTransport implements ReplayTransport {
     // A captured path such as `//elsewhere/x` would change the origin: never leave the upstream.
     if (url.origin !== this.deps.upstreamOrigin) throw new Error(`refusing to send outside the upstream: ${url.origin}`);
     const http: HttpInfo = { method: 'POST', path: url.pathname + url.search, requestHeaders: redactedHeaders(new Headers(out.headers)), connectionId: this.deps.nextConnectionId() };
+    // The request is stamped when it leaves, as the tap does, so latency includes the server's time.
+    const sentAt = this.deps.now();
     let res: Response;
     try {
       res = await this.deps.fetch(url.href, { method: 'POST', headers: out.headers, body: out.body, signal: out.signal });
     } catch (err) {
-      sink.frame({ direction: 'c2s', kind: 'data', raw: out.body, http });
+      sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
       if (out.signal.aborted) throw err;
       const message = `upstream unreachable: ${describeFetchError(err)}`;
       sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'upstream-error', message }), http: { ...http, status: 502 } });
       return { failure: { kind: 'unreachable', message } };
     }
-    sink.frame({ direction: 'c2s', kind: 'data', raw: out.body, http });
+    sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
     const responseHttp: HttpInfo = { method: 'POST', path: http.path, status: res.status, responseHeaders: redactedHeaders(res.headers), connectionId: http.connectionId! };
     const answer: TransportAnswer = { status: res.status };
     const sessionId = res.headers.get('mcp-session-id');

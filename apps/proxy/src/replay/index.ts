@@ -38,7 +38,7 @@ export function createReplay(options: ReplayOptions): Replay {
   const upstream = new URL(options.upstreamUrl);
   const credentials = new SessionCredentials();
   let connections = 0;
-  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, fetch: options.fetch, nextConnectionId: () => `r${++connections}` });
+  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, fetch: options.fetch, nextConnectionId: () => `r${++connections}`, now: options.now });
   const service = new ReplayService({
     store: new ReplayStore(options.store),
     pipeline: options.pipeline,

@@ -164,7 +164,7 @@ export class ReplayService {
   sink(channel: Channel, onRecorded: (seq: number, frame: WireFrame) => void = () => {}): ReplaySink {
     return {
       frame: (frame) => {
-        const input: FrameInput = { ts: this.deps.now(), sessionKey: channel.sessionKey, direction: frame.direction, transport: 'replay', kind: frame.kind, raw: frame.raw };
+        const input: FrameInput = { ts: frame.ts ?? this.deps.now(), sessionKey: channel.sessionKey, direction: frame.direction, transport: 'replay', kind: frame.kind, raw: frame.raw };
         if (frame.http) input.http = frame.http;
         onRecorded(this.deps.pipeline.record(input), frame);
       },

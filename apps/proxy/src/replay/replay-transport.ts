@@ -18,6 +18,8 @@ export interface OutgoingMessage {
 
 /** A frame as the transport saw it; the replay service stamps time, session and `replay`. */
 export interface WireFrame {
+  /** When the bytes left or arrived; the sink's clock when absent. */
+  ts?: number;
   direction: Direction;
   kind: FrameKind;
   raw: string;

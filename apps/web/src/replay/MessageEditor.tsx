@@ -26,7 +26,8 @@ export default function MessageEditor({ value, onChange, tools, onSubmit }: Mess
   useEffect(() => {
     const schemas = (jsonDefaults.diagnosticsOptions.schemas ?? []).filter((s) => !s.fileMatch?.includes(path));
     schemas.push({ uri: `${path}.schema`, fileMatch: [path], schema: messageSchema(tools) });
-    jsonDefaults.setDiagnosticsOptions({ validate: true, allowComments: false, enableSchemaRequest: false, schemas });
+    // Arguments that break the tool's schema are errors, not the default's mere warnings.
+    jsonDefaults.setDiagnosticsOptions({ validate: true, allowComments: false, enableSchemaRequest: false, schemaValidation: 'error', schemas });
   }, [path, tools]);
 
   const onMount: OnMount = (editor, monaco) => {

@@ -128,7 +128,9 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
   const copyCurl = async () => {
     const baseId = latest?.detail.exchange.id ?? (exchangeId || undefined);
     try {
-      const command = await replayApi.curl({ ...(baseId ? { exchangeId: baseId } : sessionKey ? { sessionKey } : {}), message: text, mode, secrets: withSecrets });
+      // A single command cannot do a handshake: it goes into the latest replay's session, if any.
+      const target = baseId ? { exchangeId: baseId } : sessionKey ? { sessionKey } : undefined;
+      const command = await replayApi.curl({ ...target, message: text, mode: target ? 'session' : 'fresh', secrets: withSecrets });
       setCurl(command);
       await navigator.clipboard?.writeText(command).catch(() => {});
     } catch (err) {

@@ -19,6 +19,10 @@ describe('ignore volatile fields', () => {
     expect(diffText(JSON.stringify({ ...a, result: { ...a.result, content: b.result.content } }), true)).toBe(diffText(JSON.stringify(b), true));
   });
 
+  it('puts the envelope first so a result and an error line up', () => {
+    expect(diffText('{"result":{},"jsonrpc":"2.0","id":3}', false).split('\n').slice(0, 3)).toEqual(['{', '  "jsonrpc": "2.0",', '  "id": 3,']);
+  });
+
   it('shows non-JSON text unchanged', () => {
     expect(diffText('not json', true)).toBe('not json');
   });

@@ -22,11 +22,18 @@ export function maskVolatile(value: unknown, key?: string): unknown {
   return value;
 }
 
+/** The envelope first (`jsonrpc`, `id`), so two answers line up before they differ. */
+function envelopeFirst(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const { jsonrpc, id, ...rest } = value as Record<string, unknown>;
+  return { ...(jsonrpc !== undefined ? { jsonrpc } : {}), ...(id !== undefined ? { id } : {}), ...rest };
+}
+
 /** Pretty JSON for the diff; text that is not JSON is shown as it is. */
 export function diffText(raw: string | undefined, ignoreVolatile: boolean): string {
   if (raw === undefined) return '';
   try {
-    const value = JSON.parse(raw) as unknown;
+    const value = envelopeFirst(JSON.parse(raw) as unknown);
     return JSON.stringify(ignoreVolatile ? maskVolatile(value) : value, null, 2);
   } catch {
     return raw;
