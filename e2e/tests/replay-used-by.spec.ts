@@ -25,7 +25,7 @@ async function editMessage(page: Page, message: unknown): Promise<void> {
   const editor = page.getByTestId('replay-editor');
   await editor.locator('.view-lines').click();
   await page.keyboard.press('ControlOrMeta+a');
-  await page.evaluate((text) => navigator.clipboard.writeText(text), JSON.stringify(message, null, 2));
+  await page.evaluate((text) => (globalThis as unknown as { navigator: { clipboard: { writeText(t: string): Promise<void> } } }).navigator.clipboard.writeText(text), JSON.stringify(message, null, 2));
   await page.keyboard.press('ControlOrMeta+v');
 }
 
