@@ -25,6 +25,8 @@ export interface DashboardDeps extends AccessOptions {
   info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
   /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
   sampleCall?: () => Promise<void>;
+  /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */
+  replayApi?: Hono;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -69,6 +71,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     }
     return c.json({ ok: true });
   });
+  if (deps.replayApi) api.route('/', deps.replayApi);
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);
