@@ -8,6 +8,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } fro
 import type { ExchangeDetail, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
+import { useUi } from '../store/ui-store.js';
 import { CLIENT_METHODS, templateFor, type ToolInfo } from './message-schema.js';
 import { ReplayApi } from './replay-api.js';
 import { ServerInputs } from './ServerInputs.js';
@@ -113,7 +114,7 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
           const detail = await replayApi.exchange(exchange.id);
           setLatest({ detail, ...(outcome.ok ? { response: outcome.value } : {}) });
           if (outcome.ok) setMode(sendMode);
-          useLive.getState().select(exchange.id);
+          useUi.getState().select(exchange.id, true);
         }
       } catch (err) {
         if (!abort.signal.aborted) setFailure({ error: { code: 'network', message: (err as Error).message } });
