@@ -3,8 +3,19 @@
  */
 import { parseCli, USAGE, UsageError } from './config/cli-args.js';
 import { startMcpscope } from './server.js';
+import { runExport, runOpen } from './export/export-cli.js';
 
 async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv[0] === 'export') process.exit(await runExport(argv.slice(1), process));
+  if (argv[0] === 'open') {
+    const opened = await runOpen(argv.slice(1), process.env, process);
+    if (typeof opened === 'number') process.exit(opened);
+    const stop = () => void opened().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
   let options;
   try {
     options = parseCli(process.argv.slice(2), process.env);

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import type { FrameInput } from '@mcpscope/protocol';
 import { serve, type ServerType } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { CaptureStore } from './capture/capture-store.js';
@@ -65,7 +66,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const importFrames = (frames: FrameInput[]) => {
+    for (const frame of frames) pipeline.record(frame);
+    pipeline.flush();
+  };
+  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, importFrames });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
@@ -97,14 +102,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
 }
 
-function listen(server: ServerType): Promise<ServerType> {
+export function listen(server: ServerType): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
 }
 
-function closeServer(server: ServerType): Promise<void> {
+export function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
     (server as import('node:http').Server).closeAllConnections?.();
     server.close(() => resolve());

@@ -4,17 +4,21 @@
 import { Hono } from 'hono';
 import { upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { ExchangesPage, FramesPage, HealthResponse, SessionsPage } from '@mcpscope/protocol';
+import type { ExchangesPage, FrameInput, FramesPage, HealthResponse, SessionsPage } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import type { LiveHub } from '../hub/live-hub.js';
 import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
 import { sortKey } from '../capture/capture-store.js';
+import { createExportRoutes } from '../export/export-routes.js';
+import { FrameSource } from '../export/frame-source.js';
 
 export interface DashboardDeps extends AccessOptions {
   store: CaptureStore;
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** Stores imported frames (POST /api/import) through the capture pipeline. */
+  importFrames(frames: FrameInput[]): void;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -72,6 +76,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     if (!exchange) return c.json({ error: { code: 'not_found', message: 'No such exchange.' } }, 404);
     return c.json({ exchange, frames: deps.store.framesBySeq(exchange.frameSeqs) });
   });
+  api.route('/', createExportRoutes({ source: new FrameSource(deps.store.db), importFrames: deps.importFrames }));
   app.route('/api', api);
 
   app.get(
