@@ -3,6 +3,7 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
+import type { Frame } from '@mcpscope/protocol';
 import { Redactor, checkRedactList, type RedactionReport } from './redaction.js';
 import { compileFilter } from './filter-select.js';
 import type { FrameSource, Selection } from './frame-source.js';
@@ -78,7 +79,7 @@ export function buildExport(source: FrameSource, req: ExportRequest, now = new D
   if ('ok' in p) return p;
   const { selection, redactor } = p;
   const stamp = now.toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const frames = () => mapIterable(source.select(selection), (f) => redactor.frame(f));
+  const frames = () => redacted(source, selection, redactor);
   const redaction = { enabled: redactor.options.enabled, rules: redactor.rules() };
   switch (req.format) {
     case 'jsonl': {
@@ -91,7 +92,7 @@ export function buildExport(source: FrameSource, req: ExportRequest, now = new D
         ...(req.session ? { session: req.session } : {}),
         redaction,
       });
-      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(frames(), jsonlFrameLine)), redactor };
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine)), redactor };
     }
     case 'har': {
       const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
@@ -115,14 +116,19 @@ export function previewExport(source: FrameSource, req: ExportRequest): ExportPr
   const sessions = new Set<string>();
   const exchanges = new Set<string>();
   const seqs = new Set<number>();
-  for (const frame of source.select(p.selection)) {
+  for (const frame of redacted(source, p.selection, p.redactor)) {
     frames++;
     sessions.add(frame.sessionKey);
     seqs.add(frame.seq);
-    p.redactor.frame(frame);
   }
   for (const ex of source.exchanges(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
   return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
+}
+
+/** Two passes: learn the secret values, then redact them and their echoes. */
+function* redacted(source: FrameSource, selection: Selection, redactor: Redactor): Iterable<Frame> {
+  if (redactor.options.enabled) for (const frame of source.select(selection)) redactor.learn(frame);
+  for (const frame of source.select(selection)) yield redactor.frame(frame);
 }
 
 function* mapIterable<T, U>(items: Iterable<T>, fn: (item: T) => U): Iterable<U> {
@@ -133,6 +139,6 @@ function* concat<T>(...parts: Iterable<T>[]): Iterable<T> {
   for (const part of parts) yield* part;
 }
 
-function* lazy<T>(make: () => T[]): Iterable<T> {
+function* lazy<T>(make: () => Iterable<T>): Iterable<T> {
   yield* make();
 }

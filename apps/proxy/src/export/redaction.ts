@@ -7,6 +7,10 @@
  * anywhere in the document, plus the keys and JSON paths the user names. A frame whose body has
  * nothing to redact keeps its raw text byte for byte; one that has is re-serialised.
  *
+ * A secret is often echoed elsewhere ("invalid api key sk-…" in an error message, a recipient
+ * named in a tool's answer): an export first reads its frames once with `learn()`, and every value
+ * redacted by key or path is then also scrubbed wherever else it appears as text.
+ *
  * A redactor counts what it replaced, so the dashboard and the CLI can say what was removed.
  */
 import type { Frame, HttpInfo, JsonValue } from '@mcpscope/protocol';
@@ -78,6 +82,8 @@ const SECRET_QUERY = new Set(['code', 'access_token', 'refresh_token', 'id_token
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/g;
 
+const MIN_ECHO_LENGTH = 6;
+
 const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
 
 function isSecretKey(key: string): boolean {
@@ -105,6 +111,8 @@ export class Redactor {
   private readonly keys: Set<string>;
   private readonly paths: PathSegment[][];
   private readonly hits = new Map<string, number>();
+  /** Values redacted by key or path; long enough that scrubbing them elsewhere is meaningful. */
+  private readonly learned = new Set<string>();
 
   constructor(readonly options: RedactionOptions) {
     this.keys = new Set();
@@ -132,6 +140,13 @@ export class Redactor {
   report(): RedactionReport {
     const hits = [...this.hits].map(([rule, count]) => ({ rule, count })).sort((a, b) => b.count - a.count || a.rule.localeCompare(b.rule));
     return { enabled: this.options.enabled, rules: this.rules(), hits };
+  }
+
+  /** First pass: notes the secret values in a frame, so echoes of them anywhere are redacted too. */
+  learn(frame: Frame): void {
+    if (!this.options.enabled) return;
+    this.frame(frame);
+    this.hits.clear();
   }
 
   /** The frame as it may leave mcpscope. Returns the same object when nothing changed. */
@@ -214,12 +229,18 @@ export class Redactor {
       this.hit(`${scheme.toLowerCase()} credential`);
       return `${scheme} ${REDACTED}`;
     });
+    for (const secret of this.learned) {
+      if (!out.includes(secret)) continue;
+      out = out.split(secret).join(REDACTED);
+      this.hit('echo of a redacted value');
+    }
     return out;
   }
 
   private value(value: JsonValue, path: string[], parentKey: string | undefined): JsonValue {
     if (this.paths.some((p) => matchesPath(p, path))) {
       this.hit(`path ${formatPath(path)}`);
+      this.remember(value);
       return REDACTED;
     }
     if (typeof value === 'string') return this.text(value);
@@ -239,6 +260,7 @@ export class Redactor {
       let next: JsonValue;
       if (rule) {
         this.hit(rule);
+        this.remember(item);
         next = REDACTED;
       } else {
         next = this.value(item, [...path, key], key);
@@ -258,6 +280,11 @@ export class Redactor {
     if (isSecretKey(key)) return `key ${key}`;
     if (parentKey === '_meta' && isMetaCredential(key)) return `_meta ${key}`;
     return undefined;
+  }
+
+  private remember(value: JsonValue): void {
+    // Short values ("ada", "1234") would scrub ordinary words; numbers and objects stay put.
+    if (typeof value === 'string' && value.length >= MIN_ECHO_LENGTH && !value.includes(REDACTED)) this.learned.add(value);
   }
 
   private hit(rule: string): void {
