@@ -4,6 +4,11 @@ import type { ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@m
 export class ApiClient {
   constructor(private readonly token: string) {}
 
+  /** A raw authorised request, for downloads and uploads that are not JSON pages. */
+  request(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
+  }
+
   private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
     const res = await fetch(path, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ?? null });
     if (!res.ok) {

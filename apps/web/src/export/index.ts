@@ -1,0 +1,3 @@
+/** The dashboard's export and import UI. */
+export { ExportMenu } from './ExportMenu.js';
+export type { ExportMenuProps } from './ExportMenu.js';
