@@ -62,6 +62,15 @@ describe('mcpscope export', () => {
     expect(raw.err).toContain('UNREDACTED');
   });
 
+  it('--filter selects with the dashboard\'s filter language', async () => {
+    const { code, out } = await run(['--db', db, '--format', 'jsonl', '--filter', 'method:tools/*']);
+    expect(code).toBe(0);
+    const frames = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { seq: number });
+    const call = app.store.exchanges(100).find((e) => e.method === 'tools/call')!;
+    expect(frames.map((f) => f.seq)).toEqual(call.frameSeqs);
+    expect(await run(['--db', db, '--filter', 'bogus:1'])).toMatchObject({ code: 2, err: expect.stringContaining('filter "bogus:1"') });
+  });
+
   it('refuses bad arguments with usage and exit code 2', async () => {
     expect(await run(['--format', 'har'])).toMatchObject({ code: 2, err: expect.stringContaining('export needs --db FILE') });
     expect(await run(['--db', db, '--format', 'zip'])).toMatchObject({ code: 2, err: expect.stringContaining('--format must be one of') });

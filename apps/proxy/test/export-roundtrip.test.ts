@@ -91,6 +91,24 @@ describe('export selection and errors', () => {
     expect(new Set(frames.map((f) => f.sessionKey))).toEqual(new Set([session!.sessionKey]));
   });
 
+  it('exports what the filter language selects: only those exchanges, every frame of each', async () => {
+    const jsonl = async (filter: string) => {
+      const res = await api(source, `/api/export?format=jsonl&unredacted=1&filter=${encodeURIComponent(filter)}`);
+      expect(res.status).toBe(200);
+      const lines = (await res.text()).trimEnd().split('\n');
+      return { header: JSON.parse(lines[0]!), frames: lines.slice(1).map((l) => JSON.parse(l) as { seq: number; raw: string }) };
+    };
+    const wrap = source.store.exchanges(1000).find((e) => e.target === 'wrap_gift')!;
+    const { header, frames } = await jsonl('tool:wrap_gift');
+    expect(header.filter).toBe('tool:wrap_gift');
+    expect(frames.map((f) => f.seq)).toEqual(wrap.frameSeqs); // request, progress ×2, answer
+    const errors = await jsonl('status:err');
+    const statuses = source.store.exchanges(1000).filter((e) => errors.frames.some((f) => e.frameSeqs.includes(f.seq))).map((e) => e.status);
+    expect(new Set(statuses)).toEqual(new Set(['protocol_error', 'business_error', 'invalid']));
+    // Free text reaches into bodies.
+    expect((await jsonl('"Step 2 of 2"')).frames.map((f) => f.seq)).toEqual(wrap.frameSeqs);
+  });
+
   it('answers bad requests with a code and a message', async () => {
     const bad = async (path: string) => {
       const res = await api(source, path);
@@ -100,6 +118,7 @@ describe('export selection and errors', () => {
     expect(await bad('/api/export?format=curl')).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
     expect(await bad('/api/export?format=curl&exchange=99999')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     expect(await bad('/api/export?redact=$.a..b')).toMatchObject({ status: 400, body: { error: { code: 'bad_redact', message: expect.stringContaining('position 4') } } });
+    expect(await bad('/api/export?filter=method:(')).toMatchObject({ status: 400, body: { error: { code: 'bad_filter', message: expect.stringMatching(/^filter "method:\(": .* \(at position \d+\)$/) } } });
     expect((await fetch(`${source.dashboardUrl}/api/export`)).status).toBe(401);
   });
 
