@@ -70,6 +70,11 @@ test('the menu says what it will redact before the download, and the file holds 
   const preview = page.getByTestId('export-preview');
   await expect(preview).toContainText('will be replaced by [redacted]');
   await expect(preview).toContainText('key api_key');
+  // Two sessions so far (the page's, and its imported HAR): one of them holds half the rows.
+  await expect(preview).toContainText(/^8 exchanges/);
+  await page.getByRole('radio', { name: /One session/ }).check();
+  await expect(preview).toContainText(/^4 exchanges/);
+  await page.getByRole('radio', { name: /Everything captured/ }).check();
 
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-download').click()]);
   expect(download.suggestedFilename()).toMatch(/^mcpscope-.*\.jsonl$/);

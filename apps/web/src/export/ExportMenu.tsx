@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { useLive } from '../store/live-store.js';
 import { downloadExport, fetchPreview, type ExportFormat, type ExportParams, type ExportPreview } from './export-api.js';
 import { parseRedactInput, summariseRedaction } from './redaction-summary.js';
 import { ImportSection } from './ImportSection.js';
@@ -43,7 +44,9 @@ type PreviewState = { status: 'loading' } | { status: 'ready'; preview: ExportPr
 
 function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): void }) {
   const [format, setFormat] = useState<ExportFormat>('jsonl');
-  const [scope, setScope] = useState<'filter' | 'all'>(filter.trim() ? 'filter' : 'all');
+  const [scope, setScope] = useState<'filter' | 'session' | 'all'>(filter.trim() ? 'filter' : 'all');
+  const sessions = useLive((s) => s.sessions);
+  const [session, setSession] = useState<string>('');
   const [extraText, setExtraText] = useState('');
   const [extra, setExtra] = useState<string[]>([]);
   const [unredacted, setUnredacted] = useState(false);
@@ -57,7 +60,14 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
     return () => clearTimeout(t);
   }, [extraText]);
 
-  const params: ExportParams = { format, redact: extra, unredacted, ...(scope === 'filter' && filter.trim() ? { filter } : {}) };
+  const sessionKey = session || sessions.keys().next().value || '';
+  const params: ExportParams = {
+    format,
+    redact: extra,
+    unredacted,
+    ...(scope === 'filter' && filter.trim() ? { filter } : {}),
+    ...(scope === 'session' && sessionKey ? { session: sessionKey } : {}),
+  };
   const key = JSON.stringify(params);
   useEffect(() => {
     const abort = new AbortController();
@@ -93,6 +103,17 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
         <label>
           <input type="radio" name="scope" checked={scope === 'filter'} disabled={!filter.trim()} onChange={() => setScope('filter')} />
           The current filter{filter.trim() ? <code>{filter}</code> : ' (none set)'}
+        </label>
+        <label>
+          <input type="radio" name="scope" checked={scope === 'session'} disabled={sessions.size === 0} onChange={() => setScope('session')} /> One session{' '}
+          <select aria-label="Session" value={sessionKey} disabled={scope !== 'session'} onChange={(e) => setSession(e.target.value)}>
+            {[...sessions.values()].map((s) => (
+              <option key={s.sessionKey} value={s.sessionKey}>
+                {s.clientLabel ? `${s.clientLabel} — ` : ''}
+                {s.sessionKey.length > 40 ? `${s.sessionKey.slice(0, 40)}…` : s.sessionKey}
+              </option>
+            ))}
+          </select>
         </label>
         <label>
           <input type="radio" name="scope" checked={scope === 'all'} onChange={() => setScope('all')} /> Everything captured
