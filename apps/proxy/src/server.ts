@@ -114,7 +114,12 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
+  const importFrames = (frames: FrameInput[]) => {
+    for (const frame of frames) pipeline.record(frame);
+    pipeline.flush();
+  };
   const dashboardApp = createDashboardApp({
+    importFrames,
     store,
     hub,
     token,
@@ -160,14 +165,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
 }
 
-function listen(server: ServerType): Promise<ServerType> {
+export function listen(server: ServerType): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
 }
 
-function closeServer(server: ServerType): Promise<void> {
+export function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
     (server as import('node:http').Server).closeAllConnections?.();
     server.close(() => resolve());
