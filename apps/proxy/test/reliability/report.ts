@@ -1,0 +1,26 @@
+/**
+ * Vitest side of the reliability report: a test names the fault and the expected behaviour,
+ * states what it observed (before asserting, so a failure still shows what happened), and the
+ * row's pass/FAIL comes from the test's own result.
+ */
+import { afterAll, onTestFinished } from 'vitest';
+import { writeReportSection, type ReportRow } from './report-file.js';
+
+export interface RowHandle {
+  observed(text: string): void;
+}
+
+export function reliabilityReport(id: string, title: string): { row(fault: string, expected: string): RowHandle } {
+  const rows: ReportRow[] = [];
+  afterAll(() => writeReportSection(id, title, rows));
+  return {
+    row(fault, expected) {
+      const row: ReportRow = { fault, expected, observed: '(nothing observed: the test stopped before it got there)', result: 'not run' };
+      rows.push(row);
+      onTestFinished(({ task }) => {
+        row.result = task.result?.state === 'pass' ? 'pass' : 'FAIL';
+      });
+      return { observed: (text) => void (row.observed = text) };
+    },
+  };
+}
