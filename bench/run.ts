@@ -16,6 +16,7 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['alternatives', async () => (await import('./alternatives.js')).bench],
   ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
+  ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
 ];
 
 const args = process.argv.slice(2);
