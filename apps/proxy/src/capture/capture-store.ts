@@ -11,7 +11,6 @@
 import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { InspectorError } from '../errors.js';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 
