@@ -64,7 +64,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
   const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
   const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
-  const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  let stdio: StdioUpstream | undefined;
+  try {
+    stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  } catch (err) {
+    hub.close();
+    pipeline.close();
+    store.close();
+    throw err;
+  }
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
@@ -73,7 +81,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
-      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio.bridge.handle(req, res, cors) } }
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
           forward: {
             upstreamOrigin: new URL(upstreamUrl).origin,

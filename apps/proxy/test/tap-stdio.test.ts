@@ -74,3 +74,27 @@ describe('splitCommand', () => {
     expect(() => splitCommand('   ')).toThrow(/needs a command/);
   });
 });
+
+describe('a stdio server that dies mid-call', () => {
+  it('answers the waiting client with a JSON-RPC error, keeps its stderr, and marks the call transport_error', async () => {
+    // Reads one line, complains on stderr, exits 3 without answering. Quoted as a user would.
+    const script = `process.stdin.once('data', () => { console.error('out of memory, pretend'); process.exit(3); })`;
+    const dying = await startTestMcpscope({ stdio: `"${process.execPath}" -e "${script}"` });
+    try {
+      const res = await fetch(dying.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'x' } }) });
+      const text = await res.text();
+      expect(text).toContain('"id":11');
+      expect(text).toContain('exited with code 3');
+      await settled(dying);
+      const frames = allFrames(dying);
+      expect(frames.filter((f) => f.kind === 'log').map((f) => f.raw)).toEqual(['out of memory, pretend']);
+      expect(dying.store.exchanges(10)).toEqual([expect.objectContaining({ rpcId: 11, status: 'transport_error', errorMessage: 'the stdio server exited with code 3' })]);
+    } finally {
+      await dying.close();
+    }
+  });
+
+  it('refuses to start when the command does not exist', async () => {
+    await expect(startTestMcpscope({ stdio: 'definitely-not-a-command-mcpscope --flag' })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
