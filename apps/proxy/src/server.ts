@@ -11,7 +11,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { CaptureStore } from './capture/capture-store.js';
 import { CapturePipeline } from './capture/capture-pipeline.js';
-import { LiveHub } from './hub/live-hub.js';
+import { LiveHub, type LiveHubOptions } from './hub/live-hub.js';
 import { createTapHandler } from './tap/tap-handler.js';
 import { upstreamRequest, type UpstreamRequest } from './tap/upstream-request.js';
 import { createGuard, isLoopbackAddress } from './tap/tap-guard.js';
@@ -22,7 +22,7 @@ import { createDashboardApp } from './dashboard/dashboard-app.js';
 import { loopbackHosts, newToken } from './dashboard/access.js';
 import { startDemoServer, type DemoServer } from './demo/demo-http.js';
 import type { FrameInput } from '@mcpscope/protocol';
-import type { CliOptions } from './config/cli-args.js';
+import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 
 export interface Mcpscope {
@@ -42,20 +42,26 @@ export interface Mcpscope {
   demo?: DemoServer;
   store: CaptureStore;
   pipeline: CapturePipeline;
+  hub: LiveHub;
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string };
+export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string; hub?: LiveHubOptions };
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
-  const demo = options.target || options.stdio ? undefined : await startDemoServer();
+  if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
+    // parseCli refuses this too; this guards callers that build options themselves.
+    throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
+  }
   const dbFile = options.db ?? defaultDbPath();
   if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
+  // The store first: a capture file held by another mcpscope stops the start before anything listens.
   const store = new CaptureStore(dbFile);
-  const pipeline = new CapturePipeline(store);
-  const hub = new LiveHub(store, pipeline);
+  const demo = options.target || options.stdio ? undefined : await startDemoServer();
+  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
   const record = (frame: FrameInput) => pipeline.record(frame);
   const now = () => performance.timeOrigin + performance.now();
@@ -124,8 +130,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(demo ? { demo } : {}),
     store,
     pipeline,
+    hub,
     close: async () => {
       hub.close();
+      // A dashboard that stopped reading would hold the listener open: cut it.
+      for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
       wss.close();
       await demo?.close();
