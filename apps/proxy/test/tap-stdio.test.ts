@@ -98,3 +98,20 @@ describe('a stdio server that dies mid-call', () => {
     await expect(startTestMcpscope({ stdio: 'definitely-not-a-command-mcpscope --flag' })).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('a stdio server answering a batch (2025-03-26) with one array line', () => {
+  it('returns that array once, over SSE and as JSON', async () => {
+    const script = `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); const a = (x) => ({ jsonrpc: '2.0', id: x.id, result: { echo: x.method } }); console.log(JSON.stringify(Array.isArray(m) ? m.map(a) : a(m))); })`;
+    const batcher = await startTestMcpscope({ stdio: `"${process.execPath}" -e "${script}"` });
+    try {
+      const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+      const expected = [{ jsonrpc: '2.0', id: 1, result: { echo: 'ping' } }, { jsonrpc: '2.0', id: 2, result: { echo: 'tools/list' } }];
+      const asJson = await fetch(batcher.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: batch });
+      expect(await asJson.json()).toEqual(expected);
+      const asSse = await (await fetch(batcher.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: batch })).text();
+      expect(asSse).toBe(`event: message\ndata: ${JSON.stringify(expected)}\n\n`);
+    } finally {
+      await batcher.close();
+    }
+  });
+});
