@@ -123,8 +123,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId };
     if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
     else res.writeHead(up.statusCode, headers);
-    // SSE headers go out now: the client waits for them before the first event.
-    if (isSse) res.flushHeaders();
+    // A client waits for SSE headers before the first event, so they must not wait for a slow
+    // first event; but when the first event is already here (usually), it rides with them.
+    if (isSse) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
     const streamEvents = recordHere && isSse;
     let transport: Transport = isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json';
     let streamKey = key;
