@@ -125,7 +125,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     else res.writeHead(up.statusCode, headers);
     // A client waits for SSE headers before the first event, so they must not wait for a slow
     // first event; but when the first event is already here (usually), it rides with them.
-    if (isSse) setImmediate(() => res.headersSent || res.destroyed || res.flushHeaders());
+    // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
+    let wroteBody = false;
+    if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
     const streamEvents = recordHere && isSse;
     let transport: Transport = isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json';
     let streamKey = key;
@@ -166,7 +168,10 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     const body = up.body;
     body.on('data', (chunk: Buffer) => {
       const out = rewriter ? rewriter.push(chunk) : chunk;
-      if (out !== undefined && !res.write(out)) body.pause();
+      if (out !== undefined) {
+        wroteBody = true;
+        if (!res.write(out)) body.pause();
+      }
       if (parser) {
         for (const item of parser.push(chunk)) if (item.type === 'event') onEvent(item);
       } else if (decoder) {
