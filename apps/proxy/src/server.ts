@@ -24,6 +24,9 @@ import { startDemoServer, type DemoServer } from './demo/demo-http.js';
 import type { FrameInput } from '@mcpscope/protocol';
 import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
+import { sampleCall } from './demo/sample-call.js';
+import { createReplay } from './replay/index.js';
+import { upstreamFetch, type UpstreamFetch } from './replay/upstream-fetch.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -46,7 +49,13 @@ export interface Mcpscope {
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string; hub?: LiveHubOptions };
+export type StartOptions = Partial<CliOptions> & {
+  request?: UpstreamRequest;
+  /** What replay sends with (tests watch it). */
+  fetch?: UpstreamFetch;
+  webRoot?: string;
+  hub?: LiveHubOptions;
+};
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -84,6 +93,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
   });
+  // Replay needs an HTTP upstream; a stdio server is reachable only through its bridge.
+  const replay = stdio ? undefined : createReplay({ store, pipeline, upstreamUrl, fetch: options.fetch ?? upstreamFetch, now });
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
@@ -98,28 +109,44 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
+            ...(replay ? { onRequestHeaders: (sessionKey: string, headers: import('node:http').IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers) } : {}),
           },
         }),
   });
   const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
 
+  const tapPort = (tapServer.address() as AddressInfo).port;
+  const tapUrl = `http://127.0.0.1:${tapPort}`;
+  const mcpUrl = tapUrl + mcpPath;
   const token = options.token ?? newToken();
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const importFrames = (frames: FrameInput[]) => {
+    for (const frame of frames) pipeline.record(frame);
+    pipeline.flush();
+  };
+  const dashboardApp = createDashboardApp({
+    importFrames,
+    store,
+    hub,
+    token,
+    allowedHosts,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+    ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+    ...(replay ? { replayApi: replay.routes(tapUrl) } : {}),
+  });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
   for (const h of loopbackHosts(uiPort)) allowedHosts.add(h);
   if (uiHost !== '127.0.0.1' && uiHost !== 'localhost') allowedHosts.add(`${uiHost}:${uiPort}`.toLowerCase());
 
-  const tapPort = (tapServer.address() as AddressInfo).port;
-  const tapUrl = `http://127.0.0.1:${tapPort}`;
   const dashboardUrl = `http://127.0.0.1:${uiPort}`;
   return {
     tapUrl,
-    mcpUrl: tapUrl + mcpPath,
+    mcpUrl,
     ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
     ...(stdio ? { stdio } : {}),
     dashboardUrl,
@@ -133,6 +160,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     hub,
     close: async () => {
       hub.close();
+      await replay?.close();
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
@@ -145,14 +173,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
 }
 
-function listen(server: ServerType): Promise<ServerType> {
+export function listen(server: ServerType): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
 }
 
-function closeServer(server: ServerType): Promise<void> {
+export function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
     (server as import('node:http').Server).closeAllConnections?.();
     server.close(() => resolve());
