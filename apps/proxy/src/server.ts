@@ -113,7 +113,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
           },
         }),
   });
-  const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
+  const tapHttp = createServer(tapHandler);
+  // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
+  // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
+  tapHttp.keepAliveTimeout = 120_000;
+  const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
 
   const tapPort = (tapServer.address() as AddressInfo).port;
   const tapUrl = `http://127.0.0.1:${tapPort}`;
