@@ -79,7 +79,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
   const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
   const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
-  const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  let stdio: StdioUpstream | undefined;
+  try {
+    stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  } catch (err) {
+    hub.close();
+    pipeline.close();
+    store.close();
+    throw err;
+  }
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
@@ -90,7 +98,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
-      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio.bridge.handle(req, res, cors) } }
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
           forward: {
             upstreamOrigin: new URL(upstreamUrl).origin,
@@ -105,7 +113,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
           },
         }),
   });
-  const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
+  const tapHttp = createServer(tapHandler);
+  // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
+  // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
+  tapHttp.keepAliveTimeout = 120_000;
+  const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
 
   const tapPort = (tapServer.address() as AddressInfo).port;
   const tapUrl = `http://127.0.0.1:${tapPort}`;
