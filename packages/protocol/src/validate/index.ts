@@ -6,6 +6,9 @@
 export { SchemaValidator, envelopeIssues, pointerToPath, resultDefinition } from './schema-validator.js';
 export type { MessageCheck, SchemaIssue, SchemaIssueCode } from './schema-validator.js';
 export { resolveDefinition } from './definitions.js';
+export { ToolSchemaCompiler } from './tool-schemas.js';
+export { createValidator } from './create-validator.js';
+export type { CompileResult, CompiledSchema, ValidatorPort } from '../diagnostics/validator-port.js';
 export {
   DEFAULT_REVISION,
   METHODS,

@@ -54,14 +54,6 @@ export function requireProps(schema: JsonSchema, path: readonly string[], names:
   return out;
 }
 
-/** Makes properties of the object at `path` optional again. */
-export function unrequire(schema: JsonSchema, path: readonly string[], names: readonly string[]): JsonSchema {
-  const out = clone(schema);
-  const node = at(out, path);
-  node.required = ((node.required as string[]) ?? []).filter((n) => !names.includes(n));
-  return out;
-}
-
 /** Drops properties of the object at `path` (the revision does not define them: anything goes). */
 export function dropProps(schema: JsonSchema, path: readonly string[], names: readonly string[]): JsonSchema {
   const out = clone(schema);

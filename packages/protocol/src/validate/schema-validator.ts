@@ -10,27 +10,9 @@ import { isJsonObject, isJsonRpcId, type JsonObject, type JsonValue } from '../m
 import { resolveDefinition } from './definitions.js';
 import { JSON_VALUE_SCHEMA } from './own-definitions.js';
 import { methodIn, notificationIn, revisionAtLeast, type Revision } from './revisions.js';
+import type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
 
-export type SchemaIssueCode = 'envelope-invalid' | 'params-invalid' | 'result-invalid' | 'error-invalid';
-
-export interface SchemaIssue {
-  code: SchemaIssueCode;
-  /** JSON path into the message (`$.params.arguments`). */
-  path: string;
-  message: string;
-  /** The definition the value failed, e.g. `CallToolResult`. */
-  definition?: string;
-}
-
-export interface MessageCheck {
-  revision: Revision;
-  /** Who sent the message. */
-  sender: 'client' | 'server';
-  /** The parsed message object (one item of a batch, never the array). */
-  value: JsonObject;
-  /** For a response: the request it answers, when known. */
-  request?: { method: string; params?: JsonObject };
-}
+export type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
 
 const TYPED_ERRORS: Record<number, string> = { [-32020]: 'HeaderMismatchError', [-32021]: 'MissingRequiredClientCapabilityError', [-32022]: 'UnsupportedProtocolVersionError' };
 
@@ -88,7 +70,9 @@ export class SchemaValidator {
     const errors = this.validateDefinition(rev, def, value);
     if (!errors || errors.length === 0) return [];
     const first = errors[0]!;
-    return [{ code, path: base + pointerToPath(first.instancePath), message: describeError(first), definition: def }];
+    const issue: SchemaIssue = { code, path: base + pointerToPath(first.instancePath), message: describeError(first), definition: def };
+    if (first.keyword === 'required') issue.missing = String((first.params as { missingProperty?: unknown }).missingProperty);
+    return [issue];
   }
 
   private validator(rev: Revision, name: string): ValidateFunction | undefined {
@@ -159,7 +143,7 @@ export function pointerToPath(pointer: string): string {
     .join('');
 }
 
-function describeError(e: ErrorObject): string {
+export function describeError(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
