@@ -3,9 +3,11 @@
  * Each benchmark measures its baseline in the same run, because these machines are noisy.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { benchProtocol } from './protocol.js';
 import { benchTapOverhead } from './tap-overhead.js';
 
 const results: Record<string, unknown> = { startedAt: new Date().toISOString() };
+results.protocol = await benchProtocol();
 results.tapOverhead = await benchTapOverhead();
 const dir = new URL('./results/', import.meta.url).pathname;
 mkdirSync(dir, { recursive: true });

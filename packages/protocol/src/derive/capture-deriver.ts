@@ -175,8 +175,12 @@ export class CaptureDeriver {
   private readonly rootOf = new Map<string, string>();
 
   /** Applies what the deriver knows to a tracker copy; forgets it once the exchange is settled. */
-  private finish(ex: ExchangeSummary): ExchangeSummary {
-    const out = { ...ex, diagnostics: this.counts.get(ex.id) ?? 0, ...this.extras.get(ex.id) };
+  private finish(out: ExchangeSummary): ExchangeSummary {
+    // `out` is already the tracker's private copy: annotate it in place rather than copy again.
+    const ex = out;
+    out.diagnostics = this.counts.get(ex.id) ?? 0;
+    const extras = this.extras.get(ex.id);
+    if (extras) Object.assign(out, extras);
     if (isTerminal(ex.status) && ex.status !== 'cancelled' && ex.status !== 'orphan') {
       this.counts.delete(ex.id);
       this.extras.delete(ex.id);

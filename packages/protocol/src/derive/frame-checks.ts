@@ -44,6 +44,8 @@ export function nameFindings(ctx: ItemContext): Finding[] {
   const { item, revision } = ctx;
   if ((item.kind !== 'request' && item.kind !== 'notification') || !revision) return [];
   const method = item.method;
+  if (item.kind === 'notification' && notificationIn(method, revision) && senderAllowed(NOTIFICATIONS[method]!, ctx.sender)) return [];
+  if (item.kind === 'request' && methodIn(method, revision) && senderAllowed(METHODS[method]!, ctx.sender)) return [];
   const path = joinPath(ctx.base, '$.method');
   if (item.kind === 'notification') {
     if (notificationIn(method, revision)) {
@@ -88,7 +90,6 @@ export function capabilityFindings(ctx: ItemContext): Finding[] {
   const s = ctx.session;
   const { item } = ctx;
   if (!s || (item.kind !== 'request' && item.kind !== 'notification')) return [];
-  const path = joinPath(ctx.base, '$.method');
   const need = requiredCapability(item.method, ctx.sender);
   if (!need) return [];
   const caps = need.side === 'server' ? s.serverCapabilities : s.clientCapabilities;
@@ -98,7 +99,7 @@ export function capabilityFindings(ctx: ItemContext): Finding[] {
   const ok = need.flag ? node === true : node !== undefined;
   if (ok) return [];
   const capability = need.path.join('.') + (need.flag ? ' = true' : '');
-  return [{ code: 'capability-not-negotiated', severity: 'warning', path, message: `"${item.method}" needs the ${need.side} capability "${capability}", which the ${need.side} did not declare at initialize. Declare it, or stop sending this.` }];
+  return [{ code: 'capability-not-negotiated', severity: 'warning', path: joinPath(ctx.base, '$.method'), message: `"${item.method}" needs the ${need.side} capability "${capability}", which the ${need.side} did not declare at initialize. Declare it, or stop sending this.` }];
 }
 
 function requiredCapability(method: string, sender: 'client' | 'server'): { side: 'client' | 'server'; path: string[]; flag?: boolean } | undefined {

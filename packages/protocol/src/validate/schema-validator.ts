@@ -25,7 +25,7 @@ function createAjv(): Ajv2020 {
 
 export class SchemaValidator {
   private readonly ajv = createAjv();
-  private readonly compiled = new Map<string, ValidateFunction | null>();
+  private readonly compiled = new Map<Revision, Map<string, ValidateFunction | null>>();
 
   /** Validates a value against one named definition; undefined when the revision has no such definition. */
   validateDefinition(rev: Revision, name: string, value: unknown): ErrorObject[] | undefined {
@@ -76,12 +76,13 @@ export class SchemaValidator {
   }
 
   private validator(rev: Revision, name: string): ValidateFunction | undefined {
-    const key = `${rev}/${name}`;
-    let fn = this.compiled.get(key);
+    let byName = this.compiled.get(rev);
+    if (!byName) this.compiled.set(rev, (byName = new Map()));
+    let fn = byName.get(name);
     if (fn === undefined) {
       const schema = resolveDefinition(rev, name);
       fn = schema ? this.ajv.compile(schema) : null;
-      this.compiled.set(key, fn);
+      byName.set(name, fn);
     }
     return fn ?? undefined;
   }
