@@ -17,7 +17,7 @@ import type { SessionSummary } from '../session/session-summary.js';
 import { SessionTracker } from '../session/session-tracker.js';
 import { DEFAULT_REVISION, isRevision, type Revision } from '../validate/revisions.js';
 import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
-import type { Finding, ItemContext, Single } from './item-context.js';
+import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
 import { ToolRegistry } from './tool-registry.js';
 
@@ -106,9 +106,6 @@ export class CaptureDeriver {
       for (const f of findings) diagnostics.push(toDiagnostic(frame, exchange?.id, f));
       if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
     });
-    if (frame.kind === 'transport' && exchanges.length === 0) {
-      // nothing more to say: the tap's transport event is on the timeline as its own row
-    }
     return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };
   }
 
@@ -139,7 +136,7 @@ export class CaptureDeriver {
       out.push({ code: 'invalid-message', severity: 'error', path: ctx.base, message: `This frame is not a valid JSON-RPC message: ${item.reason}. It was forwarded unchanged.` });
     }
     if (reused && item.kind === 'request') {
-      out.push({ code: 'id-reused-in-flight', severity: 'error', path: `${ctx.base}.id`.replace('$.', '$.'), message: `Request id ${JSON.stringify(item.id)} is already in use by a request from the ${ctx.sender} that has not been answered. Ids must be unique among a sender's outstanding requests; answers can no longer be told apart.` });
+      out.push({ code: 'id-reused-in-flight', severity: 'error', path: joinPath(ctx.base, '$.id'), message: `Request id ${JSON.stringify(item.id)} is already in use by a request from the ${ctx.sender} that has not been answered. Ids must be unique among a sender's outstanding requests; answers can no longer be told apart.` });
     }
     out.push(...schemaFindings(ctx, this.validator), ...nameFindings(ctx), ...capabilityFindings(ctx), ...headerFindings(ctx), ...lintFindings(ctx));
     if (item.kind === 'request' && item.method === 'tools/call') out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params));

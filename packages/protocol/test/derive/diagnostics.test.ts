@@ -143,6 +143,20 @@ describe('CaptureDeriver diagnostics', () => {
     expect(rpcError.diagnostics).toMatchObject([{ code: 'protocol-error-looks-like-business', severity: 'info' }]);
   });
 
+  it('skips a hostile tool schema once, saying why, instead of hanging on it', () => {
+    const d = new CaptureDeriver({ validator });
+    const f = frameMaker();
+    const hostile = { name: 'grep', inputSchema: { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } } };
+    d.ingest(f('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    d.ingest(f('s2c', { jsonrpc: '2.0', id: 1, result: { tools: [hostile] } }));
+    const call = () => f('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'grep', arguments: { q: 'a'.repeat(40) + '!' } } });
+    const first = d.ingest(call());
+    expect(first.diagnostics).toMatchObject([{ code: 'tool-schema-skipped', severity: 'info', path: '$.params.arguments' }]);
+    expect(first.diagnostics[0]!.message).toContain('exponential');
+    d.ingest(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [] } }));
+    expect(d.ingest(call()).diagnostics).toEqual([]);
+  });
+
   it('without a validator still lints, but does no schema checks', () => {
     const d = new CaptureDeriver();
     const f = frameMaker();
