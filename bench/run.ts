@@ -15,6 +15,7 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['alternatives', async () => (await import('./alternatives.js')).bench],
+  ['protocol', async () => (await import('./protocol.js')).benchProtocol],
   ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
   ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
 ];
