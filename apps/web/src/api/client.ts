@@ -30,8 +30,9 @@ export class ApiClient {
     return (await res.json()) as T;
   }
 
-  exchanges(limit = 200_000, signal?: AbortSignal): Promise<ExchangesPage> {
-    return this.request(`/api/exchanges?limit=${limit}`, signal ? { signal } : {});
+  /** Newest first; pass a page's `nextBefore` as `before` for the next (older) page. */
+  exchanges(limit = 200_000, before?: number, signal?: AbortSignal): Promise<ExchangesPage> {
+    return this.request(`/api/exchanges?limit=${limit}${before === undefined ? '' : `&before=${before}`}`, signal ? { signal } : {});
   }
 
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetailView> {

@@ -2,13 +2,17 @@
  * Keeps the store in step with the proxy: an HTTP snapshot, then the WebSocket from the
  * snapshot's head. On a drop it reconnects with `after=<head>`, so nothing is missed, and the
  * idempotent index absorbs any overlap (no gap, no duplicate).
+ *
+ * The snapshot comes newest first in pages: the first, small page paints at once and opens the
+ * WebSocket; older pages then stream in behind it. Older pages cannot hide a live change: a
+ * summary held in the index is only ever replaced by a copy with a higher `updatedSeq`.
  */
 import type { ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
-  exchanges(): Promise<ExchangesPage>;
+  exchanges(limit?: number, before?: number): Promise<ExchangesPage>;
   sessions(): Promise<SessionsPage>;
   socketUrl(after: number): string;
 }
@@ -28,6 +32,9 @@ export interface SyncOptions {
 }
 
 const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** attempt);
+/** The first page: enough rows to fill any screen, small enough to paint at once. */
+export const FIRST_PAGE = 2000;
+const OLDER_PAGE = 25_000;
 
 export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptions = {}): () => void {
   const openSocket = options.openSocket ?? ((url: string) => new WebSocket(url) as unknown as SyncSocket);
@@ -39,10 +46,19 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   /** The cursor: the head of the last snapshot or exchanges/update that was received. */
   let cursor = 0;
 
+  const loadOlder = async (before: number | undefined) => {
+    while (before !== undefined && !stopped) {
+      const page = await api.exchanges(OLDER_PAGE, before);
+      store.queueDelta({ exchanges: page.exchanges });
+      before = page.nextBefore;
+    }
+  };
+
   const loadSnapshot = async () => {
-    const [page, sessions] = await Promise.all([api.exchanges(), api.sessions()]);
+    const [page, sessions] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions()]);
     store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions });
     cursor = Math.max(cursor, page.head);
+    void loadOlder(page.nextBefore).catch((err: Error) => store.setConnection(store.getState().connection, err.message));
     return page.head;
   };
 
