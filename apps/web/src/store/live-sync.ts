@@ -33,7 +33,7 @@ export interface SyncOptions {
 
 const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** attempt);
 /** The first page: enough rows to fill any screen, small enough to paint at once. */
-export const FIRST_PAGE = 2000;
+export const FIRST_PAGE = 500;
 const OLDER_PAGE = 25_000;
 
 export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptions = {}): () => void {

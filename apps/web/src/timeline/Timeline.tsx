@@ -83,6 +83,14 @@ export function Timeline() {
           })}
         </div>
       </div>
+      {count === 0 && index.size > 0 && (
+        <div className="no-match" data-testid="no-match">
+          No exchange matches this filter.{' '}
+          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
+            Show everything
+          </button>
+        </div>
+      )}
       {!follow && (
         <button type="button" className="follow-button" data-testid="follow" onClick={() => useUi.getState().setFollow(true)}>
           ↓ {unseen.current > 0 ? `${unseen.current} new — ` : ''}follow new rows
