@@ -4,10 +4,12 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchTapOverhead } from './tap-overhead.js';
+import { benchTapSse } from './tap-sse.js';
 import { benchDashboard } from './dashboard.js';
 
 const results: Record<string, unknown> = { startedAt: new Date().toISOString() };
 results.tapOverhead = await benchTapOverhead();
+results.tapSse = await benchTapSse();
 results.dashboard = await benchDashboard();
 const dir = new URL('./results/', import.meta.url).pathname;
 mkdirSync(dir, { recursive: true });

@@ -35,10 +35,11 @@ export type {
   FrameView,
   HealthResponse,
   ReplayRequest,
+  RetentionInfo,
   ServerEvent,
   SessionsPage,
 } from './contract/api.js';
-export { FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
+export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver } from './derive/capture-deriver.js';
 export type { Derived } from './derive/capture-deriver.js';

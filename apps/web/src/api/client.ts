@@ -9,8 +9,12 @@ export interface DashboardInfo {
   demo: boolean;
 }
 
-/** The detail route's answer; `diagnostics` arrives once the store computes them. */
-export type ExchangeDetailView = ExchangeDetail & { diagnostics?: Diagnostic[] };
+/** The detail route's answer; `diagnostics` may be absent when talking to an older proxy. */
+export type ExchangeDetailView = Omit<ExchangeDetail, 'diagnostics'> & { diagnostics?: Diagnostic[] };
+
+/** The WebSocket subprotocols: the token travels in one of them, never in the socket's URL. */
+export const WS_PROTOCOL = 'mcpscope';
+const WS_TOKEN_PREFIX = 'mcpscope.token.';
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -56,8 +60,19 @@ export class ApiClient {
     return this.request('/api/demo/sample-call', { method: 'POST', body: '{}' });
   }
 
+  /** A frame's whole body (detail bodies are cut at DETAIL_RAW_LIMIT). */
+  async rawFrame(seq: number, signal?: AbortSignal): Promise<string> {
+    const res = await fetch(`/api/frames/${seq}/raw`, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ?? null });
+    if (!res.ok) throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText}`);
+    return res.text();
+  }
+
   socketUrl(after: number): string {
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${window.location.host}/ws?token=${encodeURIComponent(this.token)}&after=${after}`;
+    return `${proto}//${window.location.host}/ws?after=${after}`;
+  }
+
+  socketProtocols(): string[] {
+    return [WS_PROTOCOL, WS_TOKEN_PREFIX + this.token];
   }
 }

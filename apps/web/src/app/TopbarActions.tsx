@@ -4,14 +4,21 @@
  */
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
 
 export function TopbarActions(_props: { api: ApiClient }) {
   const theme = useUi((s) => s.theme);
   const [legend, setLegend] = useState(false);
+  const retention = useLive((s) => s.retention);
   return (
     <div className="topbar-actions">
+      {retention && retention.removedFrames > 0 && (
+        <span className="retention-note" data-testid="retention" title={`Retention (--max-frames / --max-bytes) keeps the capture file bounded. The oldest frame still stored is #${retention.oldestSeq}.`}>
+          {retention.removedFrames} oldest frames removed by retention
+        </span>
+      )}
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
         Legend
       </button>

@@ -92,9 +92,8 @@ export function RawFrames({ api }: { api: ApiClient }) {
             <span className="spacer" />
             <button type="button" className="ghost" aria-label="Close frame" onClick={() => setSelected(undefined)}>✕</button>
           </header>
-          {frame.truncated && <p className="truncated-note">This list carries the first {formatSize(frame.raw.length)} of {formatSize(frame.size)}; open the frame’s exchange for the whole body.</p>}
           {frame.http && <HttpLayer http={frame.http} />}
-          <FrameBody raw={frame.raw} seq={frame.seq} marks={[]} fullSize={frame.size} />
+          <FrameBody key={frame.seq} raw={frame.raw} seq={frame.seq} marks={[]} fullSize={frame.size} truncated={frame.truncated} api={api} />
         </aside>
       )}
     </div>

@@ -25,6 +25,7 @@ class FakeSocket implements SyncSocket {
   }
 }
 
+const retention = { removedFrames: 0, oldestSeq: 0 };
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('live sync', () => {
@@ -32,7 +33,7 @@ describe('live sync', () => {
     const store = createLiveStore((run) => run());
     const sockets: FakeSocket[] = [];
     const api: SyncApi = {
-      exchanges: async () => ({ head: 2, exchanges: [ex('2', 2), ex('1', 1)] }),
+      exchanges: async () => ({ head: 2, exchanges: [ex('2', 2), ex('1', 1)], retention: { removedFrames: 0, oldestSeq: 0 } }),
       sessions: async () => ({ sessions: [] }),
       socketUrl: (after) => `ws://x/ws?after=${after}`,
     };
@@ -42,17 +43,21 @@ describe('live sync', () => {
     sockets[0]!.onopen?.call(sockets[0]!, {});
     expect(store.getState().connection).toBe('live');
     sockets[0]!.emit({ type: 'exchanges/update', head: 4, exchanges: [ex('3', 3), ex('4', 4, 'pending')] });
+    sockets[0]!.emit({ type: 'frames/add', head: 4, frames: [] });
+    // A flush cut short after its exchanges/update: the cursor must not move past frames not seen.
+    sockets[0]!.emit({ type: 'exchanges/update', head: 6, exchanges: [ex('6', 6)] });
     sockets[0]!.drop();
     expect(store.getState().connection).toBe('down');
     await tick();
     // The new socket asks for everything after seq 4; the server's catch-up overlaps a little.
     expect(sockets[1]!.url).toBe('ws://x/ws?after=4');
     sockets[1]!.onopen?.call(sockets[1]!, {});
-    sockets[1]!.emit({ type: 'exchanges/update', head: 5, exchanges: [ex('4', 4, 'pending'), ex('4', 5, 'ok'), ex('5', 5)] });
+    sockets[1]!.emit({ type: 'exchanges/update', head: 6, exchanges: [ex('4', 4, 'pending'), ex('4', 5, 'ok'), ex('5', 5), ex('6', 6)] });
+    sockets[1]!.emit({ type: 'frames/add', head: 6, frames: [] });
     const { index } = store.getState();
-    expect(index.ids).toEqual(['1', '2', '3', '4', '5']);
+    expect(index.ids).toEqual(['1', '2', '3', '4', '5', '6']);
     expect(index.get('4')!.status).toBe('ok');
-    expect(store.getState().head).toBe(5);
+    expect(store.getState().head).toBe(6);
     stop();
   });
 
@@ -61,7 +66,7 @@ describe('live sync', () => {
     const sockets: FakeSocket[] = [];
     let snapshots = 0;
     const api: SyncApi = {
-      exchanges: async () => (++snapshots === 1 ? { head: 1, exchanges: [ex('1', 1)] } : { head: 9, exchanges: [ex('9', 9), ex('1', 1)] }),
+      exchanges: async () => (++snapshots === 1 ? { head: 1, exchanges: [ex('1', 1)], retention } : { head: 9, exchanges: [ex('9', 9), ex('1', 1)], retention }),
       sessions: async () => ({ sessions: [] }),
       socketUrl: (after) => `ws://x/ws?after=${after}`,
     };
@@ -81,7 +86,7 @@ describe('live sync', () => {
     const api: SyncApi = {
       exchanges: async (_limit, before) => {
         calls.push(before);
-        return before === undefined ? { head: 4, exchanges: [ex('4', 4), ex('3', 3)], nextBefore: 3 } : { head: 4, exchanges: [ex('2', 2), ex('1', 1)] };
+        return before === undefined ? { head: 4, exchanges: [ex('4', 4), ex('3', 3)], nextBefore: 3, retention } : { head: 4, exchanges: [ex('2', 2), ex('1', 1)], retention };
       },
       sessions: async () => ({ sessions: [] }),
       socketUrl: (after) => `ws://x/ws?after=${after}`,

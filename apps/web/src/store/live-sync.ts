@@ -15,6 +15,8 @@ export interface SyncApi {
   exchanges(limit?: number, before?: number): Promise<ExchangesPage>;
   sessions(): Promise<SessionsPage>;
   socketUrl(after: number): string;
+  /** Subprotocols to offer (they carry the token); none when absent. */
+  socketProtocols?(): string[];
 }
 
 /** The subset of the browser WebSocket that sync uses. */
@@ -26,7 +28,7 @@ export interface SyncSocket {
 }
 
 export interface SyncOptions {
-  openSocket?: (url: string) => SyncSocket;
+  openSocket?: (url: string, protocols: string[]) => SyncSocket;
   /** Delay before the nth reconnect attempt. */
   backoff?: (attempt: number) => number;
 }
@@ -37,19 +39,20 @@ export const FIRST_PAGE = 500;
 const OLDER_PAGE = 25_000;
 
 export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptions = {}): () => void {
-  const openSocket = options.openSocket ?? ((url: string) => new WebSocket(url) as unknown as SyncSocket);
+  const openSocket = options.openSocket ?? ((url: string, protocols: string[]) => new WebSocket(url, protocols) as unknown as SyncSocket);
   const backoff = options.backoff ?? defaultBackoff;
   let socket: SyncSocket | undefined;
   let stopped = false;
   let retry = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  /** The cursor: the head of the last snapshot or exchanges/update that was received. */
+  /** The cursor: the head of the last snapshot or `frames/add` received (the hub sends it last in each flush). */
   let cursor = 0;
 
   const loadOlder = async (before: number | undefined) => {
     while (before !== undefined && !stopped) {
       const page = await api.exchanges(OLDER_PAGE, before);
       store.queueDelta({ exchanges: page.exchanges });
+      if (page.retention) store.setState({ retention: page.retention });
       before = page.nextBefore;
     }
   };
@@ -57,6 +60,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   const loadSnapshot = async () => {
     const [page, sessions] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions()]);
     store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions });
+    if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
     void loadOlder(page.nextBefore).catch((err: Error) => store.setConnection(store.getState().connection, err.message));
     return page.head;
@@ -70,7 +74,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
 
   const connect = () => {
     if (stopped) return;
-    const current = openSocket(api.socketUrl(cursor));
+    const current = openSocket(api.socketUrl(cursor), api.socketProtocols?.() ?? []);
     socket = current;
     current.onopen = () => {
       retry = 0;
@@ -80,18 +84,21 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
       const event = JSON.parse(String(message.data)) as ServerEvent;
       switch (event.type) {
         case 'hello':
+          break;
         case 'retention':
+          store.setState({ retention: { removedFrames: event.removedFrames, oldestSeq: event.oldestSeq } });
           break;
         case 'exchanges/update':
           store.queueDelta({ head: event.head, exchanges: event.exchanges });
-          // Sent last in each flush: only this advances the resume cursor.
-          cursor = Math.max(cursor, event.head);
           break;
         case 'sessions/update':
           store.queueDelta({ sessions: event.sessions });
           break;
         case 'frames/add':
           store.queueDelta({ frames: event.frames });
+          // Sent last in each flush: only this advances the resume cursor, so a drop mid-flush
+          // repeats data (harmless, the store is idempotent) and never skips it.
+          cursor = Math.max(cursor, event.head);
           break;
         case 'resync':
           current.onclose = null;
