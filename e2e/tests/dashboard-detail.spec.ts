@@ -49,6 +49,22 @@ test('a failed tools/call shows its bodies, HTTP layer and the schema violation'
   await client.close();
 });
 
+test('a large body shows a preview stating its size, and the rest on demand', async ({ page }) => {
+  await openDashboard(page, app);
+  const client = await sdkClient(app.mcpUrl);
+  const recipient = 'r'.repeat(300_000);
+  await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 90, recipient } });
+  await row(page, 'tools/call').filter({ hasText: 'suggest_gifts' }).last().click();
+  const request = page.getByTestId('detail-pane').getByTestId('frame-card').first();
+  await request.getByRole('tab', { name: 'Raw' }).click();
+  await expect(request.locator('.truncated-note')).toContainText('Showing the first 100.0 kB of 300.');
+  const shown = async () => (await request.getByTestId('raw-body').textContent())!.length;
+  expect(await shown()).toBe(100_000);
+  await request.getByRole('button', { name: 'Show everything' }).click();
+  await expect.poll(shown).toBeGreaterThan(300_000);
+  await client.close();
+});
+
 test('an invalid frame shows its diagnostics; keys move, open and close', async ({ page }) => {
   await openDashboard(page, app);
   await postJunk(app.mcpUrl, 'GARBAGE <not json>');
