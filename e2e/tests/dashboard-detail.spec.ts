@@ -49,6 +49,19 @@ test('a failed tools/call shows its bodies, HTTP layer and the schema violation'
   await client.close();
 });
 
+test('captured markup is shown as text, never run', async ({ page }) => {
+  await openDashboard(page, app);
+  const client = await sdkClient(app.mcpUrl);
+  const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  await client.callTool({ name: 'wrap_gift', arguments: { gift: evil, steps: 1 } });
+  await row(page, 'tools/call').filter({ hasText: 'wrap_gift' }).last().click();
+  const detail = page.getByTestId('detail-pane');
+  await expect(detail.getByTestId('json-tree').first()).toContainText('<img src=x onerror=');
+  await expect(detail.locator('img')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  await client.close();
+});
+
 test('a large body shows a preview stating its size, and the rest on demand', async ({ page }) => {
   await openDashboard(page, app);
   const client = await sdkClient(app.mcpUrl);

@@ -21,12 +21,12 @@ function useFrameHistory(api: ApiClient): boolean {
   useEffect(() => {
     const abort = new AbortController();
     (async () => {
-      let after = 0;
-      for (let loaded = 0; loaded < FRAME_CAP; loaded += PAGE) {
+      let after: number | undefined = 0;
+      for (let loaded = 0; after !== undefined && loaded < FRAME_CAP; loaded += PAGE) {
         const page = await api.frames(after, PAGE, abort.signal);
         useLive.queueDelta({ frames: page.frames });
-        if (page.frames.length < PAGE) break;
-        after = page.frames[page.frames.length - 1]!.seq;
+        // `nextAfter` is absent on the last page (older proxies: a short page is the last).
+        after = page.nextAfter ?? (page.frames.length < PAGE ? undefined : page.frames[page.frames.length - 1]!.seq);
       }
     })()
       .catch(() => undefined)

@@ -38,6 +38,18 @@ const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** attempt);
 export const FIRST_PAGE = 500;
 const OLDER_PAGE = 25_000;
 
+/** Resolves once the store has applied a snapshot page. */
+function whenLoaded(store: LiveStore): Promise<void> {
+  if (store.getState().loaded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = store.subscribe((s) => {
+      if (!s.loaded) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
 export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptions = {}): () => void {
   const openSocket = options.openSocket ?? ((url: string, protocols: string[]) => new WebSocket(url, protocols) as unknown as SyncSocket);
   const backoff = options.backoff ?? defaultBackoff;
@@ -62,7 +74,10 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions });
     if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
-    void loadOlder(page.nextBefore).catch((err: Error) => store.setConnection(store.getState().connection, err.message));
+    // Older pages wait until the first one is on screen, so their parsing cannot delay first paint.
+    void whenLoaded(store)
+      .then(() => loadOlder(page.nextBefore))
+      .catch((err: Error) => store.setConnection(store.getState().connection, err.message));
     return page.head;
   };
 
