@@ -101,6 +101,8 @@ test('an invalid frame shows its diagnostics; keys move, open and close', async 
   await expect(selected).toHaveAttribute('data-status', 'invalid');
   await page.keyboard.press('/');
   await expect(page.getByTestId('filter-input')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('filter-input')).not.toBeFocused();
 
   // Dark theme, remembered across reloads; and the raw view lists the junk as not JSON.
   await page.getByTestId('theme-toggle').click();
