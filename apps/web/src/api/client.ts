@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { Diagnostic, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+import type { ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 
 /** `GET /api/info`: where clients should connect, for the first-run page. */
 export interface DashboardInfo {
@@ -9,8 +9,8 @@ export interface DashboardInfo {
   demo: boolean;
 }
 
-/** The detail route's answer; `diagnostics` may be absent when talking to an older proxy. */
-export type ExchangeDetailView = Omit<ExchangeDetail, 'diagnostics'> & { diagnostics?: Diagnostic[] };
+/** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
+export type ExchangeDetailView = ExchangeDetail;
 
 /** The WebSocket subprotocols: the token travels in one of them, never in the socket's URL. */
 export const WS_PROTOCOL = 'mcpscope';
@@ -24,6 +24,11 @@ export class ApiError extends Error {
 
 export class ApiClient {
   constructor(private readonly token: string) {}
+
+  /** An authorised request whose Response the caller reads (downloads, uploads). */
+  raw(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
+  }
 
   private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
     const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });

@@ -102,7 +102,7 @@ export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false,
         </>
       )}
       {mode === 'editor' && parsed.ok && (
-        <div className="editor">
+        <div className="body-editor">
           <Suspense fallback={<div className="muted">Loading editor…</div>}>
             <JsonEditor value={JSON.stringify(parsed.value, null, 2)} />
           </Suspense>
