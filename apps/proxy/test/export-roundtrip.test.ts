@@ -114,8 +114,8 @@ describe('export selection and errors', () => {
       const res = await api(source, path);
       return { status: res.status, body: await res.json() };
     };
-    expect(await bad('/api/export?format=pcap')).toEqual({ status: 400, body: { error: { code: 'bad_format', message: 'format must be one of jsonl, har, curl' } } });
-    expect(await bad('/api/export?format=curl')).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
+    expect(await bad('/api/export?format=pcap')).toEqual({ status: 400, body: { error: { code: 'bad_param', message: 'format must be one of jsonl, har, curl' } } });
+    expect(await bad('/api/export?format=curl')).toMatchObject({ status: 400, body: { error: { code: 'bad_param' } } });
     expect(await bad('/api/export?format=curl&exchange=99999')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     expect(await bad('/api/export?redact=$.a..b')).toMatchObject({ status: 400, body: { error: { code: 'bad_redact', message: expect.stringContaining('position 4') } } });
     expect(await bad('/api/export?filter=method:(')).toMatchObject({ status: 400, body: { error: { code: 'bad_filter', message: expect.stringMatching(/^filter "method:\(": .* \(at position \d+\)$/) } } });

@@ -34,11 +34,18 @@ export type {
   FramesPage,
   FrameView,
   HealthResponse,
+  CurlRequest,
+  ReplayFailure,
+  ReplayInput,
+  ReplayInputAnswer,
+  ReplayLinks,
   ReplayRequest,
+  ReplayResponse,
+  RetentionInfo,
   ServerEvent,
   SessionsPage,
 } from './contract/api.js';
-export { FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
+export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver } from './derive/capture-deriver.js';
 export type { Derived } from './derive/capture-deriver.js';

@@ -10,6 +10,7 @@
  */
 import Database from 'better-sqlite3';
 import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import { InspectorError } from '../errors.js';
 
 interface FrameRow {
   seq: number;
@@ -39,9 +40,23 @@ const CHUNK = 500;
 export class FrameSource {
   constructor(readonly db: Database.Database) {}
 
-  /** Opens a capture file read-only (the CLI's export reads a file a proxy may be writing). */
+  /**
+   * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading
+   * one that is in use fails at once with `db_locked` (export it from that mcpscope's dashboard
+   * or API instead).
+   */
   static openFile(file: string): FrameSource {
-    return new FrameSource(new Database(file, { readonly: true, fileMustExist: true }));
+    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    try {
+      db.prepare('SELECT seq FROM frames LIMIT 1').get();
+    } catch (err) {
+      db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new InspectorError('db_locked', `${file} is in use by a running mcpscope; export from its dashboard or GET /api/export, or stop it first.`);
+      }
+      throw err;
+    }
+    return new FrameSource(db);
   }
 
   close(): void {

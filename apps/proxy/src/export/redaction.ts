@@ -328,6 +328,8 @@ export class Redactor {
   /** Why this key's value must go, or undefined. Null and empty values carry no secret. */
   private keyRule(key: string, item: JsonValue, parentKey: string | undefined, oauth: boolean): string | undefined {
     if (item === null || item === '') return undefined;
+    // Capture already redacted it ("[redacted] (40 chars)"): nothing left to hide.
+    if (typeof item === 'string' && item.startsWith(REDACTED)) return undefined;
     if (this.keys.has(normalise(key))) return `key ${key}`;
     // A JSON-RPC error `code` is a number; an OAuth code is a string in a token request.
     if (key === 'code' && oauth && typeof item === 'string') return 'key code (OAuth)';

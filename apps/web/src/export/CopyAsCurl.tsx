@@ -10,7 +10,7 @@ export function CopyAsCurl({ api, exchangeId }: { api: ApiClient; exchangeId: st
   const [state, setState] = useState<'idle' | 'copied' | string>('idle');
   const copy = async () => {
     try {
-      const res = await api.request(`/api/export?format=curl&exchange=${encodeURIComponent(exchangeId)}`);
+      const res = await api.raw(`/api/export?format=curl&exchange=${encodeURIComponent(exchangeId)}`);
       if (!res.ok) {
         const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
         throw new Error(body?.error?.message ?? `${res.status}`);

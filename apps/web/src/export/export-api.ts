@@ -57,14 +57,14 @@ async function errorOf(res: Response): Promise<Error> {
 }
 
 export async function fetchPreview(api: ApiClient, params: ExportParams, signal?: AbortSignal): Promise<ExportPreview> {
-  const res = await api.request(`/api/export/preview?${exportQuery(params)}`, signal ? { signal } : {});
+  const res = await api.raw(`/api/export/preview?${exportQuery(params)}`, signal ? { signal } : {});
   if (!res.ok) throw await errorOf(res);
   return (await res.json()) as ExportPreview;
 }
 
 /** Fetches the export with the token (never in the URL) and hands it to the browser as a file. */
 export async function downloadExport(api: ApiClient, params: ExportParams): Promise<string> {
-  const res = await api.request(`/api/export?${exportQuery(params)}`);
+  const res = await api.raw(`/api/export?${exportQuery(params)}`);
   if (!res.ok) throw await errorOf(res);
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `mcpscope.${params.format}`;
   const url = URL.createObjectURL(await res.blob());
@@ -83,7 +83,7 @@ export async function downloadExport(api: ApiClient, params: ExportParams): Prom
 }
 
 export async function importFile(api: ApiClient, file: File): Promise<ImportReport> {
-  const res = await api.request(`/api/import?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+  const res = await api.raw(`/api/import?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
   if (!res.ok) throw await errorOf(res);
   return ((await res.json()) as { report: ImportReport }).report;
 }

@@ -5,6 +5,7 @@
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Direction, FrameKind, HttpInfo, Transport } from '../model/frame.js';
 import type { SessionSummary } from '../session/session-summary.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut and say their full size. */
 export interface FrameView {
@@ -24,10 +25,30 @@ export interface FrameView {
 /** Lists cut bodies at 64 KiB; the detail routes return them whole or as a download. */
 export const FRAME_RAW_LIMIT = 64 * 1024;
 
+/**
+ * `GET /api/exchanges/:id` cuts bodies at 1 MiB (with `truncated` and `size` set); the whole text
+ * is at `GET /api/frames/:seq/raw` (`Range: bytes=` for pieces, `?download=1` for a file).
+ */
+export const DETAIL_RAW_LIMIT = 1024 * 1024;
+
+/** What retention (`--max-frames`, `--max-bytes`) has removed from this capture file. */
+export interface RetentionInfo {
+  /** Frames removed over the life of the file; 0 when retention never ran. */
+  removedFrames: number;
+  /** The oldest seq still stored (0 when nothing was removed). */
+  oldestSeq: number;
+}
+
 export interface FramesPage {
   frames: FrameView[];
   /** The highest seq in the store when the page was read. */
   head: number;
+  /**
+   * Pass as `after` to read on. Present when more may follow: the page is full, or a filtered
+   * scan stopped at its row budget (then `frames` may be short, even empty).
+   */
+  nextAfter?: number;
+  retention: RetentionInfo;
 }
 
 export interface ExchangesPage {
@@ -35,11 +56,15 @@ export interface ExchangesPage {
   head: number;
   /** Pass as `before` to read the next (older) page; absent on the last page. */
   nextBefore?: number;
+  retention: RetentionInfo;
 }
 
 export interface ExchangeDetail {
   exchange: ExchangeSummary;
+  /** Every frame of the exchange, bodies cut at DETAIL_RAW_LIMIT. */
   frames: FrameView[];
+  /** Findings about the exchange and its frames, in capture order. */
+  diagnostics: Diagnostic[];
 }
 
 export interface SessionsPage {
@@ -56,11 +81,67 @@ export interface ReplayRequest {
   /** The whole JSON-RPC message to send, as text or as a value. */
   message: unknown;
   mode: 'session' | 'fresh';
+  /** For a message composed from scratch: the session to send it into (or to copy in `fresh`). */
+  sessionKey?: string;
 }
+
+/** Answer of `POST /api/replay` (HTTP 200): the new, finished exchange and how it was sent. */
+export interface ReplayResponse {
+  exchange: ExchangeSummary;
+  /** The exchange this one replays (absent for a message composed from scratch). */
+  replayOf?: string;
+  mode: 'session' | 'fresh';
+  /** The JSON-RPC id mcpscope used on the wire: `mcpscope-replay-<n>`, never a client's id. */
+  sentId?: string;
+  /** The session the replay went into (for `fresh`, the one mcpscope opened). */
+  sessionKey: string;
+}
+
+/**
+ * Answer of `POST /api/replay` when the upstream could not answer (502 unreachable, 409 session
+ * expired): the failure was still captured as a `transport_error` exchange.
+ */
+export interface ReplayFailure extends ApiError {
+  exchange?: ExchangeSummary;
+  /** Set when another mode can work, e.g. `fresh` after the upstream forgot the session. */
+  retryWith?: 'fresh';
+}
+
+/** Both directions of the replay link, for the dashboard: `GET /api/replay/links/:id`. */
+export interface ReplayLinks {
+  replayOf?: string;
+  replays: string[];
+}
+
+/** Body of `POST /api/replay/curl`; answer: `{ command }`. Secrets are placeholders unless `secrets`. */
+export interface CurlRequest {
+  exchangeId?: string;
+  message: unknown;
+  mode?: 'session' | 'fresh';
+  sessionKey?: string;
+  secrets?: boolean;
+}
+
+/**
+ * A request the server sent mcpscope during a replay (sampling, elicitation, roots): it waits for
+ * the dashboard user (`POST /api/replay/inputs/:key`) and is declined when its time runs out.
+ */
+export interface ReplayInput {
+  key: string;
+  sessionKey: string;
+  method: string;
+  params?: unknown;
+  /** Epoch ms at which mcpscope declines it on the user's behalf. */
+  expiresAt: number;
+}
+
+/** Body of `POST /api/replay/inputs/:key`. */
+export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
 
 /** Errors the API answers with, as `{ error: { code, message } }`. Codes are ours, never wire codes. */
 export interface ApiError {
-  error: { code: string; message: string };
+  /** `position`/`length` point into the `filter` parameter when `code` is `bad_filter`. */
+  error: { code: string; message: string; position?: number; length?: number };
 }
 
 /** Messages the server sends on `/ws`. Each carries `head`: the last seq it covers. */

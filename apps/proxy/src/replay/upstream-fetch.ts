@@ -1,6 +1,7 @@
 /**
- * The fetch the tap forwards with. undici's defaults (300 s headers and body timeouts) would kill
- * a long `tools/call` or an idle SSE stream; an inspector must never end a call on its own.
+ * The fetch replay sends with (the tap itself forwards with node streams: tap/upstream-request.ts).
+ * undici's defaults (300 s headers and body timeouts) would kill a long replayed `tools/call`;
+ * an inspector must never end a call on its own.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
 

@@ -1,0 +1,31 @@
+/**
+ * The top bar's actions on the whole capture: compose a new request, the legend and the theme
+ * (the export menu joins them when the export module is present).
+ */
+import { useState } from 'react';
+import type { ApiClient } from '../api/client.js';
+import { useUi } from '../store/ui-store.js';
+import { Legend } from '../timeline/Legend.js';
+import { useReplayTarget } from '../replay/replay-host.js';
+import { ExportMenu } from '../export/index.js';
+
+export function TopbarActions({ api }: { api: ApiClient }) {
+  const theme = useUi((s) => s.theme);
+  const filter = useUi((s) => s.filter);
+  const [legend, setLegend] = useState(false);
+  return (
+    <div className="topbar-actions">
+      <button type="button" className="small" data-testid="replay-compose" title="Write a request from a template and send it to the server" onClick={() => useReplayTarget.getState().open('')}>
+        Compose
+      </button>
+      <ExportMenu api={api} filter={filter} />
+      <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
+        Legend
+      </button>
+      <button type="button" className="small" data-testid="theme-toggle" onClick={() => useUi.getState().toggleTheme()} title="Switch light/dark theme">
+        {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+      </button>
+      {legend && <Legend onClose={() => setLegend(false)} />}
+    </div>
+  );
+}
