@@ -105,6 +105,9 @@ describe('export selection and errors', () => {
     const errors = await jsonl('status:err');
     const statuses = source.store.exchanges(1000).filter((e) => errors.frames.some((f) => e.frameSeqs.includes(f.seq))).map((e) => e.status);
     expect(new Set(statuses)).toEqual(new Set(['protocol_error', 'business_error', 'invalid']));
+    // diag:CODE reads the stored diagnostics: the invalid frame's row.
+    const invalid = source.store.exchanges(1000).find((e) => e.status === 'invalid')!;
+    expect((await jsonl('diag:invalid-message')).frames.map((f) => f.seq)).toEqual(invalid.frameSeqs);
     // Free text reaches into bodies.
     expect((await jsonl('"Step 2 of 2"')).frames.map((f) => f.seq)).toEqual(wrap.frameSeqs);
   });

@@ -24,7 +24,7 @@ interface FrameRow {
 }
 
 /** Which exchanges an export keeps; frames outside any kept exchange are left out. */
-export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string) => boolean;
+export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string, diagnosticCodes: readonly string[]) => boolean;
 
 export interface Selection {
   /** Only this session (exact key). */
@@ -38,6 +38,8 @@ export interface Selection {
 const CHUNK = 500;
 
 export class FrameSource {
+  private hasDiagnostics: boolean | undefined;
+
   constructor(readonly db: Database.Database) {}
 
   /**
@@ -87,6 +89,14 @@ export class FrameSource {
     }
   }
 
+  /** Codes of an exchange's stored diagnostics, for the filter's `diag:CODE` ([] on files without them). */
+  diagnosticCodes(exchangeId: string): string[] {
+    this.hasDiagnostics ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'diagnostics'").get() !== undefined;
+    if (!this.hasDiagnostics) return [];
+    const rows = this.db.prepare('SELECT code FROM diagnostics WHERE exchange_id = ?').all(exchangeId) as { code: string }[];
+    return rows.map((r) => r.code);
+  }
+
   framesBySeq(seqs: readonly number[]): Frame[] {
     const out: Frame[] = [];
     for (let i = 0; i < seqs.length; i += CHUNK) {
@@ -119,7 +129,8 @@ export class FrameSource {
       const sessions = new Map(this.sessions().map((s) => [s.sessionKey, s]));
       for (const ex of this.exchanges(selection.session)) {
         const bodyText = () => this.framesBySeq(ex.frameSeqs).map((f) => f.raw).join('\n');
-        if (selection.exchanges!(ex, sessions.get(ex.sessionKey), bodyText)) for (const seq of ex.frameSeqs) seqs.add(seq);
+        const codes = ex.diagnostics > 0 ? this.diagnosticCodes(ex.id) : [];
+        if (selection.exchanges!(ex, sessions.get(ex.sessionKey), bodyText, codes)) for (const seq of ex.frameSeqs) seqs.add(seq);
       }
     }
     const sorted = [...seqs].sort((a, b) => a - b);
