@@ -119,6 +119,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     pipeline.flush();
   };
   const dashboardApp = createDashboardApp({
+    importFrames,
     store,
     hub,
     token,
@@ -127,7 +128,6 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
     ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
     ...(replay ? { replayApi: replay.routes(tapUrl) } : {}),
-    importFrames,
   });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));

@@ -21,6 +21,11 @@ export class ApiError extends Error {
 export class ApiClient {
   constructor(private readonly token: string) {}
 
+  /** An authorised request whose Response the caller reads (downloads, uploads). */
+  raw(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
+  }
+
   private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
     const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     if (!res.ok) {
@@ -28,11 +33,6 @@ export class ApiClient {
       throw new ApiError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `${res.status} ${res.statusText}`);
     }
     return (await res.json()) as T;
-  }
-
-  /** An authorised request answered as a raw Response: downloads and file uploads (export/import). */
-  raw(path: string, init: RequestInit = {}): Promise<Response> {
-    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
   }
 
   exchanges(limit = 200_000, signal?: AbortSignal): Promise<ExchangesPage> {

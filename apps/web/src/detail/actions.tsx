@@ -6,12 +6,13 @@ import type { ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { CopyButton } from './CopyButton.js';
 import { useReplayTarget } from '../replay/replay-host.js';
+import { CopyAsCurl } from '../export/index.js';
 
 export function canReplay(ex: ExchangeSummary): boolean {
   return ex.kind === 'request' && ex.requester === 'client' && ex.requestSeq !== undefined;
 }
 
-export function DetailActions({ ex, requestRaw, onClose }: { api: ApiClient; ex: ExchangeSummary; requestRaw: string | undefined; onClose: () => void }) {
+export function DetailActions({ api, ex, requestRaw, onClose }: { api: ApiClient; ex: ExchangeSummary; requestRaw: string | undefined; onClose: () => void }) {
   return (
     <div className="actions">
       {canReplay(ex) && (
@@ -20,6 +21,7 @@ export function DetailActions({ ex, requestRaw, onClose }: { api: ApiClient; ex:
         </button>
       )}
       {canReplay(ex) && requestRaw !== undefined && <CopyButton label="Copy request" text={requestRaw} />}
+      {canReplay(ex) && <CopyAsCurl api={api} exchangeId={ex.id} />}
       <CopyButton label="Copy link" text={() => window.location.href} />
       <button type="button" className="ghost" onClick={onClose} aria-label="Close detail (Esc)" title="Close (Esc)" data-testid="close-detail">
         ✕
