@@ -1,7 +1,9 @@
 // Export and import in real Chromium: a page talks MCP through the tap with fetch while Chromium
 // records a HAR; that HAR, imported from the dashboard's menu, shows the exchanges. The menu says
-// what will be redacted before a download, and the downloaded file carries no secret.
-import { readFileSync, mkdtempSync } from 'node:fs';
+// what will be redacted before a download, and the downloaded file carries no secret; `mcpscope
+// open` shows an export with no proxy. The tests share one mcpscope and run in order.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -92,4 +94,26 @@ test('the menu says what it will redact before the download, and the file holds 
   expect(har.suggestedFilename()).toMatch(/\.har$/);
   expect(readFileSync((await har.path())!, 'utf8')).toContain(SECRET);
   await page.screenshot({ path: '../reports/screenshots/export-menu.png' });
+});
+
+test('mcpscope open FILE serves the dashboard over an export, with no proxy running', async ({ page, request }) => {
+  const res = await request.get(`${app.dashboardUrl}/api/export?format=jsonl`, { headers: { authorization: `Bearer ${new URL(app.dashboardLoginUrl).searchParams.get('token')}` } });
+  expect(res.status()).toBe(200);
+  const file = join(mkdtempSync(join(tmpdir(), 'mcpscope-open-')), 'shared.jsonl');
+  writeFileSync(file, await res.text());
+
+  const bin = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
+  const child = spawn(process.execPath, [bin, 'open', file, '--ui-port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    await expect.poll(() => /Dashboard:\s+(\S+)/.exec(out)?.[1], { timeout: 20_000 }).toBeTruthy();
+    expect(out).toMatch(/Imported:\s+\d+ frames in 2 session\(s\)/);
+    await page.goto(/Dashboard:\s+(\S+)/.exec(out)![1]!);
+    await expect(page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="ok"]')).toHaveCount(4);
+    expect(out).not.toContain('Tap (point your MCP client here)');
+  } finally {
+    child.kill('SIGTERM');
+  }
 });

@@ -14,7 +14,16 @@ export type InspectorErrorCode =
   /** Another process holds the capture file. */
   | 'db_locked'
   /** The capture file was written by a newer mcpscope. */
-  | 'db_too_new';
+  | 'db_too_new'
+  /** A `redact` entry is not a key or a valid JSON path. */
+  | 'bad_redact'
+  /** An import is neither mcpscope JSONL nor HAR, or its header/document is broken. */
+  | 'import_unreadable'
+  /** An import held nothing to import (the report says why). */
+  | 'import_empty'
+  | 'import_too_large'
+  /** This dashboard has no capture pipeline to import into. */
+  | 'import_unavailable';
 
 const STATUS: Record<InspectorErrorCode, number> = {
   bad_param: 400,
@@ -22,6 +31,11 @@ const STATUS: Record<InspectorErrorCode, number> = {
   not_found: 404,
   db_locked: 409,
   db_too_new: 409,
+  bad_redact: 400,
+  import_unreadable: 422,
+  import_empty: 422,
+  import_too_large: 413,
+  import_unavailable: 409,
 };
 
 export class InspectorError extends Error {

@@ -1,6 +1,6 @@
-// The command line: `mcpscope export` reads a capture file (while the proxy keeps running) and
-// writes what the API would; its curl re-sends a request through the tap for real; `mcpscope
-// open` serves the dashboard over an exported file with no proxy.
+// The command line: `mcpscope export` reads a capture file and writes what the API would; a curl
+// export re-sends its request through the tap for real; `mcpscope open` serves the dashboard over
+// an exported file with no proxy.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Mcpscope } from '../src/server.js';
 import { runExport } from '../src/export/export-cli.js';
 import { openCapture } from '../src/export/open-capture.js';
+import { FrameSource } from '../src/export/frame-source.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api } from './export-support.js';
 
@@ -26,10 +27,57 @@ beforeAll(async () => {
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 120, api_key: 'ak-cli-secret-abcdef' } });
   await settled(app);
 });
+let stopped = false;
 afterAll(async () => {
+  if (stopped) return;
   await client.close();
   await app.close();
 });
+
+describe('while the proxy runs', () => {
+  it('curl export: run by the shell, it sends the request through the tap again', async () => {
+    const call = app.store.exchanges(100).find((e) => e.method === 'tools/call')!;
+    const res = await api(app, `/api/export?format=curl&exchange=${call.id}`);
+    const command = await res.text();
+    expect(command).toContain('"authorization: Bearer ${MCP_AUTHORIZATION}"');
+    expect(command).not.toContain('sk-cli-secret');
+    const { stdout } = await promisify(execFile)('sh', ['-c', command], { env: { PATH: process.env.PATH, MCP_AUTHORIZATION: 'sk-cli-secret-0123456789' } });
+    expect(stdout).toContain('Gift ideas');
+    await settled(app);
+    expect(app.store.exchanges(100).filter((e) => e.method === 'tools/call' && e.status === 'ok')).toHaveLength(2);
+  });
+
+  it('the CLI reads the live capture file while the proxy keeps writing it', async () => {
+    const { code, out } = await run(['--db', db]);
+    expect(code).toBe(0);
+    const calls = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string).filter((raw) => raw.includes('"tools/call"'));
+    expect(calls).toHaveLength(2);
+  });
+
+  it('and once the proxy has stopped', async () => {
+    await client.close();
+    await app.close();
+    stopped = true;
+    expect((await run(['--db', db])).code).toBe(0);
+  });
+});
+
+const exchangesOf = (file: string) => {
+  const source = FrameSource.openFile(file);
+  try {
+    return [...source.exchanges()];
+  } finally {
+    source.close();
+  }
+};
+const framesOf = (file: string) => {
+  const source = FrameSource.openFile(file);
+  try {
+    return [...source.select()].length;
+  } finally {
+    source.close();
+  }
+};
 
 async function run(argv: string[]) {
   const stdout = new PassThrough();
@@ -43,7 +91,7 @@ async function run(argv: string[]) {
 }
 
 describe('mcpscope export', () => {
-  it('exports a running capture file as JSONL, redacted, and says what it redacted', async () => {
+  it('exports a capture file as JSONL, redacted, and says what it redacted', async () => {
     const outFile = join(dir, 'out.jsonl');
     const { code, err } = await run(['--db', db, '--format', 'jsonl', '--out', outFile]);
     expect(code).toBe(0);
@@ -66,8 +114,8 @@ describe('mcpscope export', () => {
     const { code, out } = await run(['--db', db, '--format', 'jsonl', '--filter', 'method:tools/*']);
     expect(code).toBe(0);
     const frames = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { seq: number });
-    const call = app.store.exchanges(100).find((e) => e.method === 'tools/call')!;
-    expect(frames.map((f) => f.seq)).toEqual(call.frameSeqs);
+    const calls = exchangesOf(db).filter((e) => e.method === 'tools/call');
+    expect(frames.map((f) => f.seq)).toEqual(calls.flatMap((c) => c.frameSeqs));
     expect(await run(['--db', db, '--filter', 'bogus:1'])).toMatchObject({ code: 2, err: expect.stringContaining('filter "bogus:1"') });
   });
 
@@ -78,17 +126,6 @@ describe('mcpscope export', () => {
     expect(await run(['--db', db, '--redact', '$.a['])).toMatchObject({ code: 2, err: expect.stringContaining('unclosed "["') });
   });
 
-  it('writes a curl command that, run by the shell, sends the request through the tap again', async () => {
-    const call = app.store.exchanges(100).find((e) => e.method === 'tools/call')!;
-    const { code, out } = await run(['--db', db, '--format', 'curl', '--exchange', call.id]);
-    expect(code).toBe(0);
-    expect(out).toContain('"authorization: Bearer ${MCP_AUTHORIZATION}"');
-    expect(out).not.toContain('sk-cli-secret');
-    const { stdout } = await promisify(execFile)('sh', ['-c', out], { env: { PATH: process.env.PATH, MCP_AUTHORIZATION: 'sk-cli-secret-0123456789' } });
-    expect(stdout).toContain('Gift ideas');
-    await settled(app);
-    expect(app.store.exchanges(100).filter((e) => e.method === 'tools/call' && e.status === 'ok')).toHaveLength(2);
-  });
 });
 
 describe('mcpscope open', () => {
@@ -109,7 +146,7 @@ describe('mcpscope open', () => {
 
   it('opens a capture database read-only, and names the problem in a broken file', async () => {
     const opened = await openCapture({ file: db });
-    expect(opened.ok && opened.value.report).toMatchObject({ format: 'mcpscope-db', frames: app.store.head() });
+    expect(opened.ok && opened.value.report).toMatchObject({ format: 'mcpscope-db', frames: framesOf(db) });
     if (opened.ok) await opened.value.close();
     const broken = join(dir, 'broken.har');
     writeFileSync(broken, '{"log": ');

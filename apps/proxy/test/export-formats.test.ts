@@ -8,6 +8,7 @@ import { importCapture } from '../src/export/importer.js';
 import { writeHar } from '../src/export/har-writer.js';
 import { validateHar } from '../src/export/har-validate.js';
 import { parseJsonPath } from '../src/export/json-path.js';
+import { Redactor } from '../src/export/redaction.js';
 
 const header = jsonlHeaderLine({ format: JSONL_FORMAT, version: 1, exportedAt: '2026-01-01T00:00:00.000Z', generator: 'test', redaction: { enabled: false, rules: [] } });
 
@@ -227,5 +228,25 @@ describe('--redact JSON paths', () => {
     expect(parseJsonPath("$.params.arguments['card number'][*].x")).toEqual({ ok: true, path: ['$', 'params', 'arguments', 'card number', '*', 'x'] });
     expect(parseJsonPath('$.a..b')).toEqual({ ok: false, message: 'expected a key after "." at position 4 of "$.a..b"' });
     expect(parseJsonPath('params.x')).toMatchObject({ ok: false });
+  });
+});
+
+describe('echoes of redacted values', () => {
+  it('are scrubbed wherever they appear in text, and nothing else changes', () => {
+    const token = fc.stringMatching(/^[A-Za-z0-9_-]{6,24}$/);
+    fc.assert(
+      fc.property(fc.uniqueArray(token, { minLength: 1, maxLength: 30 }), fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 6 }), fc.nat(), (secrets, fillers, pick) => {
+        const redactor = new Redactor({ enabled: true });
+        redactor.learn({ seq: 1, ts: 0, sessionKey: 's', direction: 'c2s', transport: 'http-json', kind: 'data', raw: JSON.stringify({ params: secrets.map((password) => ({ password })) }) });
+        const secret = secrets[pick % secrets.length]!;
+        const text = fillers.join(` ${secret} `);
+        const out = redactor.text(text);
+        for (const s of secrets) expect(out).not.toContain(s);
+        // What is left, with the markers taken out, is the fillers (less any secrets inside them).
+        if (!fillers.some((f) => secrets.some((s) => (f + ' ').includes(s) || (' ' + f).includes(s)))) {
+          expect(out).toBe(fillers.join(' [redacted] '));
+        }
+      }),
+    );
   });
 });

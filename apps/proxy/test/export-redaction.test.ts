@@ -7,17 +7,19 @@ import type { Mcpscope } from '../src/server.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api, normalisedViews } from './export-support.js';
 
-const HEADER_SECRETS = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret'];
-const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'cs-HHHH8888secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret', 'qs-EEEE5555secret', 'verifier-IIII9999secret'];
+/** Redacted at capture: credential headers, and OAuth secret keys in bodies (security/redact-body.ts). */
+const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret'];
+/** Stored as sent; exports redact them. */
+const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret', 'qs-EEEE5555secret'];
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJleHAiOjk5OTk5OTk5OTl9.c2lnbmF0dXJlLXNlY3JldA';
-const ALL = [...HEADER_SECRETS, ...BODY_SECRETS, JWT];
+const ALL = [...CAPTURE_REDACTED, ...BODY_SECRETS, JWT];
 
 let app: Mcpscope;
 let client: Client;
 
 beforeAll(async () => {
   app = await startTestMcpscope();
-  client = await connectClient(app.mcpUrl, { headers: { authorization: `Bearer ${HEADER_SECRETS[0]}`, cookie: `sid=${HEADER_SECRETS[1]}` } });
+  client = await connectClient(app.mcpUrl, { headers: { authorization: `Bearer ${CAPTURE_REDACTED[0]}`, cookie: `sid=${CAPTURE_REDACTED[1]}` } });
   await client.callTool({
     name: 'suggest_gifts',
     arguments: {
@@ -25,15 +27,15 @@ beforeAll(async () => {
       budget: 60,
       recipient: 'Ada-the-recipient',
       api_key: BODY_SECRETS[0],
-      login: { user: 'ada', password: BODY_SECRETS[1], oauth: { client_secret: BODY_SECRETS[2] } },
+      login: { user: 'ada', password: BODY_SECRETS[1], oauth: { client_secret: CAPTURE_REDACTED[2] } },
       note: `token ${JWT} attached`,
-      token_request: { grant_type: 'authorization_code', code: BODY_SECRETS[4], code_verifier: BODY_SECRETS[6] },
+      token_request: { grant_type: 'authorization_code', code: BODY_SECRETS[3], code_verifier: CAPTURE_REDACTED[3] },
     },
-    _meta: { 'com.example/credentials': BODY_SECRETS[3] },
+    _meta: { 'com.example/credentials': BODY_SECRETS[2] },
   }).catch(() => undefined);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'cheap' } }).catch(() => undefined);
   await client.callTool({ name: 'wrap_gift', arguments: { gift: 'mug', steps: 2 } }, undefined, { onprogress: () => {} });
-  await fetch(`${app.mcpUrl}?access_token=${BODY_SECRETS[5]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
+  await fetch(`${app.mcpUrl}?access_token=${BODY_SECRETS[4]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
   await settled(app);
 });
 afterAll(async () => {
@@ -51,14 +53,9 @@ const leaked = (body: string, secrets = ALL) => secrets.filter((s) => body.inclu
 describe('redaction by default', () => {
   it('the secrets really went through the tap (the test would catch a leak)', async () => {
     const raw = (await text('/api/export?format=jsonl&unredacted=1'));
-    // client_secret and code_verifier never reach the store at all (redacted at capture);
-    // the rest are stored as sent and must be caught by the export's redaction.
-    const redactedAtCapture = [BODY_SECRETS[2]!, BODY_SECRETS[6]!];
-    const storedVerbatim = BODY_SECRETS.filter((s) => !redactedAtCapture.includes(s));
-    expect(leaked(raw, [...storedVerbatim, JWT])).toEqual([...storedVerbatim, JWT]);
-    expect(leaked(raw, redactedAtCapture)).toEqual([]);
-    // Header credentials never reach the store at all, so not even an unredacted export has them.
-    expect(leaked(raw, HEADER_SECRETS)).toEqual([]);
+    expect(leaked(raw, [...BODY_SECRETS, JWT])).toEqual([...BODY_SECRETS, JWT]);
+    // Credential headers and OAuth secret keys never reach the store, so not even an unredacted export has them.
+    expect(leaked(raw, CAPTURE_REDACTED)).toEqual([]);
   });
 
   it('JSONL, HAR, every curl and the preview carry none of them', async () => {
@@ -73,7 +70,7 @@ describe('redaction by default', () => {
     expect(preview.redaction.enabled).toBe(true);
     expect(preview.redaction.rules).toEqual(expect.arrayContaining([expect.stringContaining('credential headers')]));
     const rules = preview.redaction.hits.map((h) => h.rule);
-    expect(rules).toEqual(expect.arrayContaining(['key api_key', 'key password', 'key client_secret', 'key code (OAuth)', 'key code_verifier', '_meta com.example/credentials', 'query access_token', 'jwt']));
+    expect(rules).toEqual(expect.arrayContaining(['key api_key', 'key password', 'key code (OAuth)', '_meta com.example/credentials', 'query access_token', 'jwt']));
   });
 
   it('keeps what the capture means: importing a redacted export derives the same statuses and codes', async () => {

@@ -105,6 +105,9 @@ describe('export selection and errors', () => {
     const errors = await jsonl('status:err');
     const statuses = source.store.exchanges(1000).filter((e) => errors.frames.some((f) => e.frameSeqs.includes(f.seq))).map((e) => e.status);
     expect(new Set(statuses)).toEqual(new Set(['protocol_error', 'business_error', 'invalid']));
+    // diag:CODE reads the stored diagnostics: the invalid frame's row.
+    const invalid = source.store.exchanges(1000).find((e) => e.status === 'invalid')!;
+    expect((await jsonl('diag:invalid-message')).frames.map((f) => f.seq)).toEqual(invalid.frameSeqs);
     // Free text reaches into bodies.
     expect((await jsonl('"Step 2 of 2"')).frames.map((f) => f.seq)).toEqual(wrap.frameSeqs);
   });
@@ -114,8 +117,8 @@ describe('export selection and errors', () => {
       const res = await api(source, path);
       return { status: res.status, body: await res.json() };
     };
-    expect(await bad('/api/export?format=pcap')).toEqual({ status: 400, body: { error: { code: 'bad_format', message: 'format must be one of jsonl, har, curl' } } });
-    expect(await bad('/api/export?format=curl')).toMatchObject({ status: 400, body: { error: { code: 'bad_request' } } });
+    expect(await bad('/api/export?format=pcap')).toEqual({ status: 400, body: { error: { code: 'bad_param', message: 'format must be one of jsonl, har, curl' } } });
+    expect(await bad('/api/export?format=curl')).toMatchObject({ status: 400, body: { error: { code: 'bad_param' } } });
     expect(await bad('/api/export?format=curl&exchange=99999')).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
     expect(await bad('/api/export?redact=$.a..b')).toMatchObject({ status: 400, body: { error: { code: 'bad_redact', message: expect.stringContaining('position 4') } } });
     expect(await bad('/api/export?filter=method:(')).toMatchObject({ status: 400, body: { error: { code: 'bad_filter', message: expect.stringMatching(/^filter "method:\(": .* \(at position \d+\)$/) } } });

@@ -14,21 +14,21 @@ import { apiErrorHandler, apiNotFound } from '../api/error-handler.js';
 import { exchangeRoutes } from '../api/routes/exchanges.js';
 import { frameRoutes } from '../api/routes/frames.js';
 import { sessionRoutes } from '../api/routes/sessions.js';
+import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
 import { createExportRoutes } from '../export/export-routes.js';
 import { FrameSource } from '../export/frame-source.js';
-import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
 
 export interface DashboardDeps extends AccessOptions {
   store: CaptureStore;
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** Stores imported frames (POST /api/import) through the capture pipeline. */
+  importFrames?: (frames: FrameInput[]) => void;
   /** Where clients connect, for the dashboard's first-run page (`GET /api/info`). */
   info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
   /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
   sampleCall?: () => Promise<void>;
-  /** Stores imported frames (POST /api/import) through the capture pipeline. */
-  importFrames(frames: FrameInput[]): void;
   /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */
   replayApi?: Hono;
 }
@@ -75,8 +75,8 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     }
     return c.json({ ok: true });
   });
-  api.route('/', createExportRoutes({ source: new FrameSource(deps.store.db), importFrames: deps.importFrames }));
   if (deps.replayApi) api.route('/', deps.replayApi);
+  api.route('/', createExportRoutes({ source: new FrameSource(deps.store.db), ...(deps.importFrames ? { importFrames: deps.importFrames } : {}) }));
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);

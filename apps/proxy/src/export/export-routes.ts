@@ -5,18 +5,19 @@
  * - `GET /export/preview?…same…` says what the export holds and what it will redact;
  * - `POST /import?name=FILE` takes a JSONL or HAR file as the body and adds it as imported,
  *   read-only sessions.
- * Our failures are `{ error: { code, message } }` with the status chosen here, in one place.
+ * Failures are InspectorErrors, answered by the API's one error handler.
  */
 import { Hono, type Context } from 'hono';
+import { InspectorError, type InspectorErrorCode } from '../errors.js';
 import type { FrameInput } from '@mcpscope/protocol';
 import type { FrameSource } from './frame-source.js';
-import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from './export-service.js';
+import { buildExport, previewExport, EXPORT_FORMATS, type ExportErrorCode, type ExportFormat, type ExportRequest } from './export-service.js';
 import { importCapture, type ImportReport } from './importer.js';
 
 export interface ExportRoutesDeps {
   source: FrameSource;
   /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
-  importFrames(frames: FrameInput[]): void;
+  importFrames?: (frames: FrameInput[]) => void;
 }
 
 /** What `POST /api/import` answers. */
@@ -27,24 +28,11 @@ export interface ImportResponse {
 /** Larger files are refused before they are read: an import is held in memory whole. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
 
-const STATUS = {
-  bad_format: 400,
-  bad_filter: 400,
-  bad_redact: 400,
-  bad_request: 400,
-  not_found: 404,
-  import_unreadable: 422,
-  import_empty: 422,
-  import_too_large: 413,
-} as const;
+const CODES: Record<ExportErrorCode, InspectorErrorCode> = { bad_filter: 'bad_filter', bad_redact: 'bad_redact', bad_request: 'bad_param', not_found: 'not_found' };
 
-type ErrorCode = keyof typeof STATUS;
-
-const fail = (c: Context, code: ErrorCode, message: string, extra: object = {}) => c.json({ error: { code, message }, ...extra }, STATUS[code]);
-
-function exportRequest(c: Context): ExportRequest | string {
+function exportRequest(c: Context): ExportRequest {
   const format = (c.req.query('format') ?? 'jsonl') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) return `format must be one of ${EXPORT_FORMATS.join(', ')}`;
+  if (!EXPORT_FORMATS.includes(format)) throw new InspectorError('bad_param', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
   const req: ExportRequest = { format, redact: c.req.queries('redact') ?? [], unredacted: ['1', 'true', 'yes'].includes(c.req.query('unredacted') ?? '') };
   const filter = c.req.query('filter');
   const session = c.req.query('session');
@@ -59,18 +47,14 @@ export function createExportRoutes(deps: ExportRoutesDeps): Hono {
   const app = new Hono();
 
   app.get('/export/preview', (c) => {
-    const req = exportRequest(c);
-    if (typeof req === 'string') return fail(c, 'bad_format', req);
-    const preview = previewExport(deps.source, req);
-    if ('ok' in preview) return fail(c, preview.code, preview.message);
+    const preview = previewExport(deps.source, exportRequest(c));
+    if ('ok' in preview) throw new InspectorError(CODES[preview.code], preview.message);
     return c.json(preview);
   });
 
   app.get('/export', (c) => {
-    const req = exportRequest(c);
-    if (typeof req === 'string') return fail(c, 'bad_format', req);
-    const out = buildExport(deps.source, req);
-    if (!out.ok) return fail(c, out.code, out.message);
+    const out = buildExport(deps.source, exportRequest(c));
+    if (!out.ok) throw new InspectorError(CODES[out.code], out.message);
     const iterator = out.chunks[Symbol.iterator]();
     const encoder = new TextEncoder();
     // Pulled as the client reads: each pull writes about 64 KiB, so a large export streams.
@@ -100,15 +84,16 @@ export function createExportRoutes(deps: ExportRoutesDeps): Hono {
   });
 
   app.post('/import', async (c) => {
+    if (!deps.importFrames) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
     const length = Number(c.req.header('content-length') ?? 0);
-    if (length > MAX_IMPORT_BYTES) return fail(c, 'import_too_large', `the file is ${length} bytes; mcpscope imports up to ${MAX_IMPORT_BYTES}`);
+    if (length > MAX_IMPORT_BYTES) throw new InspectorError('import_too_large', `the file is ${length} bytes; mcpscope imports up to ${MAX_IMPORT_BYTES}`);
     const name = c.req.query('name') ?? 'upload';
     const result = importCapture(await c.req.text(), name);
-    if (!result.ok) return fail(c, result.code, `${result.problem.where}: ${result.problem.message}`);
+    if (!result.ok) throw new InspectorError(result.code, `${result.problem.where}: ${result.problem.message}`);
     const { frames, report } = result;
     if (frames.length === 0) {
       const why = report.problems[0] ? `${report.problems[0].where}: ${report.problems[0].message}` : 'the file holds no MCP traffic';
-      return fail(c, 'import_empty', `nothing to import from ${name}: ${why}`, { report });
+      throw new InspectorError('import_empty', `nothing to import from ${name}: ${why}`, { report });
     }
     deps.importFrames(frames);
     return c.json<ImportResponse>({ report });

@@ -17,5 +17,5 @@ export function compileFilter(text: string | undefined): CompiledFilter {
   }
   if (parsed.filter === null) return { ok: true };
   const predicate = compileProtocolFilter(parsed.filter);
-  return { ok: true, predicate: (ex, session, bodyText) => predicate(ex, { ...(session ? { session } : {}), bodyText }) };
+  return { ok: true, predicate: (ex, session, bodyText, diagnosticCodes) => predicate(ex, { ...(session ? { session } : {}), bodyText, diagnosticCodes }) };
 }

@@ -10,6 +10,7 @@
  */
 import Database from 'better-sqlite3';
 import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import { InspectorError } from '../errors.js';
 
 interface FrameRow {
   seq: number;
@@ -23,7 +24,7 @@ interface FrameRow {
 }
 
 /** Which exchanges an export keeps; frames outside any kept exchange are left out. */
-export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string) => boolean;
+export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string, diagnosticCodes: readonly string[]) => boolean;
 
 export interface Selection {
   /** Only this session (exact key). */
@@ -37,11 +38,27 @@ export interface Selection {
 const CHUNK = 500;
 
 export class FrameSource {
+  private hasDiagnostics: boolean | undefined;
+
   constructor(readonly db: Database.Database) {}
 
-  /** Opens a capture file read-only (the CLI's export reads a file a proxy may be writing). */
+  /**
+   * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading
+   * one that is in use fails at once with `db_locked` (export it from that mcpscope's dashboard
+   * or API instead).
+   */
   static openFile(file: string): FrameSource {
-    return new FrameSource(new Database(file, { readonly: true, fileMustExist: true }));
+    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    try {
+      db.prepare('SELECT seq FROM frames LIMIT 1').get();
+    } catch (err) {
+      db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new InspectorError('db_locked', `${file} is in use by a running mcpscope; export from its dashboard or GET /api/export, or stop it first.`);
+      }
+      throw err;
+    }
+    return new FrameSource(db);
   }
 
   close(): void {
@@ -70,6 +87,14 @@ export class FrameSource {
       if (rows.length < CHUNK) return;
       after = rows[rows.length - 1]!.sort_key;
     }
+  }
+
+  /** Codes of an exchange's stored diagnostics, for the filter's `diag:CODE` ([] on files without them). */
+  diagnosticCodes(exchangeId: string): string[] {
+    this.hasDiagnostics ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'diagnostics'").get() !== undefined;
+    if (!this.hasDiagnostics) return [];
+    const rows = this.db.prepare('SELECT code FROM diagnostics WHERE exchange_id = ?').all(exchangeId) as { code: string }[];
+    return rows.map((r) => r.code);
   }
 
   framesBySeq(seqs: readonly number[]): Frame[] {
@@ -104,7 +129,8 @@ export class FrameSource {
       const sessions = new Map(this.sessions().map((s) => [s.sessionKey, s]));
       for (const ex of this.exchanges(selection.session)) {
         const bodyText = () => this.framesBySeq(ex.frameSeqs).map((f) => f.raw).join('\n');
-        if (selection.exchanges!(ex, sessions.get(ex.sessionKey), bodyText)) for (const seq of ex.frameSeqs) seqs.add(seq);
+        const codes = ex.diagnostics > 0 ? this.diagnosticCodes(ex.id) : [];
+        if (selection.exchanges!(ex, sessions.get(ex.sessionKey), bodyText, codes)) for (const seq of ex.frameSeqs) seqs.add(seq);
       }
     }
     const sorted = [...seqs].sort((a, b) => a - b);

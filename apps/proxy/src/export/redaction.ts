@@ -83,8 +83,20 @@ const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/g;
 
 const MIN_ECHO_LENGTH = 6;
+const HASH_BASE = 31;
+/** HASH_BASE ** (MIN_ECHO_LENGTH - 1), the weight of the character leaving the window. */
+const HASH_TOP = HASH_BASE ** (MIN_ECHO_LENGTH - 1);
 
-const normalise = (key: string) => key.toLowerCase().replace(/[-_]/g, '');
+/** Keys repeat across frames; normalising each once keeps the body walk cheap. */
+const normalised = new Map<string, string>();
+function normalise(key: string): string {
+  let k = normalised.get(key);
+  if (k === undefined) {
+    k = key.toLowerCase().replace(/[-_]/g, '');
+    if (normalised.size < 10_000) normalised.set(key, k);
+  }
+  return k;
+}
 
 function isSecretKey(key: string): boolean {
   const k = normalise(key);
@@ -113,6 +125,10 @@ export class Redactor {
   private readonly hits = new Map<string, number>();
   /** Values redacted by key or path; long enough that scrubbing them elsewhere is meaningful. */
   private readonly learned = new Set<string>();
+  /** Learned secrets by the hash of their first MIN_ECHO_LENGTH characters, longest first. */
+  private readonly byPrefix = new Map<number, string[]>();
+  /** During `learn()` only keys and paths matter; the text scrubbers are skipped. */
+  private learning = false;
 
   constructor(readonly options: RedactionOptions) {
     this.keys = new Set();
@@ -145,8 +161,13 @@ export class Redactor {
   /** First pass: notes the secret values in a frame, so echoes of them anywhere are redacted too. */
   learn(frame: Frame): void {
     if (!this.options.enabled) return;
-    this.frame(frame);
-    this.hits.clear();
+    this.learning = true;
+    try {
+      this.frame(frame);
+    } finally {
+      this.learning = false;
+      this.hits.clear();
+    }
   }
 
   /** The frame as it may leave mcpscope. Returns the same object when nothing changed. */
@@ -220,25 +241,59 @@ export class Redactor {
 
   /** Free text (non-JSON bodies, header values, string values): JWTs and bearer credentials. */
   text(text: string): string {
-    if (!this.options.enabled) return text;
-    let out = text.replace(JWT, () => {
-      this.hit('jwt');
-      return REDACTED;
-    });
-    out = out.replace(BEARER, (_m, scheme: string) => {
-      this.hit(`${scheme.toLowerCase()} credential`);
-      return `${scheme} ${REDACTED}`;
-    });
-    for (const secret of this.learned) {
-      if (!out.includes(secret)) continue;
-      out = out.split(secret).join(REDACTED);
-      this.hit('echo of a redacted value');
+    if (!this.options.enabled || this.learning) return text;
+    // The substring checks skip the regexes for the vast majority of strings, which hold neither.
+    let out = !text.includes('eyJ')
+      ? text
+      : text.replace(JWT, () => {
+          this.hit('jwt');
+          return REDACTED;
+        });
+    if (out.includes('Bearer') || out.includes('Basic')) {
+      out = out.replace(BEARER, (_m, scheme: string) => {
+        this.hit(`${scheme.toLowerCase()} credential`);
+        return `${scheme} ${REDACTED}`;
+      });
     }
-    return out;
+    return this.learned.size === 0 ? out : this.scrubEchoes(out);
+  }
+
+  /**
+   * Replaces every learned secret in the text. Secrets are indexed by a hash of their first
+   * MIN_ECHO_LENGTH characters and the text is scanned with a rolling hash, so the scan costs a
+   * few integer operations per character however many secrets the export has learned (a
+   * per-secret `includes` was quadratic on large captures).
+   */
+  private scrubEchoes(text: string): string {
+    const n = MIN_ECHO_LENGTH;
+    if (text.length < n) return text;
+    let out = '';
+    let copied = 0;
+    let h = 0;
+    for (let k = 0; k < n; k++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(k)) | 0;
+    for (let i = 0; ; ) {
+      const candidates = this.byPrefix.get(h);
+      const secret = candidates?.find((c) => text.startsWith(c, i));
+      if (secret) {
+        out += text.slice(copied, i) + REDACTED;
+        i += secret.length;
+        copied = i;
+        this.hit('echo of a redacted value');
+        if (i + n > text.length) break;
+        h = 0;
+        for (let k = 0; k < n; k++) h = (Math.imul(h, HASH_BASE) + text.charCodeAt(i + k)) | 0;
+        continue;
+      }
+      if (i + n >= text.length) break;
+      // Roll the window one character: drop text[i], add text[i + n].
+      h = (Math.imul(h - Math.imul(text.charCodeAt(i), HASH_TOP), HASH_BASE) + text.charCodeAt(i + n)) | 0;
+      i++;
+    }
+    return copied === 0 ? text : out + text.slice(copied);
   }
 
   private value(value: JsonValue, path: string[], parentKey: string | undefined): JsonValue {
-    if (this.paths.some((p) => matchesPath(p, path))) {
+    if (this.paths.length > 0 && this.paths.some((p) => matchesPath(p, path))) {
       this.hit(`path ${formatPath(path)}`);
       this.remember(value);
       return REDACTED;
@@ -247,7 +302,7 @@ export class Redactor {
     if (Array.isArray(value)) {
       let out: JsonValue[] | undefined;
       value.forEach((item, i) => {
-        const next = this.value(item, [...path, String(i)], parentKey);
+        const next = this.value(item, this.paths.length > 0 ? [...path, String(i)] : path, parentKey);
         if (next !== item) (out ??= [...value])[i] = next;
       });
       return out ?? value;
@@ -263,7 +318,7 @@ export class Redactor {
         this.remember(item);
         next = REDACTED;
       } else {
-        next = this.value(item, [...path, key], key);
+        next = this.value(item, this.paths.length > 0 ? [...path, key] : path, key);
       }
       if (next !== item) (out ??= { ...value })[key] = next;
     }
@@ -273,6 +328,8 @@ export class Redactor {
   /** Why this key's value must go, or undefined. Null and empty values carry no secret. */
   private keyRule(key: string, item: JsonValue, parentKey: string | undefined, oauth: boolean): string | undefined {
     if (item === null || item === '') return undefined;
+    // Capture already redacted it ("[redacted] (40 chars)"): nothing left to hide.
+    if (typeof item === 'string' && item.startsWith(REDACTED)) return undefined;
     if (this.keys.has(normalise(key))) return `key ${key}`;
     // A JSON-RPC error `code` is a number; an OAuth code is a string in a token request.
     if (key === 'code' && oauth && typeof item === 'string') return 'key code (OAuth)';
@@ -284,7 +341,14 @@ export class Redactor {
 
   private remember(value: JsonValue): void {
     // Short values ("ada", "1234") would scrub ordinary words; numbers and objects stay put.
-    if (typeof value === 'string' && value.length >= MIN_ECHO_LENGTH && !value.includes(REDACTED)) this.learned.add(value);
+    if (typeof value !== 'string' || value.length < MIN_ECHO_LENGTH || value.includes(REDACTED) || this.learned.has(value)) return;
+    this.learned.add(value);
+    let prefix = 0;
+    for (let k = 0; k < MIN_ECHO_LENGTH; k++) prefix = (Math.imul(prefix, HASH_BASE) + value.charCodeAt(k)) | 0;
+    const list = this.byPrefix.get(prefix) ?? [];
+    list.push(value);
+    list.sort((a, b) => b.length - a.length);
+    this.byPrefix.set(prefix, list);
   }
 
   private hit(rule: string): void {
