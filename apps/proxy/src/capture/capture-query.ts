@@ -67,34 +67,39 @@ export class CaptureQuery {
       frames.length = limit;
       return { frames, nextAfter: frames[limit - 1]!.seq };
     }
-    const match = this.matcher(filter);
+    const pushed = filterToSql(filter);
+    const match = pushed?.exact ? undefined : this.matcher(filter);
     const verdicts = new Map<string, boolean>();
-    const decide = (id: string): boolean => {
-      let v = verdicts.get(id);
-      if (v === undefined) {
-        const ex = this.store.exchange(id);
-        v = ex !== undefined && match(ex);
-        verdicts.set(id, v);
-      }
-      return v;
-    };
-    // One row per (frame, exchange) link; frames that belong to no exchange come once with null.
+    // Frames in seq order (CROSS JOIN pins that order), each with the exchanges it belongs to;
+    // frames that belong to no exchange never match a filter.
     const rows = this.store.db
       .prepare(
-        `SELECT f.*, fe.exchange_id AS exchange_id FROM frames f LEFT JOIN frame_exchanges fe ON fe.frame_seq = f.seq
-         WHERE f.seq > ? ORDER BY f.seq`,
+        `SELECT f.*, exchanges.id AS exchange_id, exchanges.summary AS summary
+         FROM frames f CROSS JOIN frame_exchanges fe ON fe.frame_seq = f.seq CROSS JOIN exchanges ON exchanges.id = fe.exchange_id
+         WHERE f.seq > ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY f.seq`,
       )
-      .iterate(after) as Iterable<FrameRow & { exchange_id: string | null }>;
+      .iterate(after, ...(pushed?.params ?? [])) as Iterable<FrameRow & { exchange_id: string; summary: string }>;
     const out: FrameView[] = [];
     let scanned = 0;
     let lastTaken = -1;
+    let previous = after;
     for (const row of rows) {
-      if (row.seq !== lastTaken && row.exchange_id !== null && decide(row.exchange_id)) {
-        if (out.length === limit) return { frames: out, nextAfter: out[limit - 1]!.seq };
-        out.push(toFrameView(toFrame(row), FRAME_RAW_LIMIT));
-        lastTaken = row.seq;
+      // The budget is checked between frames, never between two exchanges of one (batch) frame.
+      if (row.seq !== previous && scanned >= SCAN_BUDGET) return { frames: out, nextAfter: previous };
+      previous = row.seq;
+      scanned++;
+      if (row.seq !== lastTaken) {
+        let ok = verdicts.get(row.exchange_id);
+        if (ok === undefined) {
+          ok = !match || match(JSON.parse(row.summary) as ExchangeSummary);
+          verdicts.set(row.exchange_id, ok);
+        }
+        if (ok) {
+          if (out.length === limit) return { frames: out, nextAfter: out[limit - 1]!.seq };
+          out.push(toFrameView(toFrame(row), FRAME_RAW_LIMIT));
+          lastTaken = row.seq;
+        }
       }
-      if (++scanned >= SCAN_BUDGET) return { frames: out, nextAfter: row.seq };
     }
     return { frames: out };
   }
