@@ -2,10 +2,9 @@
  * Capture ingest: frames per second through the real pipeline (redaction, derive, one
  * transaction per tick with frames + exchanges + sessions + diagnostics + frame links, retention
  * accounting) into a WAL file, beside two baselines from the same run: a bare INSERT of the same
- * frames into a one-table file with the same pragmas (the SQLite floor), and the deriver alone
+ * frames into one bare table of a capture file opened the same way (the SQLite floor), and the deriver alone
  * (no disk). Ticks hold 256 frames, about what a busy tap hands over per event-loop turn.
  */
-import Database from 'better-sqlite3';
 import { CaptureDeriver, type Frame } from '@mcpscope/protocol';
 import { CapturePipeline, CaptureStore } from '@mcpscope/proxy/capture';
 import { printTable } from './stats.js';
@@ -28,11 +27,11 @@ function pipelineRate(frames: number): number {
 }
 
 function bareInsertRate(frames: number): number {
-  const db = new Database(tempDb('bare'));
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.exec('CREATE TABLE frames (seq INTEGER PRIMARY KEY, ts REAL, session_key TEXT, direction TEXT, transport TEXT, kind TEXT, raw TEXT, http TEXT)');
-  const insert = db.prepare('INSERT INTO frames VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  // A capture file opened the same way (lock, WAL, pragmas), but written into one bare table.
+  const store = new CaptureStore(tempDb('bare'));
+  const db = store.db;
+  db.exec('CREATE TABLE bare_frames (seq INTEGER PRIMARY KEY, ts REAL, session_key TEXT, direction TEXT, transport TEXT, kind TEXT, raw TEXT, http TEXT)');
+  const insert = db.prepare('INSERT INTO bare_frames VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   const write = db.transaction((batch: Frame[]) => {
     for (const f of batch) insert.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, JSON.stringify(f.http));
   });
@@ -47,7 +46,7 @@ function bareInsertRate(frames: number): number {
   }
   write(batch);
   const seconds = (performance.now() - started) / 1000;
-  db.close();
+  store.close();
   return frames / seconds;
 }
 
