@@ -4,14 +4,16 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchTapOverhead } from './tap-overhead.js';
+import { benchTapSse } from './tap-sse.js';
 import { bench as benchHubFanout } from './hub-fanout.js';
 import { bench as benchStoreIngest } from './store-ingest.js';
 import { bench as benchStoreQuery } from './store-query.js';
 import { bench as benchStoreRss } from './store-rss.js';
 
 const results: Record<string, unknown> = { startedAt: new Date().toISOString() };
-results.tapOverhead = await benchTapOverhead();
 const smoke = process.argv.includes('--smoke');
+results.tapOverhead = await benchTapOverhead();
+results.tapSse = await benchTapSse();
 results.hubFanout = await benchHubFanout({ smoke });
 results.storeIngest = await benchStoreIngest({ smoke });
 results.storeQuery = await benchStoreQuery({ smoke });

@@ -24,13 +24,14 @@ async function main(): Promise<void> {
     return;
   }
   const app = await startMcpscope(options);
-  const upstream = app.demo ? `${app.upstreamUrl} (embedded demo server)` : app.upstreamUrl;
+  const upstream = app.demo ? `${app.upstreamUrl} (embedded demo server)` : app.stdio ? `${app.stdio.argv.join(' ')} (stdio, pid ${app.stdio.child.pid})` : app.upstreamUrl;
   process.stdout.write(
     [
       '',
       '  mcpscope is running',
       '',
       `  Tap (point your MCP client here):  ${app.mcpUrl}`,
+      ...(app.publicMcpUrl ? [`  Public (connector URL):            ${app.publicMcpUrl}`] : []),
       `  Upstream:                          ${upstream}`,
       `  Dashboard:                         ${app.dashboardLoginUrl}`,
       `  Capture file:                      ${app.dbFile}`,
@@ -57,6 +58,9 @@ main().catch((err: unknown) => {
   const code = (err as { code?: string }).code;
   if (err instanceof InspectorError) {
     process.stderr.write(`mcpscope: ${err.message}\n`);
+  } else if (code === 'ENOENT' || code === 'EACCES') {
+    // Only spawning the --stdio command fails this way at start-up.
+    process.stderr.write(`mcpscope: could not start the --stdio command: ${(err as Error).message}\n`);
   } else if (code === 'EADDRINUSE') {
     process.stderr.write(`mcpscope: a port is already in use (${(err as Error).message}). Choose another with --port / --ui-port.\n`);
   } else {

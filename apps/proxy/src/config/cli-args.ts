@@ -3,6 +3,7 @@
  * usage error out.
  */
 import { parseArgs } from 'node:util';
+import { splitCommand } from '../stdio/split-command.js';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -101,6 +102,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       throw new UsageError(`--target must be a URL such as http://localhost:3000/mcp (got "${values.target}")`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--target must be an http:// or https:// URL');
+  }
+  if (values.stdio !== undefined) {
+    try {
+      splitCommand(values.stdio);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
   if (values['public-url']) {
     try {

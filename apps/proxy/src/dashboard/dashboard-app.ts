@@ -21,6 +21,10 @@ export interface DashboardDeps extends AccessOptions {
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** Where clients connect, for the dashboard's first-run page (`GET /api/info`). */
+  info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
+  /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
+  sampleCall?: () => Promise<void>;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -55,6 +59,16 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', sessionRoutes(apiDeps));
   api.route('/', frameRoutes(apiDeps));
   api.route('/', exchangeRoutes(apiDeps));
+  api.get('/info', (c) => (deps.info ? c.json(deps.info) : c.json({ error: { code: 'not_found', message: 'No info.' } }, 404)));
+  api.post('/demo/sample-call', async (c) => {
+    if (!deps.sampleCall) return c.json({ error: { code: 'demo_off', message: 'Sample calls need the embedded demo server (start without --target).' } }, 409);
+    try {
+      await deps.sampleCall();
+    } catch (err) {
+      return c.json({ error: { code: 'sample_call_failed', message: (err as Error).message } }, 502);
+    }
+    return c.json({ ok: true });
+  });
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);
