@@ -5,10 +5,13 @@
  *
  * Durability: WAL with synchronous=NORMAL. A committed tick survives a crash of the process
  * (kill -9); only an OS crash or power loss can lose the last transactions.
- * One process per file: the connection holds SQLite's EXCLUSIVE lock for its whole life, so a
- * second mcpscope on the same file gets a clear error instead of interleaving writes. The OS drops
- * that lock when the process dies, so a kill -9 leaves nothing stale behind.
+ * One writer per file: beside `FILE` sits `FILE.lock`, a tiny SQLite file this process holds with
+ * SQLite's EXCLUSIVE lock for its whole life, so a second mcpscope (or a rebuild) on the same file
+ * gets a clear error instead of interleaving writes. It is an OS file lock, dropped when the
+ * process dies, so a kill -9 leaves nothing stale behind (no pid to guess about). The capture
+ * itself stays in ordinary WAL mode, so readers (`mcpscope export --db FILE`) work while it runs.
  */
+import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
@@ -45,6 +48,7 @@ export interface WriteSet {
 
 export class CaptureStore {
   readonly db: Database.Database;
+  private readonly lock: Database.Database | undefined;
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
   private readonly linkFrame: Database.Statement;
@@ -54,25 +58,19 @@ export class CaptureStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   constructor(readonly file: string) {
-    // No busy wait: if another process holds the file, say so at once.
-    this.db = new Database(file, { timeout: 0 });
+    this.lock = file === ':memory:' ? undefined : takeWriterLock(file);
+    this.db = new Database(file, { timeout: 1000 });
     try {
-      // EXCLUSIVE before WAL: SQLite then keeps the WAL index in process memory (no -shm) and
-      // never lets go of the file lock; the empty exclusive transaction takes the lock now.
-      this.db.pragma('locking_mode = EXCLUSIVE');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
       // Seven indexes on exchanges: a bigger page cache keeps their hot pages in memory (bounded,
       // so memory stays flat as the file grows).
       this.db.pragma('cache_size = -32768');
       this.db.pragma('temp_store = MEMORY');
-      this.db.exec('BEGIN EXCLUSIVE; COMMIT;');
       migrate(this.db);
     } catch (err) {
       this.db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new InspectorError('db_locked', `${file} is in use by another mcpscope (or another program). Stop it, or pass a different --db.`);
-      }
+      this.releaseLock();
       throw err;
     }
     this.insertFrame = this.db.prepare(
@@ -245,6 +243,31 @@ export class CaptureStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.releaseLock();
+  }
+
+  private releaseLock(): void {
+    if (!this.lock?.open) return;
+    this.lock.close();
+    // Only a tidy-up: a lock file left by a crash is unlocked and is simply taken over.
+    rmSync(this.lock.name, { force: true });
+  }
+}
+
+/** Holds `FILE.lock` exclusively for this process's life; refuses at once if another holds it. */
+function takeWriterLock(file: string): Database.Database {
+  const lock = new Database(`${file}.lock`, { timeout: 0 });
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    // In EXCLUSIVE mode the lock taken here is kept after the commit, until the connection closes.
+    lock.exec('BEGIN EXCLUSIVE; COMMIT;');
+    return lock;
+  } catch (err) {
+    lock.close();
+    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      throw new InspectorError('db_locked', `${file} is in use by another mcpscope. Stop it, or pass a different --db.`);
+    }
+    throw err;
   }
 }
 
