@@ -8,7 +8,7 @@
  */
 import { matchesExchange, type ExchangeSummary, type Filter, type FilterContext, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { sortKey, toFrame, type CaptureStore, type FrameRow } from './capture-store.js';
+import { toFrame, type CaptureStore, type FrameRow } from './capture-store.js';
 import { filterToSql, usesField } from './filter-sql.js';
 
 /** Rows a single filtered page may examine before it returns with a continuation cursor. */
@@ -30,6 +30,16 @@ export class CaptureQuery {
   constructor(private readonly store: CaptureStore) {}
 
   exchanges(filter: Filter | null, limit: number, before?: number): ExchangePage {
+    const page = this.exchangesJson(filter, limit, before);
+    const exchanges = page.summaries.map((text) => JSON.parse(text) as ExchangeSummary);
+    return page.nextBefore === undefined ? { exchanges } : { exchanges, nextBefore: page.nextBefore };
+  }
+
+  /**
+   * The same page with each summary as its stored JSON text: the API passes it through without
+   * parsing and re-serializing (rows are only parsed when the matcher must look at them).
+   */
+  exchangesJson(filter: Filter | null, limit: number, before?: number): { summaries: string[]; nextBefore?: number } {
     const pushed = filterToSql(filter);
     const where: string[] = [];
     const params: (string | number)[] = [];
@@ -41,23 +51,20 @@ export class CaptureQuery {
       where.push('sort_key < ?');
       params.push(before);
     }
-    const sql = `SELECT summary FROM exchanges ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY sort_key DESC`;
+    const sql = `SELECT summary, sort_key FROM exchanges ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY sort_key DESC`;
     const match = pushed?.exact || filter === null ? undefined : this.matcher(filter);
-    const out: ExchangeSummary[] = [];
+    const out: string[] = [];
+    let lastKey = 0;
     let scanned = 0;
-    for (const row of this.store.db.prepare(sql).iterate(...params) as Iterable<{ summary: string }>) {
-      const ex = JSON.parse(row.summary) as ExchangeSummary;
-      if (!match || match(ex)) out.push(ex);
-      if (out.length > limit) break;
-      if (++scanned >= SCAN_BUDGET) {
-        return { exchanges: out, nextBefore: sortKey(ex.id) };
+    for (const row of this.store.stmt(sql).iterate(...params) as Iterable<{ summary: string; sort_key: number }>) {
+      if (!match || match(JSON.parse(row.summary) as ExchangeSummary)) {
+        if (out.length === limit) return { summaries: out, nextBefore: lastKey };
+        out.push(row.summary);
+        lastKey = row.sort_key;
       }
+      if (++scanned >= SCAN_BUDGET) return { summaries: out, nextBefore: row.sort_key };
     }
-    if (out.length > limit) {
-      out.length = limit;
-      return { exchanges: out, nextBefore: sortKey(out[limit - 1]!.id) };
-    }
-    return { exchanges: out };
+    return { summaries: out };
   }
 
   frames(filter: Filter | null, after: number, limit: number): FramePage {
