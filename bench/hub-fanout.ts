@@ -88,7 +88,7 @@ async function run(frames: number, live: number, stalled: number): Promise<{ rat
   await reply(); // ready
   const started = performance.now();
   for (let n = 0; n < frames; n++) {
-    app.pipeline.record(frameInput(n));
+    app.pipeline.record(frameInput(n, 150));
     // One tick per 256 frames, as a busy tap; sockets and the hub's timer run in between.
     if (n % 256 === 255) await new Promise((r) => setImmediate(r));
   }

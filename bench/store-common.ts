@@ -36,9 +36,17 @@ export function medianSpread(values: number[]): { min: number; median: number; m
 
 const TOOLS = ['suggest_gifts', 'wrap_gift', 'search_docs', 'get_weather', 'create_issue', 'list_files', 'run_query', 'send_email'];
 
-/** Frame `n` (0-based) of a capture where every other frame answers the one before it. */
-export function frameInput(n: number): FrameInput {
-  const i = n >> 1;
+/**
+ * Frame `n` (0-based): even frames are requests, odd frames answer the request `lag` requests
+ * back (with `lag` > 0 answers land in later ticks than their requests, as on a real tap, so an
+ * exchange is written twice); before that, odd frames are notifications.
+ */
+export function frameInput(n: number, lag = 0): FrameInput {
+  if ((n & 1) === 1 && (n >> 1) < lag) {
+    const raw = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: `warming up ${n}` } });
+    return { ts: 1_700_000_000_000 + n * 2, sessionKey: `session-00-${'f'.repeat(24)}`, direction: 's2c', transport: 'http-json', kind: 'data', raw };
+  }
+  const i = (n & 1) === 1 ? (n >> 1) - lag : n >> 1;
   const sessionKey = `session-${(i % 20).toString().padStart(2, '0')}-${'f'.repeat(24)}`;
   const ts = 1_700_000_000_000 + n * 2;
   const http = { method: 'POST', path: '/mcp', connectionId: `h${i}` };

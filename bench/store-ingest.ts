@@ -11,13 +11,15 @@ import { printTable } from './stats.js';
 import { frameInput, medianSpread, tempDb, type StoreBenchOptions, type StoreBenchRow } from './store-common.js';
 
 const TICK = 256;
+/** Answers come 150 requests after their request: in a later tick, as on a real tap. */
+const LAG = 150;
 
 function pipelineRate(frames: number): number {
   const store = new CaptureStore(tempDb('ingest'));
   const pipeline = new CapturePipeline(store);
   const started = performance.now();
   for (let n = 0; n < frames; n++) {
-    pipeline.record(frameInput(n));
+    pipeline.record(frameInput(n, LAG));
     if (n % TICK === TICK - 1) pipeline.flush();
   }
   pipeline.flush();
@@ -38,7 +40,7 @@ function bareInsertRate(frames: number): number {
   const started = performance.now();
   let batch: Frame[] = [];
   for (let n = 0; n < frames; n++) {
-    batch.push({ ...frameInput(n), seq: n + 1 });
+    batch.push({ ...frameInput(n, LAG), seq: n + 1 });
     if (batch.length === TICK) {
       write(batch);
       batch = [];
@@ -53,7 +55,7 @@ function bareInsertRate(frames: number): number {
 function deriveRate(frames: number): number {
   const deriver = new CaptureDeriver();
   const started = performance.now();
-  for (let n = 0; n < frames; n++) deriver.ingest({ ...frameInput(n), seq: n + 1 });
+  for (let n = 0; n < frames; n++) deriver.ingest({ ...frameInput(n, LAG), seq: n + 1 });
   return frames / ((performance.now() - started) / 1000);
 }
 

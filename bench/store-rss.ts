@@ -26,7 +26,7 @@ async function child(frames: number): Promise<void> {
   const samples: Sample[] = [];
   const every = frames / 10;
   for (let n = 0; n < frames; n++) {
-    pipeline.record(frameInput(n));
+    pipeline.record(frameInput(n, 150));
     if (n % 256 === 255) pipeline.flush();
     if ((n + 1) % every === 0) {
       pipeline.flush();
