@@ -4,7 +4,7 @@
  */
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, REPLAY_PAGE, type CaptureBatch } from './capture-pipeline.js';
-export { CaptureQuery, SCAN_BUDGET } from './capture-query.js';
+export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
 export { Retention, readRetentionState, type RetentionLimits } from './retention.js';
 export { exchangeRoutes } from '../api/routes/exchanges.js';
