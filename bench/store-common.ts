@@ -1,6 +1,6 @@
 /**
- * Shared by the store and hub benchmarks: the row shape `pnpm bench` collects (structurally the
- * BenchRow of bench/report.ts), temporary capture files, and a realistic stream of frames (tool
+ * Shared by the store and hub benchmarks: the row shape `pnpm bench` collects (bench/report.ts),
+ * temporary capture files, and a realistic stream of frames (tool
  * calls with arguments and answers, some failing, over many sessions) generated without I/O.
  */
 import { mkdtempSync } from 'node:fs';
@@ -8,22 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExchangeSummary, Frame, FrameInput } from '@mcpscope/protocol';
 
-export interface StoreBenchRow {
-  bench: string;
-  metric: string;
-  value: number;
-  unit: string;
-  spread?: { min: number; median: number; max: number };
-  baseline?: { name: string; value: number };
-  ratioAs?: 'x' | '%';
-  budget?: string;
-  met?: boolean;
-  note?: string;
-}
-
-export interface StoreBenchOptions {
-  smoke: boolean;
-}
+export type { BenchOptions as StoreBenchOptions, BenchRow as StoreBenchRow } from './report.js';
 
 export function tempDb(name: string): string {
   return join(mkdtempSync(join(tmpdir(), `mcpscope-bench-${name}-`)), 'capture.db');

@@ -17,6 +17,7 @@ import { startLiveSync } from './store/live-sync.js';
 import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
+import { ReplayHost } from './replay/replay-host.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -81,6 +82,7 @@ export function App({ token }: { token: string }) {
           )}
         </main>
       </div>
+      <ReplayHost api={api} />
     </div>
   );
 }

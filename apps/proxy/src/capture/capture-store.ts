@@ -5,18 +5,14 @@
  *
  * Durability: WAL with synchronous=NORMAL. A committed tick survives a crash of the process
  * (kill -9); only an OS crash or power loss can lose the last transactions.
- * One writer per file: beside `FILE` sits `FILE.lock`, a tiny SQLite file this process holds with
- * SQLite's EXCLUSIVE lock for its whole life, so a second mcpscope (or a rebuild) on the same file
- * gets a clear error instead of interleaving writes. It is an OS file lock, dropped when the
- * process dies, so a kill -9 leaves nothing stale behind (no pid to guess about). The capture
- * itself stays in ordinary WAL mode, so readers (`mcpscope export --db FILE`) work while it runs.
+ * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
+ * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
-import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { InspectorError } from '../errors.js';
 import { migrate } from './migrations.js';
+import { CaptureFileLock } from './file-lock.js';
 
 export interface FrameRow {
   seq: number;
@@ -48,7 +44,6 @@ export interface WriteSet {
 
 export class CaptureStore {
   readonly db: Database.Database;
-  private readonly lock: Database.Database | undefined;
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
   private readonly linkFrame: Database.Statement;
@@ -57,8 +52,11 @@ export class CaptureStore {
   private readonly headStmt: Database.Statement;
   private readonly statements = new Map<string, Database.Statement>();
 
+  private readonly lock: CaptureFileLock | undefined;
+
   constructor(readonly file: string) {
-    this.lock = file === ':memory:' ? undefined : takeWriterLock(file);
+    this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
+    // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
     this.db = new Database(file, { timeout: 1000 });
     try {
       this.db.pragma('journal_mode = WAL');
@@ -70,7 +68,7 @@ export class CaptureStore {
       migrate(this.db);
     } catch (err) {
       this.db.close();
-      this.releaseLock();
+      this.lock?.release();
       throw err;
     }
     this.insertFrame = this.db.prepare(
@@ -243,31 +241,7 @@ export class CaptureStore {
 
   close(): void {
     if (this.db.open) this.db.close();
-    this.releaseLock();
-  }
-
-  private releaseLock(): void {
-    if (!this.lock?.open) return;
-    this.lock.close();
-    // Only a tidy-up: a lock file left by a crash is unlocked and is simply taken over.
-    rmSync(this.lock.name, { force: true });
-  }
-}
-
-/** Holds `FILE.lock` exclusively for this process's life; refuses at once if another holds it. */
-function takeWriterLock(file: string): Database.Database {
-  const lock = new Database(`${file}.lock`, { timeout: 0 });
-  try {
-    lock.pragma('locking_mode = EXCLUSIVE');
-    // In EXCLUSIVE mode the lock taken here is kept after the commit, until the connection closes.
-    lock.exec('BEGIN EXCLUSIVE; COMMIT;');
-    return lock;
-  } catch (err) {
-    lock.close();
-    if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-      throw new InspectorError('db_locked', `${file} is in use by another mcpscope. Stop it, or pass a different --db.`);
-    }
-    throw err;
+    this.lock?.release();
   }
 }
 

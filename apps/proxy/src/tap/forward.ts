@@ -29,6 +29,8 @@ export interface ForwardDeps {
   nextConnectionId(): string;
   /** `--public-url`'s base; without it the Host the client used names the tap. */
   publicBase?: string;
+  /** Sees each MCP request's headers with its session key (replay keeps the credentials in memory). */
+  onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
 }
 
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined): void {
@@ -70,6 +72,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const recordRequest = (key: string) => {
     sessionKey = key;
     if (!recordHere || requestText === undefined || requestRecorded) return;
+    deps.onRequestHeaders?.(key, req.headers);
     requestRecorded = true;
     deps.record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
   };
