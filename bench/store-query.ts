@@ -71,7 +71,7 @@ export async function bench(options: StoreBenchOptions): Promise<StoreBenchRow[]
   const cases: { metric: string; path: string; kind: 'indexed' | 'narrowed' | 'full scan' }[] = [
     { metric: 'newest page, no filter', path: `/exchanges?limit=${PAGE}`, kind: 'indexed' },
     { metric: 'status:err', path: `/exchanges?limit=${PAGE}&filter=status:err`, kind: 'indexed' },
-    { metric: 'tool:run_query status:business_error', path: `/exchanges?limit=${PAGE}&filter=${encodeURIComponent('tool:run_query status:business_error')}`, kind: 'indexed' },
+    { metric: 'tool:send_email status:business_error', path: `/exchanges?limit=${PAGE}&filter=${encodeURIComponent('tool:send_email status:business_error')}`, kind: 'indexed' },
     { metric: 'method:tools/* session:session-07 !status:ok', path: `/exchanges?limit=${PAGE}&filter=${encodeURIComponent('method:tools/* session:session-07 !status:ok')}`, kind: 'indexed' },
     { metric: 'code:-32602 latency>500', path: `/exchanges?limit=${PAGE}&filter=${encodeURIComponent('code:-32602 latency>500')}`, kind: 'narrowed' },
     { metric: `status:err, ${options.smoke ? 5 : 500} pages deep (before=…)`, path: '', kind: 'indexed' },

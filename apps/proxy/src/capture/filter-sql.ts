@@ -46,7 +46,8 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
       const needle = filter.value.toLowerCase();
       if (needle === '' || needle.includes('\n')) return undefined;
       return {
-        sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM frame_exchanges tfe JOIN frames tf ON tf.seq = tfe.frame_seq WHERE tfe.exchange_id = ${X}id AND mcpscope_icontains(tf.raw, ?))`,
+        // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
+        sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(tf.raw, ?))`,
         params: [needle, needle, needle],
         exact: true,
       };
