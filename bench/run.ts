@@ -17,6 +17,10 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['alternatives', async () => (await import('./alternatives.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
+  ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
+  ['store-ingest', async () => (await import('./store-ingest.js')).bench],
+  ['store-query', async () => (await import('./store-query.js')).bench],
+  ['store-rss', async () => (await import('./store-rss.js')).bench],
   ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
   ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
 ];

@@ -11,6 +11,8 @@ import { CaptureQuery } from '../src/capture/capture-query.js';
 
 let store: CaptureStore;
 let query: CaptureQuery;
+/** Tiny windows and no time at all: every page stops early, and paging must still add up. */
+let hurried: CaptureQuery;
 
 /** A deterministic mixed capture: three sessions, every outcome, junk, pending calls. */
 function traffic(): FrameInput[] {
@@ -53,6 +55,7 @@ beforeAll(() => {
   for (const f of traffic()) pipeline.record(f);
   pipeline.flush();
   query = new CaptureQuery(store);
+  hurried = new CaptureQuery(store, { firstWindow: 3, scanTimeMs: 0 });
 });
 afterAll(() => store.close());
 
@@ -71,13 +74,13 @@ function expected(text: string): string[] {
     .map((ex) => ex.id);
 }
 
-function served(text: string, pageSize: number): string[] {
+function served(text: string, pageSize: number, q = query): string[] {
   const parsed = parseFilter(text);
   if (!parsed.ok) throw new Error(`test filter does not parse: ${text}`);
   const ids: string[] = [];
   let before: number | undefined;
-  for (let i = 0; i < 1000; i++) {
-    const page = query.exchanges(parsed.filter, pageSize, before);
+  for (let i = 0; i < 10_000; i++) {
+    const page = q.exchanges(parsed.filter, pageSize, before);
     ids.push(...page.exchanges.map((e) => e.id));
     if (page.nextBefore === undefined) return ids;
     before = page.nextBefore;
@@ -122,6 +125,7 @@ describe('server-side filters', () => {
         const want = expected(text);
         expect(served(text, 100_000)).toEqual(want);
         expect(served(text, pageSize)).toEqual(want);
+        expect(served(text, pageSize, hurried)).toEqual(want);
       }),
       { numRuns: 150 },
     );
@@ -137,7 +141,18 @@ describe('server-side filters', () => {
           .flatMap((e) => e.frameSeqs);
         const parsed = parseFilter(text);
         const page = query.frames(parsed.ok ? parsed.filter : null, 0, 5000);
-        expect(page.frames.map((f) => f.seq)).toEqual([...new Set(want)].sort((a, b) => a - b));
+        const seqs = [...new Set(want)].sort((a, b) => a - b);
+        expect(page.frames.map((f) => f.seq)).toEqual(seqs);
+        // Paged in small hurried pages, following nextAfter, the same frames come out.
+        const paged: number[] = [];
+        let after = 0;
+        for (let i = 0; i < 10_000; i++) {
+          const p = hurried.frames(parsed.ok ? parsed.filter : null, after, 4);
+          paged.push(...p.frames.map((f) => f.seq));
+          if (p.nextAfter === undefined) break;
+          after = p.nextAfter;
+        }
+        expect(paged).toEqual(seqs);
       }),
       { numRuns: 60 },
     );

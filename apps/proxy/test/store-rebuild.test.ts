@@ -2,6 +2,7 @@
 // continues across a restart must derive what uninterrupted capture would have, and
 // `mcpscope rebuild` must give back exactly the tables live capture wrote.
 import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import { startDemoServer, type DemoServer } from '../src/demo/demo-http.js';
 import { InspectorError } from '../src/errors.js';
 import type { Mcpscope } from '../src/server.js';
@@ -78,6 +79,10 @@ describe('capture across a restart, and rebuild from frames', () => {
     const rebuild = spawnCli(['rebuild', '--db', db]);
     expect(await rebuild.exited).toBe(1);
     expect(rebuild.output()).toContain('is in use by another mcpscope');
+    // Readers are welcome (an export reads the live file); only writers are refused.
+    const reader = new Database(db, { readonly: true });
+    expect((reader.prepare('SELECT COUNT(*) AS n FROM frames').get() as { n: number }).n).toBeGreaterThanOrEqual(0);
+    reader.close();
     // The first one is unharmed and still captures.
     const res = await fetch(app.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
     expect(res.status).toBeGreaterThanOrEqual(200);

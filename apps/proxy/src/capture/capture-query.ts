@@ -3,16 +3,25 @@
  * first) that satisfy a filter of the filter language, evaluated on the server with the same
  * matcher the dashboard runs. `filter-sql.ts` narrows with indexes first; the matcher decides.
  *
- * A filter that needs a full scan never runs away: a page reads at most `SCAN_BUDGET` rows and
- * then returns what it found with a cursor (`nextBefore` / `nextAfter`) to continue from.
+ * A filter that needs a long scan never runs away: after `SCAN_TIME_MS` a page returns what it
+ * found with a cursor (`nextBefore` / `nextAfter`) to continue from; such a page may be short,
+ * even empty, and still have a cursor. A page without a cursor is the last one.
  */
 import { matchesExchange, type ExchangeSummary, type Filter, type FilterContext, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { sortKey, toFrame, type CaptureStore, type FrameRow } from './capture-store.js';
 import { filterToSql, usesField } from './filter-sql.js';
 
-/** Rows a single filtered page may examine before it returns with a continuation cursor. */
-export const SCAN_BUDGET = 200_000;
+/**
+ * Milliseconds a filtered page may scan for. SQLite reads are synchronous on the proxy's event
+ * loop, which the tap shares: a free-text search over a million bodies must not stall live
+ * traffic, so a long scan returns what it found with a cursor, and the dashboard asks again.
+ * Scans go window by window over seq ranges (growing from FIRST_WINDOW), and the clock is read
+ * between windows and every 256 rows the matcher looks at, so even SQL-only work is cut short.
+ */
+export const SCAN_TIME_MS = 100;
+const FIRST_WINDOW = 4096;
+const MAX_WINDOW = 1 << 20;
 
 export interface ExchangePage {
   exchanges: ExchangeSummary[];
@@ -26,38 +35,58 @@ export interface FramePage {
   nextAfter?: number;
 }
 
+export interface ScanOptions {
+  /** Seq span of the first window (doubling after each). */
+  firstWindow?: number;
+  scanTimeMs?: number;
+}
+
 export class CaptureQuery {
-  constructor(private readonly store: CaptureStore) {}
+  private readonly firstWindow: number;
+  private readonly scanTimeMs: number;
+
+  constructor(
+    private readonly store: CaptureStore,
+    options: ScanOptions = {},
+  ) {
+    this.firstWindow = options.firstWindow ?? FIRST_WINDOW;
+    this.scanTimeMs = options.scanTimeMs ?? SCAN_TIME_MS;
+  }
 
   exchanges(filter: Filter | null, limit: number, before?: number): ExchangePage {
+    const page = this.exchangesJson(filter, limit, before);
+    const exchanges = page.summaries.map((text) => JSON.parse(text) as ExchangeSummary);
+    return page.nextBefore === undefined ? { exchanges } : { exchanges, nextBefore: page.nextBefore };
+  }
+
+  /**
+   * The same page with each summary as its stored JSON text: the API passes it through without
+   * parsing and re-serializing (rows are only parsed when the matcher must look at them).
+   */
+  exchangesJson(filter: Filter | null, limit: number, before?: number): { summaries: string[]; nextBefore?: number } {
     const pushed = filterToSql(filter);
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    if (pushed) {
-      where.push(`(${pushed.sql})`);
-      params.push(...pushed.params);
-    }
-    if (before !== undefined) {
-      where.push('sort_key < ?');
-      params.push(before);
-    }
-    const sql = `SELECT summary FROM exchanges ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY sort_key DESC`;
     const match = pushed?.exact || filter === null ? undefined : this.matcher(filter);
-    const out: ExchangeSummary[] = [];
-    let scanned = 0;
-    for (const row of this.store.db.prepare(sql).iterate(...params) as Iterable<{ summary: string }>) {
-      const ex = JSON.parse(row.summary) as ExchangeSummary;
-      if (!match || match(ex)) out.push(ex);
-      if (out.length > limit) break;
-      if (++scanned >= SCAN_BUDGET) {
-        return { exchanges: out, nextBefore: sortKey(ex.id) };
+    const statement = this.store.stmt(
+      `SELECT summary, sort_key FROM exchanges WHERE sort_key < ? AND sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY sort_key DESC`,
+    );
+    const out: string[] = [];
+    const started = performance.now();
+    let seen = 0;
+    let hi = before ?? this.store.head() + 1;
+    for (let window = this.firstWindow; hi > 0; window = Math.min(window * 2, MAX_WINDOW)) {
+      // Unfiltered and SQL-decided pages read only what they return: one unbounded window.
+      const lo = match || pushed ? Math.max(0, hi - window) : 0;
+      for (const row of statement.iterate(hi, lo, ...(pushed?.params ?? [])) as Iterable<{ summary: string; sort_key: number }>) {
+        if (!match || match(JSON.parse(row.summary) as ExchangeSummary)) {
+          if (out.length === limit) return { summaries: out, nextBefore: lastSortKey(out) };
+          out.push(row.summary);
+        }
+        if (match && (++seen & 255) === 0 && performance.now() - started > this.scanTimeMs) return { summaries: out, nextBefore: row.sort_key };
       }
+      hi = lo;
+      if (hi > 0 && performance.now() - started > this.scanTimeMs) return { summaries: out, nextBefore: hi };
     }
-    if (out.length > limit) {
-      out.length = limit;
-      return { exchanges: out, nextBefore: sortKey(out[limit - 1]!.id) };
-    }
-    return { exchanges: out };
+    return { summaries: out };
   }
 
   frames(filter: Filter | null, after: number, limit: number): FramePage {
@@ -67,34 +96,45 @@ export class CaptureQuery {
       frames.length = limit;
       return { frames, nextAfter: frames[limit - 1]!.seq };
     }
-    const match = this.matcher(filter);
+    const pushed = filterToSql(filter);
+    const match = pushed?.exact ? undefined : this.matcher(filter);
     const verdicts = new Map<string, boolean>();
-    const decide = (id: string): boolean => {
-      let v = verdicts.get(id);
-      if (v === undefined) {
-        const ex = this.store.exchange(id);
-        v = ex !== undefined && match(ex);
-        verdicts.set(id, v);
-      }
-      return v;
-    };
-    // One row per (frame, exchange) link; frames that belong to no exchange come once with null.
-    const rows = this.store.db
-      .prepare(
-        `SELECT f.*, fe.exchange_id AS exchange_id FROM frames f LEFT JOIN frame_exchanges fe ON fe.frame_seq = f.seq
-         WHERE f.seq > ? ORDER BY f.seq`,
-      )
-      .iterate(after) as Iterable<FrameRow & { exchange_id: string | null }>;
+    // Frames in seq order (CROSS JOIN pins that order), each with the exchanges it belongs to;
+    // frames that belong to no exchange never match a filter.
+    const statement = this.store.stmt(
+      `SELECT f.*, exchanges.id AS exchange_id, exchanges.summary AS summary
+       FROM frames f CROSS JOIN frame_exchanges fe ON fe.frame_seq = f.seq CROSS JOIN exchanges ON exchanges.id = fe.exchange_id
+       WHERE f.seq > ? AND f.seq <= ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY f.seq`,
+    );
+    const head = this.store.head();
     const out: FrameView[] = [];
-    let scanned = 0;
+    const started = performance.now();
+    let seen = 0;
     let lastTaken = -1;
-    for (const row of rows) {
-      if (row.seq !== lastTaken && row.exchange_id !== null && decide(row.exchange_id)) {
-        if (out.length === limit) return { frames: out, nextAfter: out[limit - 1]!.seq };
-        out.push(toFrameView(toFrame(row), FRAME_RAW_LIMIT));
-        lastTaken = row.seq;
+    let lo = after;
+    for (let window = this.firstWindow; lo < head; window = Math.min(window * 2, MAX_WINDOW)) {
+      const hi = Math.min(head, lo + window);
+      let previous = lo;
+      for (const row of statement.iterate(lo, hi, ...(pushed?.params ?? [])) as Iterable<FrameRow & { exchange_id: string; summary: string }>) {
+        // The clock is read between frames, never between two exchanges of one (batch) frame.
+        if (match && row.seq !== previous && (++seen & 255) === 0 && performance.now() - started > this.scanTimeMs) {
+          return { frames: out, nextAfter: previous };
+        }
+        previous = row.seq;
+        if (row.seq === lastTaken) continue;
+        let ok = verdicts.get(row.exchange_id);
+        if (ok === undefined) {
+          ok = !match || match(JSON.parse(row.summary) as ExchangeSummary);
+          verdicts.set(row.exchange_id, ok);
+        }
+        if (ok) {
+          if (out.length === limit) return { frames: out, nextAfter: out[limit - 1]!.seq };
+          out.push(toFrameView(toFrame(row), FRAME_RAW_LIMIT));
+          lastTaken = row.seq;
+        }
       }
-      if (++scanned >= SCAN_BUDGET) return { frames: out, nextAfter: row.seq };
+      lo = hi;
+      if (lo < head && performance.now() - started > this.scanTimeMs) return { frames: out, nextAfter: lo };
     }
     return { frames: out };
   }
@@ -112,4 +152,9 @@ export class CaptureQuery {
       return matchesExchange(filter, ex, ctx);
     };
   }
+}
+
+/** The sort key of the last summary of a page (parsed only for its id). */
+function lastSortKey(summaries: readonly string[]): number {
+  return sortKey((JSON.parse(summaries[summaries.length - 1]!) as ExchangeSummary).id);
 }

@@ -50,6 +50,7 @@ export class CaptureStore {
   private readonly upsertSession: Database.Statement;
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
+  private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
 
@@ -60,6 +61,10 @@ export class CaptureStore {
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
+      // Seven indexes on exchanges: a bigger page cache keeps their hot pages in memory (bounded,
+      // so memory stays flat as the file grows).
+      this.db.pragma('cache_size = -32768');
+      this.db.pragma('temp_store = MEMORY');
       migrate(this.db);
     } catch (err) {
       this.db.close();
@@ -85,6 +90,22 @@ export class CaptureStore {
       'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.headStmt = this.db.prepare('SELECT MAX(seq) AS head FROM frames');
+    // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
+    // SQLite's lower() does not match outside ASCII).
+    this.db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
+      typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
+    );
+  }
+
+  /** A prepared statement, cached by its text (prepare costs more than most reads). */
+  stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      // IN lists of every arity would grow the cache without end: keep only the first few hundred.
+      if (this.statements.size < 256) this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** The highest stored seq, 0 for an empty store. */
@@ -98,12 +119,16 @@ export class CaptureStore {
       for (const f of set.frames) {
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
-      this.writeDerived(set);
+      this.writeDerived(set, set.frames[0]?.seq ?? 0);
     })();
   }
 
-  /** Upserts derived rows only (used by `write` and by a rebuild, which reads frames instead). */
-  writeDerived(set: Omit<WriteSet, 'frames'>): void {
+  /**
+   * Upserts derived rows only (used by `write` and by a rebuild, which reads frames instead).
+   * Frame links are written for frames from `newFrom` on: older frames of an exchange were linked
+   * when they were written.
+   */
+  writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): void {
     for (const ex of set.exchanges) {
       this.upsertExchange.run({
         id: ex.id,
@@ -121,7 +146,7 @@ export class CaptureStore {
         errorCode: ex.errorCode ?? null,
         diagnostics: ex.diagnostics,
       });
-      for (const seq of ex.frameSeqs) this.linkFrame.run(seq, ex.id);
+      for (const seq of ex.frameSeqs) if (seq >= newFrom) this.linkFrame.run(seq, ex.id);
     }
     for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
     for (const d of set.diagnostics) {
@@ -131,34 +156,34 @@ export class CaptureStore {
 
   /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
   framesAfter(after: number, limit: number, rawLimit = FRAME_RAW_LIMIT): FrameView[] {
-    const rows = this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
     return rows.map((r) => toView(r, rawLimit));
   }
 
   /** Whole frames (never cut), oldest first, for replaying them through the deriver. */
   rawFramesAfter(after: number, limit: number): Frame[] {
-    const rows = this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
     return rows.map(toFrame);
   }
 
   framesBySeq(seqs: readonly number[], rawLimit = Infinity): FrameView[] {
     if (seqs.length === 0) return [];
-    const rows = this.db
-      .prepare(`SELECT * FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY seq`)
+    const rows = this
+      .stmt(`SELECT * FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY seq`)
       .all(...seqs) as FrameRow[];
     return rows.map((r) => toView(r, rawLimit));
   }
 
   /** One frame's raw text, whole (for downloads); undefined when there is no such frame. */
   frameRaw(seq: number): { raw: string; bytes: number } | undefined {
-    return this.db.prepare('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
+    return this.stmt('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
   }
 
   /** The raw text of several frames joined by newlines (for free-text filters). */
   framesText(seqs: readonly number[]): string {
     if (seqs.length === 0) return '';
-    const rows = this.db
-      .prepare(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`)
+    const rows = this
+      .stmt(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`)
       .all(...seqs) as { raw: string }[];
     return rows.map((r) => r.raw).join('\n');
   }
@@ -166,29 +191,29 @@ export class CaptureStore {
   /** Newest first, paged by `before` (a sort key); unfiltered (filtered pages: CaptureQuery). */
   exchanges(limit: number, before?: number): ExchangeSummary[] {
     const rows = (before === undefined
-      ? this.db.prepare('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
-      : this.db.prepare('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
+      ? this.stmt('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
+      : this.stmt('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
   /** Exchanges changed by frames after `after`, oldest change first (for WebSocket catch-up). */
   exchangesUpdatedAfter(after: number, limit: number): ExchangeSummary[] {
-    const rows = this.db
-      .prepare('SELECT summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?')
+    const rows = this
+      .stmt('SELECT summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?')
       .all(after, limit) as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
   exchange(id: string): ExchangeSummary | undefined {
-    const row = this.db.prepare('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
+    const row = this.stmt('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
   }
 
   /** Findings about an exchange or any of its frames, in capture order. */
   diagnosticsFor(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): Diagnostic[] {
     const seqs = ex.frameSeqs;
-    const rows = this.db
-      .prepare(
+    const rows = this
+      .stmt(
         `SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR frame_seq IN (${seqs.map(() => '?').join(',')})` : ''} ORDER BY id`,
       )
       .all(ex.id, ...seqs) as DiagnosticRow[];
@@ -201,17 +226,17 @@ export class CaptureStore {
   }
 
   sessions(): SessionSummary[] {
-    const rows = this.db.prepare('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
+    const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
   }
 
   /** A counter in the meta table (0 when unset). */
   meta(key: string): number {
-    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
+    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
   }
 
   setMeta(key: string, value: number): void {
-    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+    this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
   close(): void {

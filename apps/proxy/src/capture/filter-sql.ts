@@ -9,9 +9,11 @@
  * the part before the first `*` as a range), `session:` (a prefix). Narrowed in SQL without an
  * index (rows are still visited, but those that fail are never parsed): `kind:`, `code:`,
  * `latency>`/`<` in plain ms, `has:diag`.
- * Full scans through the matcher: free text (it reads bodies), `client:` and `rev:` (session
- * fields), `id:`, `dir:`, `size`, `diag:CODE`, and any `!x` or `x | y` with a part that is not
- * exact in SQL.
+ * Free text is decided in SQL too (a function with the matcher's lower-casing, over method, target
+ * and every linked body), but it reads bodies: a full scan of the frames it visits.
+ * Full scans through the matcher: `client:` and `rev:` (session fields), `id:`, `dir:`, `size`,
+ * `diag:CODE`, and any `!x` or `x | y` with a part that is not exact in SQL.
+ * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
 import type { Filter } from '@mcpscope/protocol';
 
@@ -26,6 +28,9 @@ export interface SqlFilter {
 }
 
 
+/** Columns are qualified so the SQL also works where frames (which share names) are joined in. */
+const X = 'exchanges.';
+
 /** Upper bound for a prefix range: every string starting with `prefix` sorts below it. */
 const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
 
@@ -35,8 +40,18 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
   switch (filter.type) {
     case 'field':
       return fieldToSql(filter.field, filter.op, filter.value);
-    case 'text':
-      return undefined;
+    case 'text': {
+      // The matcher lower-cases method, target and the bodies joined by newlines; a needle with a
+      // newline could match across two bodies, and an empty one matches rows with no frames left.
+      const needle = filter.value.toLowerCase();
+      if (needle === '' || needle.includes('\n')) return undefined;
+      return {
+        // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
+        sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(tf.raw, ?))`,
+        params: [needle, needle, needle],
+        exact: true,
+      };
+    }
     case 'not': {
       const inner = filterToSql(filter.item);
       // NOT of a superset is not a superset: only exact parts may be negated in SQL.
@@ -66,30 +81,30 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
   if (op !== ':') {
     // Plain milliseconds only; `1.5s` and friends are left to the matcher.
     const n = /^\d+(?:\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (field === 'latency' && Number.isFinite(n)) return { sql: `latency_ms ${op} ?`, params: [n], exact: true };
+    if (field === 'latency' && Number.isFinite(n)) return { sql: `${X}latency_ms ${op} ?`, params: [n], exact: true };
     return undefined;
   }
   switch (field) {
     case 'status':
-      if (value === 'err') return { sql: `status IN (${ERROR_STATUSES.map(() => '?').join(', ')})`, params: [...ERROR_STATUSES], exact: true };
-      return { sql: 'status = ?', params: [value], exact: true };
+      if (value === 'err') return { sql: `${X}status IN (${ERROR_STATUSES.map(() => '?').join(', ')})`, params: [...ERROR_STATUSES], exact: true };
+      return { sql: `${X}status = ?`, params: [value], exact: true };
     case 'method':
       return globToSql('method', value);
     case 'tool': {
       const target = globToSql('target', value);
-      return { sql: `method = 'tools/call' AND ${target.sql}`, params: target.params, exact: target.exact };
+      return { sql: `${X}method = 'tools/call' AND ${target.sql}`, params: target.params, exact: target.exact };
     }
     case 'session':
       // A prefix match, case-sensitive, like the matcher.
-      return { sql: 'session_key >= ? AND session_key < ?', params: [value, prefixEnd(value)], exact: true };
+      return { sql: `${X}session_key >= ? AND ${X}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
     case 'kind':
-      return { sql: 'kind = ?', params: [value], exact: true };
+      return { sql: `${X}kind = ?`, params: [value], exact: true };
     case 'code': {
       const n = Number(value);
-      return Number.isInteger(n) ? { sql: 'error_code = ?', params: [n], exact: true } : undefined;
+      return Number.isInteger(n) ? { sql: `${X}error_code = ?`, params: [n], exact: true } : undefined;
     }
     case 'has':
-      return value === 'diag' ? { sql: 'diagnostics > 0', params: [], exact: true } : undefined;
+      return value === 'diag' ? { sql: `${X}diagnostics > 0`, params: [], exact: true } : undefined;
     default:
       return undefined;
   }
@@ -99,7 +114,8 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
  * A glob of the filter language (`*` = any run, case-sensitive): equality without `*`, an index
  * range for the part before the first `*` otherwise (exact when that `*` ends the pattern).
  */
-function globToSql(column: string, pattern: string): SqlFilter {
+function globToSql(name: string, pattern: string): SqlFilter {
+  const column = X + name;
   const star = pattern.indexOf('*');
   if (star === -1) return { sql: `${column} = ?`, params: [pattern], exact: true };
   const prefix = pattern.slice(0, star);

@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import { InspectorError } from '../errors.js';
 
-const MIGRATIONS: readonly string[] = [
+export const MIGRATIONS: readonly string[] = [
   // 1: frames (raw evidence) and the derived exchanges and sessions.
   `
   CREATE TABLE frames (

@@ -20,7 +20,7 @@ export function rebuildDerived(store: CaptureStore): RebuildResult {
   let frames = 0;
   db.transaction(() => {
     for (const table of DERIVED_TABLES) db.exec(`DELETE FROM ${table}`);
-    frames = replayInto(store, createDeriver(), (_frames, derived) => store.writeDerived(derived));
+    frames = replayInto(store, createDeriver(), (page, derived) => store.writeDerived(derived, page[0]!.seq));
   })();
   const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   return { frames, exchanges: count('exchanges'), sessions: count('sessions'), diagnostics: count('diagnostics') };

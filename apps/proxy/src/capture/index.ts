@@ -1,0 +1,12 @@
+/**
+ * The capture store's public face for tools outside apps/proxy (benchmarks, the export helper):
+ * the store, the pipeline that feeds it, filtered queries, rebuild, and the API routes over them.
+ */
+export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
+export { CapturePipeline, REPLAY_PAGE, type CaptureBatch } from './capture-pipeline.js';
+export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
+export { rebuildDerived } from './rebuild.js';
+export { Retention, readRetentionState, type RetentionLimits } from './retention.js';
+export { exchangeRoutes } from '../api/routes/exchanges.js';
+export { frameRoutes } from '../api/routes/frames.js';
+export { apiErrorHandler } from '../api/error-handler.js';

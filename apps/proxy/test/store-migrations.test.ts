@@ -1,0 +1,45 @@
+// Capture files outlive versions of mcpscope: an old file is migrated forward in place (derived
+// columns filled from what it holds), and a file from a newer mcpscope is refused, not damaged.
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CaptureQuery } from '../src/capture/capture-query.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
+import { InspectorError } from '../src/errors.js';
+import { parseFilter } from '@mcpscope/protocol';
+import { tempDbFile } from './store-helpers.js';
+
+describe('migrations', () => {
+  it('brings a version-1 file forward, filling the new columns from the stored summaries', () => {
+    const file = tempDbFile();
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    const raw = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_gifts"}}';
+    old.prepare("INSERT INTO frames VALUES (1, 1.5, 's', 'c2s', 'http-json', 'data', ?, NULL)").run(raw);
+    const summary = { id: '1', sessionKey: 's', requester: 'client', kind: 'request', method: 'tools/call', target: 'suggest_gifts', rpcId: 1, status: 'pending', startTs: 1.5, requestSeq: 1, frameSeqs: [1], size: raw.length, diagnostics: 0, updatedSeq: 1 };
+    old.prepare("INSERT INTO exchanges VALUES ('1', 1, 's', 'pending', 'tools/call', 1, ?)").run(JSON.stringify(summary));
+    old.close();
+
+    const store = new CaptureStore(file);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.db.prepare('SELECT bytes, raw FROM frames').get()).toEqual({ bytes: Buffer.byteLength(raw), raw });
+    const parsed = parseFilter('tool:suggest_gifts status:pending');
+    expect(new CaptureQuery(store).exchanges(parsed.ok ? parsed.filter : null, 10).exchanges).toEqual([summary]);
+    store.close();
+  });
+
+  it('refuses a file written by a newer mcpscope and leaves it untouched', () => {
+    const file = tempDbFile();
+    const newer = new Database(file);
+    newer.exec('CREATE TABLE future (x)');
+    newer.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    newer.close();
+    expect(() => new CaptureStore(file)).toThrow(expect.objectContaining({ code: 'db_too_new' }) as InspectorError);
+    const check = new Database(file, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 5);
+    check.close();
+    // The failed open let go of the file: a later open is refused for the version, not the lock.
+    expect(() => new CaptureStore(file)).toThrow(/newer mcpscope/);
+  });
+});
