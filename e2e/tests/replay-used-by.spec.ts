@@ -13,7 +13,8 @@ import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.j
 const require = createRequire(import.meta.url);
 
 async function chatgpt(mcpUrl: string): Promise<Client> {
-  const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
+  // Declares elicitation, as ChatGPT's connector may: server-everything then offers its elicitation tool.
+  const client = new Client({ name: 'openai-mcp', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } }));
   return client;
 }
@@ -146,6 +147,23 @@ test.describe('replay on server-everything', () => {
       await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
       await expect(page.getByTestId('replay-diff').locator('.editor.modified .view-lines')).toContainText('The sum of 1 and 2 is 3.');
     }
+    // Volatile fields: the ids differ on every call; masked by default, shown on request.
+    const modified = page.getByTestId('replay-diff').locator('.editor.modified .view-lines');
+    await expect(modified).toContainText('‹volatile›');
+    await page.getByTestId('replay-ignore-volatile').uncheck();
+    await expect(modified).toContainText('mcpscope-replay-');
+
+    // A server request during a replay (elicitation) is shown to the user, who declines it.
+    await page.getByTestId('replay-tool-picker').selectOption('trigger-elicitation-request');
+    await page.getByTestId('replay-mode-fresh').check();
+    await page.getByTestId('replay-send').click();
+    const ask = page.getByTestId('replay-input');
+    await expect(ask).toHaveAttribute('data-method', 'elicitation/create');
+    await page.getByTestId('replay-input-decline').click();
+    await expect(ask).toHaveCount(0);
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
+    await expect(modified).toContainText('decline');
+    await page.screenshot({ path: '../reports/screenshots/replay-everything.png' });
     await client.close();
   });
 });
