@@ -4,9 +4,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { benchTapOverhead } from './tap-overhead.js';
+import { benchTapSse } from './tap-sse.js';
 
 const results: Record<string, unknown> = { startedAt: new Date().toISOString() };
 results.tapOverhead = await benchTapOverhead();
+results.tapSse = await benchTapSse();
 const dir = new URL('./results/', import.meta.url).pathname;
 mkdirSync(dir, { recursive: true });
 const file = `${dir}bench-${Date.now()}.json`;

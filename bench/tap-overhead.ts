@@ -1,81 +1,70 @@
 /**
- * Added latency of the tap: the same tools/call, directly against the demo server and through
- * mcpscope with capture on, sequentially (latency) and at several concurrencies (throughput).
+ * What the tap costs: the same small tools/call against the same fast upstream, directly and
+ * through three proxies, each in its own process as users run them:
+ *   - node pass-through: undici request + pipe, no capture (the floor for the tap's approach);
+ *   - hono pass-through: `hono/proxy` on @hono/node-server, no capture (the floor for a Hono +
+ *     fetch proxy on this stack);
+ *   - tap: mcpscope with capture on (in-memory SQLite).
+ * Latency is sequential (p50/p99 per round, rounds interleaved so drift hits every path alike);
+ * throughput runs 1, 10 and 50 concurrent keep-alive clients. Ratios are within one run.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDemoServer } from '@mcpscope/proxy/demo';
-import { startMcpscope } from '@mcpscope/proxy/server';
 import { fmt, percentile, printTable, spread } from './stats.js';
+import { startHelper, type Helper } from './support/processes.js';
+import { newAgent, sequential, throughput } from './support/load.js';
 
-const CALLS = 400;
+const CALLS = 1500;
 const ROUNDS = 3;
 
-async function client(url: string): Promise<Client> {
-  const c = new Client({ name: 'bench', version: '1' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return c;
-}
-
-async function latencies(c: Client, n: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await c.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 100 } });
-    out.push(performance.now() - t);
-  }
-  return out.sort((a, b) => a - b);
-}
-
-async function throughput(url: string, concurrency: number, perClient: number): Promise<number> {
-  const clients = await Promise.all(Array.from({ length: concurrency }, () => client(url)));
-  const t = performance.now();
-  await Promise.all(clients.map((c) => latencies(c, perClient)));
-  const rps = (concurrency * perClient) / ((performance.now() - t) / 1000);
-  await Promise.all(clients.map((c) => c.close()));
-  return rps;
-}
-
 export async function benchTapOverhead() {
-  const demo = await startDemoServer();
-  const app = await startMcpscope({ target: demo.url, db: ':memory:', port: 0, uiPort: 0 });
-  const paths = { direct: demo.url, tap: app.mcpUrl };
-  const lat: Record<string, { p50: number[]; p99: number[] }> = { direct: { p50: [], p99: [] }, tap: { p50: [], p99: [] } };
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, url] of Object.entries(paths)) {
-      const c = await client(url);
-      await latencies(c, 50); // warm-up
-      const l = await latencies(c, CALLS);
-      lat[name]!.p50.push(percentile(l, 50));
-      lat[name]!.p99.push(percentile(l, 99));
-      await c.close();
-    }
-  }
-  const rows: (string | number)[][] = [];
-  const added50 = lat.tap!.p50.map((v, i) => v - lat.direct!.p50[i]!);
-  const added99 = lat.tap!.p99.map((v, i) => v - lat.direct!.p99[i]!);
-  for (const name of ['direct', 'tap'] as const) {
-    const p50 = spread(lat[name]!.p50);
-    const p99 = spread(lat[name]!.p99);
-    rows.push([name, `${fmt(p50.median)} (${fmt(p50.min)}–${fmt(p50.max)})`, `${fmt(p99.median)} (${fmt(p99.min)}–${fmt(p99.max)})`, fmt(p50.median / spread(lat.direct!.p50).median)]);
-  }
-  printTable(`Tap latency, sequential tools/call, ${CALLS} calls × ${ROUNDS} rounds (ms; median (min–max) over rounds)`, ['path', 'p50', 'p99', 'p50 ratio vs direct'], rows);
-  const a50 = spread(added50);
-  const a99 = spread(added99);
-  console.log(`added by the tap: p50 ${fmt(a50.median)} ms (budget ≤ 1 ms: ${a50.median <= 1 ? 'met' : 'NOT met'}), p99 ${fmt(a99.median)} ms (budget ≤ 5 ms: ${a99.median <= 5 ? 'met' : 'NOT met'})`);
+  const upstream = await startHelper('./fast-upstream.ts');
+  const helpers: Helper[] = [upstream];
+  try {
+    const node = await startHelper('./node-pass-through.ts', { UPSTREAM: upstream.origin });
+    const hono = await startHelper('./hono-pass-through.ts', { UPSTREAM: upstream.origin });
+    const tap = await startHelper('./tap-process.ts', { UPSTREAM: upstream.origin });
+    helpers.push(node, hono, tap);
+    const paths = { direct: upstream.origin, 'node pass-through': node.origin, 'hono pass-through': hono.origin, 'tap (capture on)': tap.origin };
+    const names = Object.keys(paths) as (keyof typeof paths)[];
 
-  const tput: (string | number)[][] = [];
-  const tputResults: Record<string, Record<string, number>> = {};
-  for (const concurrency of [1, 10, 50]) {
-    const per = Math.max(10, Math.floor(600 / concurrency));
-    const direct = await throughput(paths.direct, concurrency, per);
-    const tap = await throughput(paths.tap, concurrency, per);
-    tputResults[concurrency] = { direct, tap };
-    const ratio = tap / direct;
-    tput.push([concurrency, fmt(direct, 0), fmt(tap, 0), `${fmt(ratio * 100, 1)} %`, concurrency === 50 ? (ratio >= 0.85 ? 'met' : 'NOT met') : '']);
+    const lat = Object.fromEntries(names.map((n) => [n, { p50: [] as number[], p99: [] as number[] }]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of names) {
+        const agent = newAgent(1);
+        await sequential(agent, `${paths[name]}/mcp`, 200); // warm-up
+        const l = await sequential(agent, `${paths[name]}/mcp`, CALLS);
+        lat[name]!.p50.push(percentile(l, 50));
+        lat[name]!.p99.push(percentile(l, 99));
+        await agent.close();
+      }
+    }
+    const direct50 = spread(lat.direct!.p50).median;
+    const direct99 = spread(lat.direct!.p99).median;
+    printTable(
+      `Latency, sequential tools/call, ${CALLS} calls × ${ROUNDS} rounds (ms; median over rounds (min–max))`,
+      ['path', 'p50', 'p99', 'added p50', 'added p99'],
+      names.map((n) => {
+        const p50 = spread(lat[n]!.p50);
+        const p99 = spread(lat[n]!.p99);
+        return [n, `${fmt(p50.median, 3)} (${fmt(p50.min, 3)}–${fmt(p50.max, 3)})`, `${fmt(p99.median, 3)} (${fmt(p99.min, 3)}–${fmt(p99.max, 3)})`, n === 'direct' ? '' : fmt(p50.median - direct50, 3), n === 'direct' ? '' : fmt(p99.median - direct99, 3)];
+      }),
+    );
+    const added50 = spread(lat['tap (capture on)']!.p50).median - direct50;
+    const added99 = spread(lat['tap (capture on)']!.p99).median - direct99;
+    console.log(`tap adds p50 ${fmt(added50, 3)} ms (budget ≤ 1 ms: ${added50 <= 1 ? 'met' : 'NOT met'}), p99 ${fmt(added99, 3)} ms (budget ≤ 5 ms: ${added99 <= 5 ? 'met' : 'NOT met'})`);
+
+    const tput: Record<string, Record<string, number>> = {};
+    const rows: (string | number)[][] = [];
+    for (const clients of [1, 10, 50]) {
+      const per = Math.max(40, Math.floor(4000 / clients));
+      tput[clients] = {};
+      for (const name of names) tput[clients]![name] = await throughput(`${paths[name]}/mcp`, clients, per);
+      const d = tput[clients]!.direct!;
+      const ratio = tput[clients]!['tap (capture on)']! / d;
+      rows.push([clients, ...names.map((n) => (n === 'direct' ? fmt(d, 0) : `${fmt(tput[clients]![n]!, 0)} (${fmt((tput[clients]![n]! / d) * 100, 0)} %)`)), clients === 50 ? (ratio >= 0.85 ? 'met' : 'NOT met') : '']);
+    }
+    printTable('Throughput, tools/call (requests/s; % of direct)', ['clients', ...names, 'tap ≥ 85 % at 50'], rows);
+    return { latency: lat, addedP50: added50, addedP99: added99, throughput: tput };
+  } finally {
+    for (const h of helpers.reverse()) await h.stop();
   }
-  printTable('Throughput, tools/call (requests/s)', ['clients', 'direct', 'tap', 'tap / direct', 'budget ≥ 85 % at 50'], tput);
-  await app.close();
-  await demo.close();
-  return { latency: lat, addedP50: a50, addedP99: a99, throughput: tputResults };
 }

@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 export default defineConfig({
   plugins: [react()],
   resolve: { conditions: ['mcpscope-source', 'module', 'browser', 'development|production'] },
+  // Vitest runs in node (SSR resolution): resolve the workspace source there too, not a stale dist/.
+  ssr: { resolve: { conditions: ['mcpscope-source'] } },
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 6000 },
   server: {
     proxy: { '/api': 'http://127.0.0.1:7789', '/ws': { target: 'ws://127.0.0.1:7789', ws: true } },

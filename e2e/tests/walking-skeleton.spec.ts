@@ -41,7 +41,8 @@ test('a tools/call through the tap appears live in the dashboard', async ({ page
   await call.click();
   const detail = page.getByTestId('detail-pane');
   await expect(detail).toContainText('suggest_gifts');
-  // Monaco, bundled, renders the request and the response bodies.
+  // Monaco, bundled, renders a body on demand (the detail pane's "Editor" view).
+  await detail.getByTestId('frame-card').first().getByRole('tab', { name: 'Editor' }).click();
   await expect(detail.locator('.monaco-editor')).toBeVisible();
   await expect(detail.locator('.view-lines')).toContainText('graduation');
   await page.screenshot({ path: '../reports/screenshots/walking-skeleton.png' });

@@ -3,11 +3,15 @@
  */
 import { parseCli, USAGE, UsageError } from './config/cli-args.js';
 import { startMcpscope } from './server.js';
+import { runRebuild } from './capture/rebuild-command.js';
+import { InspectorError } from './errors.js';
 
 async function main(): Promise<void> {
   let options;
+  const argv = process.argv[2] === '--' ? process.argv.slice(3) : process.argv.slice(2);
   try {
-    options = parseCli(process.argv.slice(2), process.env);
+    if (argv[0] === 'rebuild') return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
+    options = parseCli(argv, process.env);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`mcpscope: ${err.message}\n\n${USAGE}`);
@@ -20,16 +24,20 @@ async function main(): Promise<void> {
     return;
   }
   const app = await startMcpscope(options);
-  const upstream = app.demo ? `${app.upstreamUrl} (embedded demo server)` : app.upstreamUrl;
+  const upstream = app.demo ? `${app.upstreamUrl} (embedded demo server)` : app.stdio ? `${app.stdio.argv.join(' ')} (stdio, pid ${app.stdio.child.pid})` : app.upstreamUrl;
   process.stdout.write(
     [
       '',
       '  mcpscope is running',
       '',
       `  Tap (point your MCP client here):  ${app.mcpUrl}`,
+      ...(app.publicMcpUrl ? [`  Public (connector URL):            ${app.publicMcpUrl}`] : []),
       `  Upstream:                          ${upstream}`,
       `  Dashboard:                         ${app.dashboardLoginUrl}`,
       `  Capture file:                      ${app.dbFile}`,
+      ...(options.maxFrames || options.maxBytes
+        ? [`  Retention:                         ${[options.maxFrames && `${options.maxFrames} frames`, options.maxBytes && `${options.maxBytes} bytes`].filter(Boolean).join(', ')} (oldest removed first)`]
+        : []),
       '',
       '  The dashboard URL carries a secret token; do not share it.',
       '',
@@ -48,7 +56,12 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   const code = (err as { code?: string }).code;
-  if (code === 'EADDRINUSE') {
+  if (err instanceof InspectorError) {
+    process.stderr.write(`mcpscope: ${err.message}\n`);
+  } else if (code === 'ENOENT' || code === 'EACCES') {
+    // Only spawning the --stdio command fails this way at start-up.
+    process.stderr.write(`mcpscope: could not start the --stdio command: ${(err as Error).message}\n`);
+  } else if (code === 'EADDRINUSE') {
     process.stderr.write(`mcpscope: a port is already in use (${(err as Error).message}). Choose another with --port / --ui-port.\n`);
   } else {
     process.stderr.write(`mcpscope: ${(err as Error).stack ?? String(err)}\n`);

@@ -6,19 +6,26 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { CaptureStore } from './capture/capture-store.js';
 import { CapturePipeline } from './capture/capture-pipeline.js';
-import { LiveHub } from './hub/live-hub.js';
-import { createTapApp } from './tap/tap-app.js';
-import { upstreamFetch, type UpstreamFetch } from './tap/upstream-fetch.js';
+import { LiveHub, type LiveHubOptions } from './hub/live-hub.js';
+import { createTapHandler } from './tap/tap-handler.js';
+import { upstreamRequest, type UpstreamRequest } from './tap/upstream-request.js';
+import { createGuard, isLoopbackAddress } from './tap/tap-guard.js';
+import { LegacyEndpoints } from './tap/legacy-sse.js';
+import { publicBaseOf } from './tap/public-origin.js';
+import { startStdioUpstream, type StdioUpstream } from './stdio/stdio-upstream.js';
 import { createDashboardApp } from './dashboard/dashboard-app.js';
 import { loopbackHosts, newToken } from './dashboard/access.js';
 import { startDemoServer, type DemoServer } from './demo/demo-http.js';
-import type { CliOptions } from './config/cli-args.js';
+import type { FrameInput } from '@mcpscope/protocol';
+import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
-import { createReplay } from './replay/index.js';
+import { sampleCall } from './demo/sample-call.js';
+import { createReplay, replayUnavailable } from './replay/index.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -29,49 +36,86 @@ export interface Mcpscope {
   dashboardLoginUrl: string;
   token: string;
   upstreamUrl: string;
+  /** The MCP endpoint as clients outside reach it (`--public-url`), when given. */
+  publicMcpUrl?: string;
+  /** The spawned server in `--stdio` mode. */
+  stdio?: StdioUpstream;
   dbFile: string;
   demo?: DemoServer;
   store: CaptureStore;
   pipeline: CapturePipeline;
+  hub: LiveHub;
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { fetch?: UpstreamFetch; webRoot?: string };
+export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string; hub?: LiveHubOptions };
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
-  if (options.stdio) throw new Error('--stdio is not available yet in this build');
-  const demo = options.target ? undefined : await startDemoServer();
-  const upstreamUrl = options.target ?? demo!.url;
-  const upstream = new URL(upstreamUrl);
+  if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
+    // parseCli refuses this too; this guards callers that build options themselves.
+    throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
+  }
   const dbFile = options.db ?? defaultDbPath();
   if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
+  // The store first: a capture file held by another mcpscope stops the start before anything listens.
   const store = new CaptureStore(dbFile);
-  const pipeline = new CapturePipeline(store);
-  const hub = new LiveHub(store, pipeline);
+  const demo = options.target || options.stdio ? undefined : await startDemoServer();
+  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
+  const record = (frame: FrameInput) => pipeline.record(frame);
   const now = () => performance.timeOrigin + performance.now();
-  const replay = createReplay({ store, pipeline, upstreamUrl, fetch: options.fetch ?? upstreamFetch, now });
 
-  const tapApp = createTapApp({
-    upstreamOrigin: upstream.origin,
-    isMcpPath: (path) => path === upstream.pathname,
-    record: (frame) => pipeline.record(frame),
-    fetch: options.fetch ?? upstreamFetch,
-    now,
-    nextConnectionId: () => `h${++connections}`,
-    onRequestHeaders: (sessionKey, headers) => replay.credentials.remember(sessionKey, headers),
+  // With --stdio the tap serves the spawned server at /mcp; otherwise it mirrors the upstream's paths.
+  const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
+  const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
+  const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
+  const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  const replay = stdio ? undefined : createReplay({ store, pipeline, upstreamUrl, request: options.request ?? upstreamRequest, now });
+  const host = options.host ?? '127.0.0.1';
+  const guard = createGuard({
+    loopbackOnly: isLoopbackAddress(host),
+    allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
   });
-  const tapServer = await listen(serve({ fetch: tapApp.fetch, port: options.port ?? 0, hostname: options.host ?? '127.0.0.1' }));
+  const tapHandler = createTapHandler({
+    guard,
+    ...(stdio
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio.bridge.handle(req, res, cors) } }
+      : {
+          forward: {
+            upstreamOrigin: new URL(upstreamUrl).origin,
+            mcpPath,
+            legacy: new LegacyEndpoints(),
+            record,
+            request: options.request ?? upstreamRequest,
+            now,
+            nextConnectionId: () => `h${++connections}`,
+            ...(publicBase ? { publicBase } : {}),
+            ...(replay ? { onRequestHeaders: (key: string, headers: Record<string, string | string[] | undefined>) => replay.credentials.remember(key, headers) } : {}),
+          },
+        }),
+  });
+  const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
 
+  const tapPort = (tapServer.address() as AddressInfo).port;
+  const tapUrl = `http://127.0.0.1:${tapPort}`;
+  const mcpUrl = tapUrl + mcpPath;
   const token = options.token ?? newToken();
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
-  const tapPort = (tapServer.address() as AddressInfo).port;
-  const tapUrl = `http://127.0.0.1:${tapPort}`;
-  const dashboardApp = createDashboardApp({ store, hub, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, replayApi: replay.routes(tapUrl) });
+  const dashboardApp = createDashboardApp({
+    store,
+    hub,
+    token,
+    allowedHosts,
+    webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
+    info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+    ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+    replayApi: replay ? replay.routes(tapUrl) : replayUnavailable('Replay to a --stdio server is not available yet: it needs the stdio bridge to send on its behalf.'),
+  });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
   const uiPort = (uiServer.address() as AddressInfo).port;
@@ -81,7 +125,9 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const dashboardUrl = `http://127.0.0.1:${uiPort}`;
   return {
     tapUrl,
-    mcpUrl: tapUrl + upstream.pathname,
+    mcpUrl,
+    ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
+    ...(stdio ? { stdio } : {}),
     dashboardUrl,
     dashboardLoginUrl: `${dashboardUrl}/?token=${encodeURIComponent(token)}`,
     token,
@@ -90,12 +136,16 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(demo ? { demo } : {}),
     store,
     pipeline,
+    hub,
     close: async () => {
       hub.close();
-      await replay.close();
+      await replay?.close();
+      // A dashboard that stopped reading would hold the listener open: cut it.
+      for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
       wss.close();
       await demo?.close();
+      await stdio?.close();
       pipeline.close();
       store.close();
     },

@@ -30,3 +30,10 @@ describe('parseCli', () => {
     expect(parseCli([], { MCPSCOPE_TOKEN: 'a-long-enough-token-123' }).token).toBe('a-long-enough-token-123');
   });
 });
+
+describe('--stdio', () => {
+  it('refuses a command it cannot split, before starting anything', () => {
+    expect(() => parseCli(['--stdio', 'node "server.js'])).toThrow(UsageError);
+    expect(parseCli(['--stdio', 'node "my server.js"']).stdio).toBe('node "my server.js"');
+  });
+});

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Mcpscope } from '../src/server.js';
 import { startTestMcpscope } from './helpers.js';
+import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../src/dashboard/access.js';
 
 let app: Mcpscope;
 beforeAll(async () => {
@@ -10,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const API_ROUTES = ['/api/sessions', '/api/frames', '/api/exchanges', '/api/exchanges/1'];
+// Every API route, including ones that do not exist: the token check comes before routing.
+const API_ROUTES = ['/api/sessions', '/api/frames', '/api/frames?filter=status:err', '/api/frames/1/raw', '/api/exchanges', '/api/exchanges?filter=err', '/api/exchanges/1', '/api/no-such-route'];
 
 function wsStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve) => {
@@ -36,6 +38,7 @@ describe('dashboard access', () => {
     expect((await fetch(app.dashboardUrl + route, { headers: { authorization: 'Bearer wrong-token-wrong-token' } })).status).toBe(401);
     const ok = await fetch(app.dashboardUrl + route, { headers: { authorization: `Bearer ${app.token}` } });
     expect([200, 404]).toContain(ok.status);
+    expect(ok.headers.get('content-type')).not.toContain('text/html');
   });
 
   it.each(API_ROUTES)('%s refuses a foreign Host or Origin with 403, even with the token', async (route) => {
@@ -55,6 +58,35 @@ describe('dashboard access', () => {
     expect(await wsStatus(ws)).toBe(401);
     expect(await wsStatus(`${ws}?token=${app.token}`, { origin: 'https://evil.example' })).toBe(403);
     expect(await wsStatus(`${ws}?token=${app.token}`, { origin: app.dashboardUrl })).toBe(101);
+  });
+
+  it('takes the WebSocket token as a subprotocol, so it need not sit in the URL', async () => {
+    const url = app.dashboardUrl.replace('http', 'ws') + '/ws';
+    const protocol = await new Promise<string>((resolve, reject) => {
+      const ws = new WebSocket(url, [WS_PROTOCOL, WS_TOKEN_PREFIX + app.token], { origin: app.dashboardUrl });
+      ws.on('open', () => {
+        resolve(ws.protocol);
+        ws.close();
+      });
+      ws.on('error', reject);
+    });
+    expect(protocol).toBe(WS_PROTOCOL);
+    const wrong = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, [WS_PROTOCOL, `${WS_TOKEN_PREFIX}not-the-token-at-all`]);
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+    });
+    expect(wrong).toBe(401);
+  });
+
+  it('refuses a token that differs only in its last character, or is a prefix', async () => {
+    for (const token of [app.token.slice(0, -1) + (app.token.endsWith('A') ? 'B' : 'A'), app.token.slice(0, 20), `${app.token}x`]) {
+      expect((await fetch(`${app.dashboardUrl}/api/sessions`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    }
+  });
+
+  it('refuses to start the dashboard on a wildcard address unless told it is dangerous', async () => {
+    await expect(startTestMcpscope({ uiHost: '0.0.0.0' })).rejects.toThrow(/wildcard|0\.0\.0\.0/);
   });
 
   it('sends a strict Content-Security-Policy', async () => {

@@ -7,7 +7,7 @@ import type { ApiError, RequestMessage, ReplayFailure, ReplayResponse } from '@m
 import type { Mcpscope } from '../src/server.js';
 import { ReplayInputs } from '../src/replay/replay-inputs.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
-import { api, watchingFetch, type SeenCall } from './replay-helpers.js';
+import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
 
 const SECRET = 'Bearer sk-test-secret-42';
 let app: Mcpscope;
@@ -15,9 +15,9 @@ let calls: SeenCall[];
 let originalId: string;
 
 beforeAll(async () => {
-  const watched = watchingFetch();
+  const watched = watchingRequest();
   calls = watched.calls;
-  app = await startTestMcpscope({ fetch: watched.fetch });
+  app = await startTestMcpscope({ request: watched.request });
   const client = await connectClient(app.mcpUrl, { headers: { authorization: SECRET } });
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 3 } });
   await client.close();

@@ -1,28 +1,89 @@
+/**
+ * The dashboard's frame: top bar, sessions sidebar, filter bar, then the timeline (or the raw
+ * frame view, or the first-run page) beside the detail pane.
+ */
 import { useEffect, useMemo } from 'react';
 import { ApiClient } from './api/client.js';
+import { ConnectionBanner } from './app/ConnectionBanner.js';
+import { TopbarActions } from './app/TopbarActions.js';
+import { useKeyboard } from './app/use-keyboard.js';
+import { DetailPane } from './detail/DetailPane.js';
+import { FilterBar } from './filter/FilterBar.js';
+import { buildViewFilter } from './filter/filter-lang.js';
+import { FirstRun } from './first-run/FirstRun.js';
+import { RawFrames } from './frames/RawFrames.js';
+import { SessionsSidebar } from './sessions/SessionsSidebar.js';
 import { startLiveSync } from './store/live-sync.js';
 import { useLive } from './store/live-store.js';
+import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
-import { DetailPane } from './detail/DetailPane.js';
+import { openReplay, ReplayHost } from './replay/index.js';
+
+function ModeSwitch() {
+  const mode = useUi((s) => s.mode);
+  return (
+    <span className="segmented" role="tablist" aria-label="View">
+      <button type="button" role="tab" aria-selected={mode === 'exchanges'} className={mode === 'exchanges' ? 'on' : ''} onClick={() => useUi.getState().setMode('exchanges')}>
+        Exchanges
+      </button>
+      <button type="button" role="tab" aria-selected={mode === 'frames'} data-testid="raw-switch" className={mode === 'frames' ? 'on' : ''} onClick={() => useUi.getState().setMode('frames')}>
+        Raw frames
+      </button>
+    </span>
+  );
+}
 
 export function App({ token }: { token: string }) {
   const api = useMemo(() => new ApiClient(token), [token]);
-  useEffect(() => startLiveSync(api), [api]);
+  useEffect(() => startLiveSync(api, useLive), [api]);
+  useKeyboard();
+  const theme = useUi((s) => s.theme);
+  useEffect(() => void (document.documentElement.dataset.theme = theme), [theme]);
+
+  const filter = useUi((s) => s.filter);
+  const session = useUi((s) => s.session);
+  const compiled = useMemo(() => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key)), [filter, session]);
+  useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
+
   const connection = useLive((s) => s.connection);
-  const error = useLive((s) => s.error);
-  const count = useLive((s) => s.exchanges.ids.length);
+  const loaded = useLive((s) => s.loaded);
+  const total = useLive((s) => s.index.size);
+  useLive((s) => s.tick);
+  const mode = useUi((s) => s.mode);
+  const detailOpen = useUi((s) => s.detailOpen);
+  const empty = loaded && total === 0;
+
   return (
     <div className="app">
       <header className="topbar">
         <span className="brand">mcpscope</span>
-        <span className="count">{count} exchanges</span>
-        <span className={`conn conn-${connection}`} data-testid="connection">{connection}</span>
+        <ModeSwitch />
+        <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
+        <span className="spacer" />
+        <button type="button" className="small" data-testid="replay-compose" onClick={() => openReplay()} title="Compose a request and send it to the server">Compose</button>
+        <TopbarActions api={api} />
+        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection}</span>
       </header>
-      {connection === 'down' && <div className="banner" role="alert">Connection to mcpscope lost{error ? `: ${error}` : ''}. Reconnecting…</div>}
-      <main className="panes">
-        <Timeline />
-        <DetailPane api={api} />
-      </main>
+      <ConnectionBanner />
+      <div className="layout">
+        <SessionsSidebar />
+        <main className="main">
+          {mode === 'frames' ? (
+            <RawFrames api={api} />
+          ) : empty ? (
+            <FirstRun api={api} />
+          ) : (
+            <>
+              <FilterBar compiled={compiled} />
+              <div className={`panes${detailOpen ? ' with-detail' : ''}`}>
+                <Timeline />
+                {detailOpen && <DetailPane api={api} />}
+              </div>
+            </>
+          )}
+        </main>
+      </div>
+      <ReplayHost api={api} />
     </div>
   );
 }

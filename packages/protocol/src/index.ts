@@ -41,10 +41,25 @@ export type {
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,
+  RetentionInfo,
   ServerEvent,
   SessionsPage,
 } from './contract/api.js';
-export { FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
+export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver } from './derive/capture-deriver.js';
 export type { Derived } from './derive/capture-deriver.js';
+export type {
+  Filter,
+  FilterContext,
+  FilterError,
+  FilterField,
+  FilterOp,
+  FilterOperatorInfo,
+  FilterParseResult,
+} from './filter/types.js';
+export { parseFilter } from './filter/parse.js';
+export { printFilter } from './filter/print.js';
+export { describeFilter } from './filter/describe.js';
+export { compileFilter, matchesExchange } from './filter/match.js';
+export { FILTER_OPERATORS } from './filter/operators.js';

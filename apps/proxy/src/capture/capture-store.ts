@@ -1,13 +1,21 @@
 /**
  * The SQLite capture store. Writes come in batches (one transaction per tick); reads serve the
- * API. Frames are inserted, never updated; exchanges and sessions are upserted as they change.
+ * API and the live hub. Frames are inserted, never updated; the derived tables (exchanges,
+ * sessions, diagnostics, frame_exchanges) are upserted as they change and can be rebuilt.
+ *
+ * Durability: WAL with synchronous=NORMAL. A committed tick survives a crash of the process
+ * (kill -9); only an OS crash or power loss can lose the last transactions.
+ * One process per file: the connection holds SQLite's EXCLUSIVE lock for its whole life, so a
+ * second mcpscope on the same file gets a clear error instead of interleaving writes. The OS drops
+ * that lock when the process dies, so a kill -9 leaves nothing stale behind.
  */
 import Database from 'better-sqlite3';
-import type { ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
+import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
+import { InspectorError } from '../errors.js';
 import { migrate } from './migrations.js';
 
-interface FrameRow {
+export interface FrameRow {
   seq: number;
   ts: number;
   session_key: string;
@@ -18,57 +26,126 @@ interface FrameRow {
   http: string | null;
 }
 
+interface DiagnosticRow {
+  frame_seq: number;
+  exchange_id: string | null;
+  code: string;
+  severity: Diagnostic['severity'];
+  message: string;
+  path: string | null;
+}
+
+/** What one tick wrote. */
+export interface WriteSet {
+  frames: readonly Frame[];
+  exchanges: readonly ExchangeSummary[];
+  sessions: readonly SessionSummary[];
+  diagnostics: readonly Diagnostic[];
+}
+
 export class CaptureStore {
   readonly db: Database.Database;
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
+  private readonly linkFrame: Database.Statement;
   private readonly upsertSession: Database.Statement;
+  private readonly insertDiagnostic: Database.Statement;
+  private readonly headStmt: Database.Statement;
 
   constructor(readonly file: string) {
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    // NORMAL in WAL mode: a commit survives a process crash (kill -9); only an OS crash can lose
-    // the last transactions. That is the durability mcpscope promises.
-    this.db.pragma('synchronous = NORMAL');
-    migrate(this.db);
+    // No busy wait: if another process holds the file, say so at once.
+    this.db = new Database(file, { timeout: 0 });
+    try {
+      // EXCLUSIVE before WAL: SQLite then keeps the WAL index in process memory (no -shm) and
+      // never lets go of the file lock; the empty exclusive transaction takes the lock now.
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = NORMAL');
+      this.db.exec('BEGIN EXCLUSIVE; COMMIT;');
+      migrate(this.db);
+    } catch (err) {
+      this.db.close();
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+        throw new InspectorError('db_locked', `${file} is in use by another mcpscope (or another program). Stop it, or pass a different --db.`);
+      }
+      throw err;
+    }
     this.insertFrame = this.db.prepare(
-      'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, sort_key, session_key, status, method, updated_seq, summary) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, method = excluded.method, updated_seq = excluded.updated_seq, summary = excluded.summary`,
+      `INSERT INTO exchanges (id, sort_key, session_key, status, method, updated_seq, summary, kind, requester, target, latency_ms, size, error_code, diagnostics)
+       VALUES (@id, @sortKey, @sessionKey, @status, @method, @updatedSeq, @summary, @kind, @requester, @target, @latencyMs, @size, @errorCode, @diagnostics)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, method = excluded.method, updated_seq = excluded.updated_seq,
+         summary = excluded.summary, kind = excluded.kind, requester = excluded.requester, target = excluded.target,
+         latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics`,
     );
+    this.linkFrame = this.db.prepare('INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)');
     this.upsertSession = this.db.prepare(
       `INSERT INTO sessions (session_key, last_ts, summary) VALUES (?, ?, ?)
        ON CONFLICT(session_key) DO UPDATE SET last_ts = excluded.last_ts, summary = excluded.summary`,
     );
+    this.insertDiagnostic = this.db.prepare(
+      'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.headStmt = this.db.prepare('SELECT MAX(seq) AS head FROM frames');
   }
 
   /** The highest stored seq, 0 for an empty store. */
   head(): number {
-    const row = this.db.prepare('SELECT MAX(seq) AS head FROM frames').get() as { head: number | null };
-    return row.head ?? 0;
+    return (this.headStmt.get() as { head: number | null }).head ?? 0;
   }
 
   /** Writes one tick's worth of frames and derived rows atomically. */
-  write(frames: Frame[], exchanges: ExchangeSummary[], sessions: SessionSummary[]): void {
+  write(set: WriteSet): void {
     this.db.transaction(() => {
-      for (const f of frames) {
-        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null);
+      for (const f of set.frames) {
+        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
-      for (const ex of exchanges) {
-        this.upsertExchange.run(ex.id, sortKey(ex.id), ex.sessionKey, ex.status, ex.method ?? null, ex.updatedSeq, JSON.stringify(ex));
-      }
-      for (const s of sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
+      this.writeDerived(set);
     })();
   }
 
-  framesAfter(after: number, limit: number): FrameView[] {
-    const rows = this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
-    return rows.map((r) => toView(r, FRAME_RAW_LIMIT));
+  /** Upserts derived rows only (used by `write` and by a rebuild, which reads frames instead). */
+  writeDerived(set: Omit<WriteSet, 'frames'>): void {
+    for (const ex of set.exchanges) {
+      this.upsertExchange.run({
+        id: ex.id,
+        sortKey: sortKey(ex.id),
+        sessionKey: ex.sessionKey,
+        status: ex.status,
+        method: ex.method ?? null,
+        updatedSeq: ex.updatedSeq,
+        summary: JSON.stringify(ex),
+        kind: ex.kind,
+        requester: ex.requester,
+        target: ex.target ?? null,
+        latencyMs: ex.latencyMs ?? null,
+        size: ex.size,
+        errorCode: ex.errorCode ?? null,
+        diagnostics: ex.diagnostics,
+      });
+      for (const seq of ex.frameSeqs) this.linkFrame.run(seq, ex.id);
+    }
+    for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
+    for (const d of set.diagnostics) {
+      this.insertDiagnostic.run(d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
+    }
   }
 
-  framesBySeq(seqs: number[], rawLimit = Infinity): FrameView[] {
+  /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
+  framesAfter(after: number, limit: number, rawLimit = FRAME_RAW_LIMIT): FrameView[] {
+    const rows = this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    return rows.map((r) => toView(r, rawLimit));
+  }
+
+  /** Whole frames (never cut), oldest first, for replaying them through the deriver. */
+  rawFramesAfter(after: number, limit: number): Frame[] {
+    const rows = this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    return rows.map(toFrame);
+  }
+
+  framesBySeq(seqs: readonly number[], rawLimit = Infinity): FrameView[] {
     if (seqs.length === 0) return [];
     const rows = this.db
       .prepare(`SELECT * FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY seq`)
@@ -76,7 +153,21 @@ export class CaptureStore {
     return rows.map((r) => toView(r, rawLimit));
   }
 
-  /** Newest first, paged by `before` (a sort key). */
+  /** One frame's raw text, whole (for downloads); undefined when there is no such frame. */
+  frameRaw(seq: number): { raw: string; bytes: number } | undefined {
+    return this.db.prepare('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
+  }
+
+  /** The raw text of several frames joined by newlines (for free-text filters). */
+  framesText(seqs: readonly number[]): string {
+    if (seqs.length === 0) return '';
+    const rows = this.db
+      .prepare(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`)
+      .all(...seqs) as { raw: string }[];
+    return rows.map((r) => r.raw).join('\n');
+  }
+
+  /** Newest first, paged by `before` (a sort key); unfiltered (filtered pages: CaptureQuery). */
   exchanges(limit: number, before?: number): ExchangeSummary[] {
     const rows = (before === undefined
       ? this.db.prepare('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
@@ -97,24 +188,60 @@ export class CaptureStore {
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
   }
 
+  /** Findings about an exchange or any of its frames, in capture order. */
+  diagnosticsFor(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): Diagnostic[] {
+    const seqs = ex.frameSeqs;
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR frame_seq IN (${seqs.map(() => '?').join(',')})` : ''} ORDER BY id`,
+      )
+      .all(ex.id, ...seqs) as DiagnosticRow[];
+    return rows.map(toDiagnostic);
+  }
+
+  /** The distinct diagnostic codes of an exchange (for `diag:CODE` filters). */
+  diagnosticCodes(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): string[] {
+    return [...new Set(this.diagnosticsFor(ex).map((d) => d.code))];
+  }
+
   sessions(): SessionSummary[] {
     const rows = this.db.prepare('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
   }
 
+  /** A counter in the meta table (0 when unset). */
+  meta(key: string): number {
+    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
+  }
+
+  setMeta(key: string, value: number): void {
+    this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+  }
+
   close(): void {
-    this.db.close();
+    if (this.db.open) this.db.close();
   }
 }
 
-/** `12` → 12, `12.3` (third item of the batch in frame 12) → 12.003: keeps batch items in order. */
+/** `12` → 12, `12.3` (fourth item of the batch in frame 12) → 12.0004: keeps batch items in order. */
 export function sortKey(exchangeId: string): number {
   const [seq, index] = exchangeId.split('.');
   return Number(seq) + (index === undefined ? 0 : (Number(index) + 1) / 10_000);
 }
 
-function toView(r: FrameRow, rawLimit: number): FrameView {
+export function toFrame(r: FrameRow): Frame {
   const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
   if (r.http) frame.http = JSON.parse(r.http) as Frame['http'];
-  return toFrameView(frame, rawLimit);
+  return frame;
+}
+
+function toView(r: FrameRow, rawLimit: number): FrameView {
+  return toFrameView(toFrame(r), rawLimit);
+}
+
+function toDiagnostic(r: DiagnosticRow): Diagnostic {
+  const d: Diagnostic = { frameSeq: r.frame_seq, code: r.code, severity: r.severity, message: r.message };
+  if (r.exchange_id !== null) d.exchangeId = r.exchange_id;
+  if (r.path !== null) d.path = r.path;
+  return d;
 }

@@ -3,6 +3,7 @@
  * `frames` is the append-only evidence; every other table is derived and can be rebuilt from it.
  */
 import type Database from 'better-sqlite3';
+import { InspectorError } from '../errors.js';
 
 const MIGRATIONS: readonly string[] = [
   // 1: frames (raw evidence) and the derived exchanges and sessions.
@@ -36,12 +37,63 @@ const MIGRATIONS: readonly string[] = [
     summary TEXT NOT NULL
   );
   `,
+  // 2: columns the API filters on (so filters use indexes instead of parsing JSON), frame sizes
+  // for --max-bytes, the diagnostics table, which frames belong to which exchange (for filtered
+  // frame pages), and a small key/value table (retention counters).
+  `
+  ALTER TABLE frames ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+  UPDATE frames SET bytes = length(CAST(raw AS BLOB));
+  ALTER TABLE exchanges ADD COLUMN kind TEXT NOT NULL DEFAULT 'request';
+  ALTER TABLE exchanges ADD COLUMN requester TEXT NOT NULL DEFAULT 'none';
+  ALTER TABLE exchanges ADD COLUMN target TEXT;
+  ALTER TABLE exchanges ADD COLUMN latency_ms REAL;
+  ALTER TABLE exchanges ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE exchanges ADD COLUMN error_code INTEGER;
+  ALTER TABLE exchanges ADD COLUMN diagnostics INTEGER NOT NULL DEFAULT 0;
+  UPDATE exchanges SET
+    kind = json_extract(summary, '$.kind'),
+    requester = json_extract(summary, '$.requester'),
+    target = json_extract(summary, '$.target'),
+    latency_ms = json_extract(summary, '$.latencyMs'),
+    size = json_extract(summary, '$.size'),
+    error_code = json_extract(summary, '$.errorCode'),
+    diagnostics = json_extract(summary, '$.diagnostics');
+  CREATE INDEX exchanges_by_method ON exchanges(method, sort_key);
+  CREATE INDEX exchanges_by_session ON exchanges(session_key, sort_key);
+  CREATE INDEX exchanges_by_target ON exchanges(target, sort_key);
+  CREATE TABLE diagnostics (
+    id INTEGER PRIMARY KEY,
+    frame_seq INTEGER NOT NULL,
+    exchange_id TEXT,
+    code TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    message TEXT NOT NULL,
+    path TEXT
+  );
+  CREATE INDEX diagnostics_by_exchange ON diagnostics(exchange_id);
+  CREATE INDEX diagnostics_by_frame ON diagnostics(frame_seq);
+  CREATE TABLE frame_exchanges (
+    frame_seq INTEGER NOT NULL,
+    exchange_id TEXT NOT NULL,
+    PRIMARY KEY (frame_seq, exchange_id)
+  ) WITHOUT ROWID;
+  CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  );
+  `,
 ];
+
+/** The tables computed from frames, emptied and refilled by a rebuild. */
+export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_exchanges'] as const;
+
+/** The schema version this build writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(db: Database.Database): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`this capture file was written by a newer mcpscope (schema ${current}, this one knows ${MIGRATIONS.length})`);
+    throw new InspectorError('db_too_new', `this capture file was written by a newer mcpscope (schema ${current}, this one knows ${MIGRATIONS.length})`);
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

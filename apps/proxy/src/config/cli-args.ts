@@ -3,6 +3,7 @@
  * usage error out.
  */
 import { parseArgs } from 'node:util';
+import { splitCommand } from '../stdio/split-command.js';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -21,6 +22,10 @@ export interface CliOptions {
   help: boolean;
   dangerouslyExposeDashboard: boolean;
   allowHosts: string[];
+  /** Retention: keep at most this many frames (the oldest go first). */
+  maxFrames?: number;
+  /** Retention: keep at most this many bytes of frame text. */
+  maxBytes?: number;
 }
 
 export const USAGE = `mcpscope — see every MCP frame between a client and a server
@@ -38,12 +43,16 @@ Options:
   --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally)
   --ui-host ADDR      dashboard bind address (default 127.0.0.1; wildcards refused)
   --db FILE           capture database (default in your data directory; :memory: allowed)
+  --max-frames N      keep at most N frames; older ones are removed (the dashboard says how many)
+  --max-bytes N       keep at most N bytes of captured text (suffixes kb, mb, gb)
   --token T           dashboard token (default: random per launch, or MCPSCOPE_TOKEN)
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
   --no-open           do not open the dashboard in a browser
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
   --help              this text
+
+  mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
 `;
 
 export class UsageError extends Error {}
@@ -71,6 +80,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         host: { type: 'string' },
         'ui-host': { type: 'string' },
         db: { type: 'string' },
+        'max-frames': { type: 'string' },
+        'max-bytes': { type: 'string' },
         token: { type: 'string' },
         'public-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
@@ -91,6 +102,13 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       throw new UsageError(`--target must be a URL such as http://localhost:3000/mcp (got "${values.target}")`);
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--target must be an http:// or https:// URL');
+  }
+  if (values.stdio !== undefined) {
+    try {
+      splitCommand(values.stdio);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
   }
   if (values['public-url']) {
     try {
@@ -119,6 +137,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values.target) options.target = values.target;
   if (values.stdio) options.stdio = values.stdio;
   if (values.db) options.db = values.db;
+  if (values['max-frames'] !== undefined) options.maxFrames = positiveSize(values['max-frames'], '--max-frames', false);
+  if (values['max-bytes'] !== undefined) options.maxBytes = positiveSize(values['max-bytes'], '--max-bytes', true);
   if (token) options.token = token;
   if (values['public-url']) options.publicUrl = values['public-url'];
   return options;
@@ -128,5 +148,18 @@ function port(value: string | undefined, fallback: number, flag: string): number
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number (got "${value}")`);
+  return n;
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9 };
+
+/** A positive integer, with kb/mb/gb suffixes when `units` (decimal: 1kb = 1000 bytes). */
+export function positiveSize(value: string, flag: string, units: boolean): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const factor = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  const n = m && factor !== undefined && (units || factor === 1) ? Math.floor(Number(m[1]) * factor) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${flag} must be a positive ${units ? 'size such as 500mb' : 'whole number'} (got "${value}")`);
+  }
   return n;
 }

@@ -52,11 +52,35 @@ export function hostAndOriginGuard(opts: AccessOptions): MiddlewareHandler {
   };
 }
 
-/** Token check for the API and the WebSocket: `Authorization: Bearer T` or `?token=T`. */
+/**
+ * The WebSocket subprotocol that carries the token, so it need not sit in the socket's URL (URLs
+ * end up in logs and proxies). A browser offers `new WebSocket(url, [WS_PROTOCOL,
+ * WS_TOKEN_PREFIX + token])`; the server selects WS_PROTOCOL, the first one offered.
+ */
+export const WS_PROTOCOL = 'mcpscope';
+export const WS_TOKEN_PREFIX = 'mcpscope.token.';
+
+/** The token a request presents, from the first place it is found. */
+export function presentedToken(header: (name: string) => string | undefined, query: (name: string) => string | undefined): string | undefined {
+  const auth = header('authorization');
+  if (auth?.startsWith('Bearer ')) return auth.slice(7);
+  const protocols = header('sec-websocket-protocol');
+  if (protocols) {
+    for (const p of protocols.split(',')) {
+      const trimmed = p.trim();
+      if (trimmed.startsWith(WS_TOKEN_PREFIX)) return trimmed.slice(WS_TOKEN_PREFIX.length);
+    }
+  }
+  return query('token');
+}
+
+/**
+ * Token check for the API and the WebSocket: `Authorization: Bearer T`, the WebSocket
+ * subprotocol `mcpscope.token.T`, or `?token=T`.
+ */
 export function requireToken(opts: Pick<AccessOptions, 'token'>): MiddlewareHandler {
   return async function requireToken(c, next) {
-    const header = c.req.header('authorization');
-    const given = header?.startsWith('Bearer ') ? header.slice(7) : c.req.query('token');
+    const given = presentedToken((n) => c.req.header(n), (n) => c.req.query(n));
     if (!given || !tokensEqual(given, opts.token)) {
       return deny(401, 'unauthorized', 'Missing or wrong token: open the dashboard from the URL mcpscope printed.');
     }

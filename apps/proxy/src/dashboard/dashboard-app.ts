@@ -1,20 +1,30 @@
 /**
- * The dashboard listener: web UI, REST API and WebSocket, all behind the access checks.
+ * The dashboard listener: web UI, REST API and WebSocket, all behind the access checks
+ * (Host and Origin on everything, the token on the API and the WebSocket). API routes live in
+ * ../api/routes/<resource>.ts; their failures become JSON answers in ../api/error-handler.ts.
  */
 import { Hono } from 'hono';
 import { upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { ExchangesPage, FramesPage, HealthResponse, SessionsPage } from '@mcpscope/protocol';
+import type { HealthResponse } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
+import { CaptureQuery } from '../capture/capture-query.js';
 import type { LiveHub } from '../hub/live-hub.js';
+import { apiErrorHandler, apiNotFound } from '../api/error-handler.js';
+import { exchangeRoutes } from '../api/routes/exchanges.js';
+import { frameRoutes } from '../api/routes/frames.js';
+import { sessionRoutes } from '../api/routes/sessions.js';
 import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
-import { sortKey } from '../capture/capture-store.js';
 
 export interface DashboardDeps extends AccessOptions {
   store: CaptureStore;
   hub: LiveHub;
   /** Absolute path of the built web app (apps/web/dist). */
   webRoot: string;
+  /** Where clients connect, for the dashboard's first-run page (`GET /api/info`). */
+  info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
+  /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
+  sampleCall?: () => Promise<void>;
   /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */
   replayApi?: Hono;
 }
@@ -33,11 +43,6 @@ const CSP = [
   "form-action 'none'",
 ].join('; ');
 
-const intParam = (value: string | undefined, fallback: number, max: number) => {
-  const n = value === undefined ? NaN : Number(value);
-  return Number.isInteger(n) && n >= 0 ? Math.min(n, max) : fallback;
-};
-
 export function createDashboardApp(deps: DashboardDeps): Hono {
   const app = new Hono();
   app.use('*', hostAndOriginGuard(deps));
@@ -50,31 +55,25 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
 
   app.get('/api/health', (c) => c.json<HealthResponse>({ ok: true }));
 
+  const apiDeps = { store: deps.store, query: new CaptureQuery(deps.store) };
   const api = new Hono();
   api.use('*', requireToken(deps));
-  api.get('/sessions', (c) => c.json<SessionsPage>({ sessions: deps.store.sessions() }));
-  api.get('/frames', (c) => {
-    const after = intParam(c.req.query('after'), 0, Number.MAX_SAFE_INTEGER);
-    const limit = intParam(c.req.query('limit'), 500, 5000);
-    return c.json<FramesPage>({ head: deps.store.head(), frames: deps.store.framesAfter(after, limit) });
-  });
-  api.get('/exchanges', (c) => {
-    const limit = intParam(c.req.query('limit'), 1000, 200_000);
-    const beforeParam = c.req.query('before');
-    const before = beforeParam === undefined ? undefined : Number(beforeParam);
-    const head = deps.store.head();
-    const exchanges = deps.store.exchanges(limit, Number.isFinite(before) ? before : undefined);
-    const page: ExchangesPage = { head, exchanges };
-    const last = exchanges[exchanges.length - 1];
-    if (exchanges.length === limit && last) page.nextBefore = sortKey(last.id);
-    return c.json(page);
-  });
-  api.get('/exchanges/:id', (c) => {
-    const exchange = deps.store.exchange(c.req.param('id'));
-    if (!exchange) return c.json({ error: { code: 'not_found', message: 'No such exchange.' } }, 404);
-    return c.json({ exchange, frames: deps.store.framesBySeq(exchange.frameSeqs) });
+  api.route('/', sessionRoutes(apiDeps));
+  api.route('/', frameRoutes(apiDeps));
+  api.route('/', exchangeRoutes(apiDeps));
+  api.get('/info', (c) => (deps.info ? c.json(deps.info) : c.json({ error: { code: 'not_found', message: 'No info.' } }, 404)));
+  api.post('/demo/sample-call', async (c) => {
+    if (!deps.sampleCall) return c.json({ error: { code: 'demo_off', message: 'Sample calls need the embedded demo server (start without --target).' } }, 409);
+    try {
+      await deps.sampleCall();
+    } catch (err) {
+      return c.json({ error: { code: 'sample_call_failed', message: (err as Error).message } }, 502);
+    }
+    return c.json({ ok: true });
   });
   if (deps.replayApi) api.route('/', deps.replayApi);
+  api.all('*', apiNotFound);
+  api.onError(apiErrorHandler);
   app.route('/api', api);
 
   app.get(

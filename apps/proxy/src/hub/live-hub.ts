@@ -1,34 +1,69 @@
 /**
- * Fans captured batches out to dashboards over WebSocket. Each client gets a catch-up from the
- * store after the seq it already has, then live deltas batched every ~50 ms. A slow client never
- * slows the tap: when its socket buffer passes a bound, it is told to resync from the API and its
- * queue is dropped; nothing is dropped without saying so.
+ * Fans captured batches out to dashboards over WebSocket.
+ *
+ * Protocol (per socket): `hello` with the store's head, then, when the client asked for
+ * `after=SEQ`, a catch-up from the store, then live deltas batched every ~50 ms. Each flush sends,
+ * in this order: `retention` (if frames were removed), `sessions/update`, `exchanges/update`, and
+ * `frames/add` LAST; all carry the same `head`.
+ *
+ * Guarantee, for a client that resumes with `after` = the `head` of the last `frames/add` it
+ * received (or of `hello`/the API page it started from):
+ * - every frame after that cursor is delivered exactly once, in seq order, across any number of
+ *   disconnects and reconnects (frames are immutable, so one copy is all there is);
+ * - every exchange and session that changed after the cursor is delivered at least once, at a state
+ *   no older than the frames delivered with it (updates are whole summaries, so re-applying one is
+ *   idempotent). Because `frames/add` closes each flush, a cursor taken from it never skips an
+ *   update sent before it.
+ * A client that falls behind (socket buffer over the bound, or a catch-up too large) is sent
+ * `resync` and closed: it reloads from the API and reconnects. Nothing is dropped silently, and a
+ * slow client never slows the tap: sending never waits, and each flush is serialized once for all.
  */
 import type { WSContext } from 'hono/ws';
 import type { ExchangeSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
 import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
+import { readRetentionState } from '../capture/retention.js';
 
-const FLUSH_INTERVAL_MS = 50;
-/** A client whose unsent bytes exceed this is told to resync instead of being queued further. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-/** Catch-up larger than this is not streamed: the client reloads from the API instead. */
-const MAX_CATCH_UP = 20_000;
+export interface LiveHubOptions {
+  flushIntervalMs?: number;
+  /** A client whose unsent bytes exceed this is told to resync instead of being sent more. */
+  maxBufferedBytes?: number;
+  /** A catch-up larger than this many frames is not streamed: the client reloads from the API. */
+  maxCatchUp?: number;
+}
 
-interface Client {
-  ws: WSContext;
+/** Close code sent after `resync`: the client should reload from the API, then reconnect. */
+export const RESYNC_CLOSE_CODE = 4000;
+
+interface Pending {
   frames: FrameView[];
   exchanges: Map<string, ExchangeSummary>;
   sessions: Map<string, SessionSummary>;
+  removedFrames: number;
+  oldestSeq: number;
   head: number;
 }
 
-export class LiveHub {
-  private readonly clients = new Set<Client>();
-  private timer: NodeJS.Timeout | undefined;
+const emptyPending = (head: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), removedFrames: 0, oldestSeq: 0, head });
 
-  constructor(private readonly store: CaptureStore, pipeline: CapturePipeline) {
+export class LiveHub {
+  private readonly clients = new Set<WSContext>();
+  private pending: Pending;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly flushIntervalMs: number;
+  private readonly maxBufferedBytes: number;
+  private readonly maxCatchUp: number;
+
+  constructor(
+    private readonly store: CaptureStore,
+    pipeline: CapturePipeline,
+    options: LiveHubOptions = {},
+  ) {
+    this.flushIntervalMs = options.flushIntervalMs ?? 50;
+    this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.maxCatchUp = options.maxCatchUp ?? 20_000;
+    this.pending = emptyPending(store.head());
     pipeline.onBatch((batch) => this.enqueue(batch));
   }
 
@@ -38,77 +73,112 @@ export class LiveHub {
 
   /** Registers a socket; sends `hello`, then everything after `after` (when given). */
   attach(ws: WSContext, after: number | undefined): () => void {
+    // Deliver what is queued to the clients already here, so the queue is empty and the store's
+    // head is exactly where this client's live deltas will start: no gap, no overlap.
+    this.flush();
     const head = this.store.head();
-    const client: Client = { ws, frames: [], exchanges: new Map(), sessions: new Map(), head };
-    this.send(client, { type: 'hello', head });
+    this.sendTo(ws, JSON.stringify({ type: 'hello', head } satisfies ServerEvent));
     if (after !== undefined && after < head) {
-      if (head - after > MAX_CATCH_UP) {
-        this.send(client, { type: 'resync', head, reason: `${head - after} frames behind; reload from the API` });
-      } else {
-        // Store reads and this registration run in one synchronous block: no batch can slip between.
-        const frames = this.store.framesAfter(after, MAX_CATCH_UP);
-        const exchanges = this.store.exchangesUpdatedAfter(after, MAX_CATCH_UP);
-        this.send(client, { type: 'sessions/update', head, sessions: this.store.sessions() });
-        if (frames.length > 0) this.send(client, { type: 'frames/add', head, frames });
-        if (exchanges.length > 0) this.send(client, { type: 'exchanges/update', head, exchanges });
+      if (head - after > this.maxCatchUp) {
+        this.resync(ws, head, `${head - after} frames behind; reload from the API`);
+        return () => {};
       }
+      this.catchUp(ws, after, head);
     }
-    this.clients.add(client);
-    return () => this.clients.delete(client);
+    this.clients.add(ws);
+    return () => this.clients.delete(ws);
   }
 
   close(): void {
     if (this.timer) clearInterval(this.timer);
-    for (const client of this.clients) client.ws.close(1001, 'mcpscope is shutting down');
+    this.timer = undefined;
+    for (const ws of this.clients) ws.close(1001, 'mcpscope is shutting down');
     this.clients.clear();
   }
 
-  private enqueue(batch: CaptureBatch): void {
-    if (this.clients.size === 0) return;
-    const frames = batch.frames.map((f) => toFrameView(f));
-    for (const client of this.clients) {
-      for (const f of frames) client.frames.push(f);
-      for (const ex of batch.exchanges) client.exchanges.set(ex.id, ex);
-      for (const s of batch.sessions) client.sessions.set(s.sessionKey, s);
-      client.head = batch.head;
+  /** Sends everything queued to every client now (also runs every flush interval). */
+  flush(): void {
+    const p = this.pending;
+    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.removedFrames === 0;
+    if (idle) {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = undefined;
+      return;
     }
-    this.timer ??= setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
-  }
-
-  private flush(): void {
-    let idle = true;
-    for (const client of this.clients) {
-      if (client.frames.length === 0 && client.exchanges.size === 0 && client.sessions.size === 0) continue;
-      idle = false;
-      const buffered = (client.ws.raw as { bufferedAmount?: number } | undefined)?.bufferedAmount ?? 0;
-      if (buffered > MAX_BUFFERED_BYTES) {
-        client.frames = [];
-        client.exchanges.clear();
-        client.sessions.clear();
-        this.send(client, { type: 'resync', head: client.head, reason: 'the dashboard fell behind; reload from the API' });
+    this.pending = emptyPending(p.head);
+    if (this.clients.size === 0) return;
+    const messages = deltaMessages(p);
+    for (const ws of [...this.clients]) {
+      const buffered = (ws.raw as { bufferedAmount?: number } | undefined)?.bufferedAmount ?? 0;
+      if (buffered > this.maxBufferedBytes) {
+        this.clients.delete(ws);
+        this.resync(ws, p.head, 'the dashboard fell behind; reload from the API');
         continue;
       }
-      const head = client.head;
-      // exchanges/update goes last: dashboards advance their resume cursor on it, so a drop
-      // between two messages of one flush only ever repeats data, never skips it.
-      if (client.sessions.size > 0) this.send(client, { type: 'sessions/update', head, sessions: [...client.sessions.values()] });
-      if (client.frames.length > 0) this.send(client, { type: 'frames/add', head, frames: client.frames });
-      if (client.exchanges.size > 0) this.send(client, { type: 'exchanges/update', head, exchanges: [...client.exchanges.values()] });
-      client.frames = [];
-      client.exchanges.clear();
-      client.sessions.clear();
-    }
-    if (idle && this.timer) {
-      clearInterval(this.timer);
-      this.timer = undefined;
+      for (const m of messages) if (!this.sendTo(ws, m)) break;
     }
   }
 
-  private send(client: Client, event: ServerEvent): void {
-    try {
-      client.ws.send(JSON.stringify(event));
-    } catch {
-      this.clients.delete(client);
+  private catchUp(ws: WSContext, after: number, head: number): void {
+    const retention = readRetentionState(this.store);
+    const p = emptyPending(head);
+    // Frames the client never saw were removed by retention: say so before sending what is left.
+    if (retention.oldestSeq > after + 1) {
+      p.removedFrames = retention.removedFrames;
+      p.oldestSeq = retention.oldestSeq;
+    }
+    for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
+    for (const ex of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(ex.id, ex);
+    p.frames = this.store.framesAfter(after, this.maxCatchUp);
+    for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) return;
+  }
+
+  private enqueue(batch: CaptureBatch): void {
+    const p = this.pending;
+    for (const f of batch.frames) p.frames.push(toFrameView(f));
+    for (const ex of batch.exchanges) p.exchanges.set(ex.id, ex);
+    for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
+    if (batch.retention) {
+      p.removedFrames += batch.retention.removedFrames;
+      p.oldestSeq = batch.retention.oldestSeq;
+    }
+    p.head = batch.head;
+    if (this.clients.size === 0) {
+      // Nobody to tell: a client that attaches later catches up from the store.
+      this.pending = emptyPending(batch.head);
+      return;
+    }
+    if (!this.timer) {
+      this.timer = setInterval(() => this.flush(), this.flushIntervalMs);
+      this.timer.unref();
     }
   }
+
+  private resync(ws: WSContext, head: number, reason: string): void {
+    this.sendTo(ws, JSON.stringify({ type: 'resync', head, reason } satisfies ServerEvent));
+    ws.close(RESYNC_CLOSE_CODE, 'resync');
+  }
+
+  /** Sends without waiting; a socket that throws is gone and is dropped. */
+  private sendTo(ws: WSContext, message: string): boolean {
+    try {
+      ws.send(message);
+      return true;
+    } catch {
+      this.clients.delete(ws);
+      return false;
+    }
+  }
+}
+
+/** One flush as serialized messages, frames/add last (see the guarantee above). */
+function deltaMessages(p: Pending): string[] {
+  const out: string[] = [];
+  const head = p.head;
+  const event = (e: ServerEvent) => out.push(JSON.stringify(e));
+  if (p.removedFrames > 0) event({ type: 'retention', head, removedFrames: p.removedFrames, oldestSeq: p.oldestSeq });
+  if (p.sessions.size > 0) event({ type: 'sessions/update', head, sessions: [...p.sessions.values()] });
+  if (p.exchanges.size > 0) event({ type: 'exchanges/update', head, exchanges: [...p.exchanges.values()] });
+  if (p.frames.length > 0) event({ type: 'frames/add', head, frames: p.frames });
+  return out;
 }

@@ -4,7 +4,8 @@
  */
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
-import type { UpstreamFetch } from '../tap/upstream-fetch.js';
+import { Hono } from 'hono';
+import type { UpstreamRequest } from '../tap/upstream-request.js';
 import { SessionCredentials } from './credentials.js';
 import { HttpReplayTransport } from './http-transport.js';
 import { ReplayInputs } from './replay-inputs.js';
@@ -20,7 +21,7 @@ export interface ReplayOptions {
   store: CaptureStore;
   pipeline: CapturePipeline;
   upstreamUrl: string;
-  fetch: UpstreamFetch;
+  request: UpstreamRequest;
   now(): number;
   /** Another way to reach the server (e.g. the stdio bridge); HTTP to the upstream otherwise. */
   transport?: ReplayTransport;
@@ -38,7 +39,7 @@ export function createReplay(options: ReplayOptions): Replay {
   const upstream = new URL(options.upstreamUrl);
   const credentials = new SessionCredentials();
   let connections = 0;
-  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, fetch: options.fetch, nextConnectionId: () => `r${++connections}`, now: options.now });
+  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, request: options.request, nextConnectionId: () => `r${++connections}`, now: options.now });
   const service = new ReplayService({
     store: new ReplayStore(options.store),
     pipeline: options.pipeline,
@@ -54,4 +55,12 @@ export function createReplay(options: ReplayOptions): Replay {
     routes: (tapOrigin) => replayRoutes({ service, tapOrigin }),
     close: () => service.close(),
   };
+}
+
+/** Routes for a target replay cannot reach yet: every replay call says why, instead of a 404. */
+export function replayUnavailable(reason: string): Hono {
+  const app = new Hono();
+  app.all('/replay', (c) => c.json({ error: { code: 'replay_unavailable', message: reason } }, 409));
+  app.all('/replay/*', (c) => c.json({ error: { code: 'replay_unavailable', message: reason } }, 409));
+  return app;
 }

@@ -1,8 +1,10 @@
 /**
  * Which headers a reverse proxy passes on. RFC 9110 §7.6.1: hop-by-hop headers describe one
  * connection and must not be forwarded; everything else (Mcp-*, Authorization, Origin,
- * traceparent, cookies) passes unchanged.
+ * traceparent, cookies, Last-Event-ID) passes unchanged. Works on Node's header records, so no
+ * Headers objects are built per request.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 
 const HOP_BY_HOP = new Set([
   'connection',
@@ -14,32 +16,39 @@ const HOP_BY_HOP = new Set([
   'proxy-authorization',
   'proxy-authenticate',
   'proxy-connection',
+  // undici refuses `expect`; Node's server has already answered any 100-continue.
+  'expect',
 ]);
 
-export function upstreamRequestHeaders(incoming: Headers, clientUrl: URL): Headers {
-  const out = new Headers();
-  incoming.forEach((value, name) => {
-    // The connection header may name further hop-by-hop headers.
-    if (HOP_BY_HOP.has(name) || name === 'host' || name === 'content-length') return;
+export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, proto: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name in incoming) {
+    const value = incoming[name];
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    // undici sets Host to the upstream and computes the length of the body it sends.
+    if (name === 'host' || name === 'content-length') continue;
     // Bodies are recorded as text: ask for them uncompressed, as hono/proxy does.
-    if (name === 'accept-encoding') return;
-    out.set(name, value);
-  });
-  out.set('x-forwarded-host', incoming.get('host') ?? clientUrl.host);
-  out.set('x-forwarded-proto', clientUrl.protocol.replace(':', ''));
+    if (name === 'accept-encoding') continue;
+    out[name] = value;
+  }
+  // Behind a tunnel the tunnel has already said who the client asked for; keep its word.
+  if (out['x-forwarded-host'] === undefined && incoming.host) out['x-forwarded-host'] = incoming.host;
+  if (out['x-forwarded-proto'] === undefined) out['x-forwarded-proto'] = proto;
   return out;
 }
 
-export function downstreamResponseHeaders(upstream: Headers): Headers {
-  const out = new Headers();
-  upstream.forEach((value, name) => {
-    if (HOP_BY_HOP.has(name)) return;
-    out.append(name, value);
-  });
-  // fetch has already decoded the body, so its original encoding and length no longer apply.
-  if (out.has('content-encoding')) {
-    out.delete('content-encoding');
-    out.delete('content-length');
+/** The upstream's response headers minus hop-by-hop ones. Bytes pass undecoded, so length and encoding stay true. */
+export function downstreamResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const name in upstream) {
+    const value = upstream[name];
+    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    out[name] = value;
   }
   return out;
+}
+
+export function headerValue(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }

@@ -1,32 +1,58 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+import type { Diagnostic, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+
+/** `GET /api/info`: where clients should connect, for the first-run page. */
+export interface DashboardInfo {
+  tapUrl: string;
+  mcpUrl: string;
+  upstreamUrl: string;
+  demo: boolean;
+}
+
+/** The detail route's answer; `diagnostics` arrives once the store computes them. */
+export type ExchangeDetailView = ExchangeDetail & { diagnostics?: Diagnostic[] };
+
+export class ApiError extends Error {
+  constructor(readonly status: number, readonly code: string, message: string) {
+    super(message);
+  }
+}
 
 export class ApiClient {
   constructor(private readonly token: string) {}
 
-  private async get<T>(path: string, signal?: AbortSignal): Promise<T> {
-    const res = await fetch(path, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ?? null });
+  private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-      throw new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
+      const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+      throw new ApiError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `${res.status} ${res.statusText}`);
     }
     return (await res.json()) as T;
   }
 
   exchanges(limit = 200_000, signal?: AbortSignal): Promise<ExchangesPage> {
-    return this.get(`/api/exchanges?limit=${limit}`, signal);
+    return this.request(`/api/exchanges?limit=${limit}`, signal ? { signal } : {});
   }
 
-  exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetail> {
-    return this.get(`/api/exchanges/${encodeURIComponent(id)}`, signal);
+  exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetailView> {
+    return this.request(`/api/exchanges/${encodeURIComponent(id)}`, signal ? { signal } : {});
   }
 
-  frames(after: number, limit = 1000): Promise<FramesPage> {
-    return this.get(`/api/frames?after=${after}&limit=${limit}`);
+  frames(after: number, limit = 5000, signal?: AbortSignal): Promise<FramesPage> {
+    return this.request(`/api/frames?after=${after}&limit=${limit}`, signal ? { signal } : {});
   }
 
   sessions(): Promise<SessionsPage> {
-    return this.get('/api/sessions');
+    return this.request('/api/sessions');
+  }
+
+  info(): Promise<DashboardInfo> {
+    return this.request('/api/info');
+  }
+
+  /** Sends one sample tools/call through the tap to the demo server (demo mode only). */
+  sampleCall(): Promise<{ ok: true }> {
+    return this.request('/api/demo/sample-call', { method: 'POST', body: '{}' });
   }
 
   socketUrl(after: number): string {

@@ -1,34 +1,39 @@
-/** The selected exchange: its frames in order, each body shown in Monaco. */
-import { lazy, Suspense, useEffect, useState } from 'react';
-import type { ExchangeDetail } from '@mcpscope/protocol';
-import type { ApiClient } from '../api/client.js';
+/**
+ * The open exchange: a summary, its frames in capture order with relative times (request,
+ * progress, cancellation, response), the diagnostics, and for tools/call the schema checks.
+ * Bodies are fetched on demand when a row opens (lists carry summaries only); a stale fetch is
+ * aborted when the selection moves.
+ */
+import { useEffect, useState } from 'react';
+import type { Diagnostic } from '@mcpscope/protocol';
+import type { ApiClient, ExchangeDetailView } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
-import { ReplayPanel } from '../replay/index.js';
+import { useUi } from '../store/ui-store.js';
+import { StatusBadge } from '../timeline/StatusBadge.js';
+import { formatDuration, formatSize } from '../timeline/status.js';
+import { DetailActions } from './actions.js';
+import { Diagnostics } from './Diagnostics.js';
+import { FrameCard } from './FrameCard.js';
+import type { TreeMark } from './JsonTree.js';
+import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 
-const JsonEditor = lazy(() => import('./JsonEditor.js'));
-
-function pretty(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
+function marksFor(diagnostics: readonly Diagnostic[] | undefined, seq: number): TreeMark[] {
+  if (!diagnostics) return [];
+  return diagnostics.filter((d) => d.frameSeq === seq && d.path).map((d) => ({ path: d.path!, severity: d.severity, message: d.code }));
 }
 
 export function DetailPane({ api }: { api: ApiClient }) {
-  const selectedId = useLive((s) => s.selectedId);
-  const summary = useLive((s) => (s.selectedId ? s.exchanges.byId.get(s.selectedId) : undefined));
-  const [detail, setDetail] = useState<ExchangeDetail | undefined>();
+  const id = useUi((s) => s.selected);
+  const summary = useLive((s) => (id ? s.index.get(id) : undefined));
+  const [detail, setDetail] = useState<ExchangeDetailView | undefined>();
   const [error, setError] = useState<string | undefined>();
-  // The replay panel outlives the selection: a replay selects its new exchange in the timeline.
-  const [replayFor, setReplayFor] = useState<string | undefined>();
-  const replay = replayFor !== undefined && <ReplayPanel api={api} exchangeId={replayFor} onClose={() => setReplayFor(undefined)} />;
+  const close = () => useUi.getState().closeDetail();
 
   useEffect(() => {
-    if (!selectedId) return;
+    if (!id) return;
     const abort = new AbortController();
     api
-      .exchange(selectedId, abort.signal)
+      .exchange(id, abort.signal)
       .then((d) => {
         setDetail(d);
         setError(undefined);
@@ -37,41 +42,56 @@ export function DetailPane({ api }: { api: ApiClient }) {
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-  }, [api, selectedId, summary?.updatedSeq]);
+    // Refetch when the summary changes (a pending call got its answer).
+  }, [api, id, summary?.updatedSeq]);
 
+  if (!id) return null;
+  if (error && detail?.exchange.id !== id) return <aside className="detail" data-testid="detail-pane">Could not load exchange {id}: {error}</aside>;
+  if (!detail || detail.exchange.id !== id) return <aside className="detail muted" data-testid="detail-pane">Loading…</aside>;
+  const ex = summary ?? detail.exchange;
+  const t0 = detail.frames[0]?.ts ?? ex.startTs;
   return (
-    <>
-      {body()}
-      {replay}
-    </>
-  );
-
-  function body() {
-    if (!selectedId) {
-      return (
-        <aside className="detail empty">
-          Select an exchange to see its frames, or{' '}
-          <button type="button" data-testid="replay-compose" onClick={() => setReplayFor('')}>compose a request</button>.
-        </aside>
-      );
-    }
-    if (error) return <aside className="detail">Could not load the exchange: {error}</aside>;
-    if (!detail) return <aside className="detail">Loading…</aside>;
-    const text = detail.frames.map((f) => `// #${f.seq} ${f.direction} ${f.kind}\n${pretty(f.raw)}`).join('\n\n');
-    return (
-      <aside className="detail" data-testid="detail-pane">
-        <header>
-          <strong>{detail.exchange.method ?? detail.exchange.kind}</strong> {detail.exchange.target ?? ''} — {detail.exchange.status}
-          {detail.frames[0]?.direction === 'c2s' && detail.exchange.requester !== 'server' && (
-            <button type="button" data-testid="replay-button" onClick={() => setReplayFor(detail.exchange.id)}>Replay</button>
-          )}
-        </header>
-        <div className="editor">
-          <Suspense fallback={<div>Loading editor…</div>}>
-            <JsonEditor value={text} />
-          </Suspense>
+    <aside className="detail" data-testid="detail-pane" aria-label="Exchange detail">
+      <header className="detail-head">
+        <div className="detail-title">
+          <strong>{ex.method ?? (ex.kind === 'invalid' ? 'Invalid frame' : ex.kind)}</strong>
+          {ex.target && <span className="target">{ex.target}</span>}
+          <StatusBadge ex={ex} />
         </div>
-      </aside>
-    );
-  }
+        <DetailActions api={api} ex={ex} requestRaw={detail.frames.find((f) => f.seq === ex.requestSeq)?.raw} onClose={close} />
+      </header>
+      <dl className="facts summary-facts">
+        {ex.rpcId !== undefined && (
+          <>
+            <dt>id</dt>
+            <dd className="mono">{JSON.stringify(ex.rpcId)}</dd>
+          </>
+        )}
+        <dt>requester</dt>
+        <dd>{ex.requester}</dd>
+        {ex.latencyMs !== undefined && (
+          <>
+            <dt>latency</dt>
+            <dd>{formatDuration(ex.latencyMs)}</dd>
+          </>
+        )}
+        <dt>size</dt>
+        <dd>{formatSize(ex.size)}</dd>
+        <dt>session</dt>
+        <dd className="mono">{ex.sessionKey}</dd>
+        {ex.errorMessage && (
+          <>
+            <dt>{ex.status === 'business_error' ? 'tool said' : 'error'}</dt>
+            <dd className="error-text" data-testid="error-message">{ex.errorMessage}</dd>
+          </>
+        )}
+      </dl>
+      <Diagnostics diagnostics={detail.diagnostics} count={ex.diagnostics} />
+      {ex.method === 'tools/call' && ex.target && <ToolSchemaCheck api={api} ex={ex} frames={detail.frames} />}
+      <h4>Frames ({detail.frames.length})</h4>
+      {detail.frames.map((frame) => (
+        <FrameCard key={frame.seq} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq)} />
+      ))}
+    </aside>
+  );
 }

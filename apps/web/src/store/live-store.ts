@@ -1,59 +1,170 @@
 /**
- * The dashboard's live state: exchanges, sessions and the connection status. Deltas from the
- * WebSocket are queued and applied once per animation frame, so a burst of frames costs one
- * render, not one per message.
+ * The dashboard's live state: the exchange index and its filtered view, sessions, recent frames
+ * and the connection status. Deltas from the WebSocket are queued and applied once per animation
+ * frame, so a burst of frames costs one render, not one per message.
+ *
+ * The index and the view are mutable objects (see exchange-index.ts for why); `tick` moves on
+ * every applied batch and is what components subscribe to.
  */
-import { create } from 'zustand';
-import type { ExchangeSummary, SessionSummary } from '@mcpscope/protocol';
-import { applyExchanges, emptyIndex, type ExchangeIndex } from './exchange-index.js';
+import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import type { ExchangeSummary, FrameView, SessionSummary } from '@mcpscope/protocol';
+import { ExchangeIndex } from './exchange-index.js';
+import { ViewIndex, matchAll, type ExchangePredicate } from './view-index.js';
 
 export type ConnectionState = 'connecting' | 'live' | 'down';
 
+/** Frames kept in memory for the raw view; older ones are read from the API on demand. */
+export const FRAME_CAP = 50_000;
+
 export interface LiveState {
-  exchanges: ExchangeIndex;
+  index: ExchangeIndex;
+  view: ViewIndex;
+  /** Moves whenever the index or the view changed. */
+  tick: number;
   sessions: Map<string, SessionSummary>;
-  /** Highest frame seq the dashboard has fully applied. */
+  /** Frames in capture order (the newest FRAME_CAP of them). */
+  frames: FrameView[];
+  framesTick: number;
+  /** Highest frame seq the dashboard has fully applied (the WebSocket resume cursor). */
   head: number;
   connection: ConnectionState;
+  /** When the connection went down (ms since epoch), for the banner. */
+  downSince?: number;
   error?: string;
-  selectedId?: string;
-  select(id: string | undefined): void;
+  /** True once the first snapshot is in: before that, "nothing captured" would be a lie. */
+  loaded: boolean;
+  setPredicate(predicate: ExchangePredicate): void;
 }
 
-export const useLive = create<LiveState>((set) => ({
-  exchanges: emptyIndex(),
-  sessions: new Map(),
-  head: 0,
-  connection: 'connecting',
-  select: (id) => set({ selectedId: id }),
-}));
+export interface Delta {
+  head?: number;
+  exchanges?: readonly ExchangeSummary[];
+  sessions?: readonly SessionSummary[];
+  frames?: readonly FrameView[];
+}
 
-let pendingExchanges: ExchangeSummary[] = [];
-let pendingSessions: SessionSummary[] = [];
-let pendingHead = 0;
-let scheduled = false;
+export type LiveStore = UseBoundStore<StoreApi<LiveState>> & {
+  queueDelta(delta: Delta): void;
+  /** Applies everything queued now (the scheduler calls this; tests may too). */
+  flush(): void;
+  setConnection(connection: ConnectionState, error?: string): void;
+};
 
-/** Queues deltas; they are applied together on the next animation frame. */
-export function queueDelta(head: number, exchanges: readonly ExchangeSummary[], sessions: readonly SessionSummary[] = []): void {
-  pendingExchanges.push(...exchanges);
-  pendingSessions.push(...sessions);
-  pendingHead = Math.max(pendingHead, head);
-  if (scheduled) return;
-  scheduled = true;
+/** Requests a call on the next animation frame; hidden tabs get none, so a timer stands in. */
+export function animationFrameScheduler(run: () => void): void {
+  if (typeof document !== 'undefined' && document.visibilityState === 'visible') requestAnimationFrame(run);
+  else setTimeout(run, 100);
+}
+
+export function createLiveStore(schedule: (run: () => void) => void = animationFrameScheduler): LiveStore {
+  const index = new ExchangeIndex();
+  const view = new ViewIndex();
+  const store = create<LiveState>((set) => ({
+    index,
+    view,
+    tick: 0,
+    sessions: new Map(),
+    frames: [],
+    framesTick: 0,
+    head: 0,
+    connection: 'connecting',
+    loaded: false,
+    setPredicate: (predicate) => {
+      view.rebuild(index, predicate);
+      set((s) => ({ tick: s.tick + 1 }));
+    },
+  }));
+
+  let pending: Delta[] = [];
+  let scheduled = false;
+
   const flush = () => {
     scheduled = false;
-    const ex = pendingExchanges;
-    const ss = pendingSessions;
-    const head = pendingHead;
-    pendingExchanges = [];
-    pendingSessions = [];
-    useLive.setState((state) => {
-      const sessions = ss.length > 0 ? new Map(state.sessions) : state.sessions;
-      for (const s of ss) sessions.set(s.sessionKey, s);
-      return { exchanges: applyExchanges(state.exchanges, ex), sessions, head: Math.max(state.head, head) };
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    const exchanges: ExchangeSummary[] = [];
+    const sessions: SessionSummary[] = [];
+    const frames: FrameView[] = [];
+    let head = 0;
+    let loaded = false;
+    for (const d of batch) {
+      if (d.exchanges) for (const ex of d.exchanges) exchanges.push(ex);
+      if (d.sessions) for (const s of d.sessions) sessions.push(s);
+      if (d.frames) for (const f of d.frames) frames.push(f);
+      if (d.head !== undefined) {
+        head = Math.max(head, d.head);
+        loaded = true;
+      }
+    }
+    store.setState((state) => {
+      const next: Partial<LiveState> = {};
+      if (exchanges.length > 0) {
+        const change = index.apply(exchanges);
+        if (change.added.length > 0 || change.updated.length > 0) {
+          view.applyChange(change);
+          next.tick = state.tick + 1;
+        }
+      }
+      if (sessions.length > 0) {
+        const map = new Map(state.sessions);
+        for (const s of sessions) map.set(s.sessionKey, s);
+        next.sessions = map;
+      }
+      if (frames.length > 0 && appendFrames(state.frames, frames)) next.framesTick = state.framesTick + 1;
+      if (head > state.head) next.head = head;
+      if (loaded && !state.loaded) next.loaded = true;
+      return next;
     });
   };
-  // Hidden tabs get no animation frames; fall back to a timer so the state still advances.
-  if (document.visibilityState === 'visible') requestAnimationFrame(flush);
-  else setTimeout(flush, 100);
+
+  return Object.assign(store, {
+    queueDelta(delta: Delta) {
+      pending.push(delta);
+      if (scheduled) return;
+      scheduled = true;
+      schedule(flush);
+    },
+    flush,
+    setConnection(connection: ConnectionState, error?: string) {
+      store.setState((s) => ({
+        connection,
+        error,
+        downSince: connection === 'down' ? (s.downSince ?? Date.now()) : connection === 'live' ? undefined : s.downSince,
+      }));
+    },
+  });
 }
+
+/**
+ * Adds frames in seq order without duplicates; returns whether anything was added. Frames older
+ * than the newest one held (an API page read after live frames arrived) are merged in place.
+ */
+export function appendFrames(into: FrameView[], frames: readonly FrameView[]): boolean {
+  let added = false;
+  for (const f of frames) {
+    const last = into[into.length - 1];
+    if (!last || f.seq > last.seq) {
+      into.push(f);
+      added = true;
+      continue;
+    }
+    let lo = 0;
+    let hi = into.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (into[mid]!.seq < f.seq) lo = mid + 1;
+      else hi = mid;
+    }
+    if (into[lo]?.seq === f.seq) continue;
+    into.splice(lo, 0, f);
+    added = true;
+  }
+  if (into.length > FRAME_CAP) into.splice(0, into.length - FRAME_CAP);
+  return added;
+}
+
+export { matchAll };
+
+/** The dashboard's one store. */
+export const useLive = createLiveStore();

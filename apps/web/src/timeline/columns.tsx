@@ -1,19 +1,56 @@
-/** The timeline's columns: one registry, one small renderer each. */
+/**
+ * The timeline's columns: one registry, one small renderer each. The CSS class `col-<id>` sets
+ * each column's width (timeline.css), so header and rows line up without measuring.
+ */
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
+import { useLive } from '../store/live-store.js';
+import { StatusBadge } from './StatusBadge.js';
+import { formatDuration, formatSize } from './status.js';
 
 export const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, ExchangeSummary>();
 
-const time = (ts: number) => new Date(ts).toISOString().slice(11, 23);
-const direction = (ex: ExchangeSummary) => (ex.requester === 'client' ? 'client → server' : ex.requester === 'server' ? 'server → client' : '—');
+const time = (ts: number) => {
+  const d = new Date(ts);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
+};
+
+function SessionCell({ sessionKey }: { sessionKey: string }) {
+  const label = useLive((s) => {
+    const session = s.sessions.get(sessionKey);
+    return session?.clientLabel ?? (typeof session?.clientInfo?.name === 'string' ? session.clientInfo.name : undefined);
+  });
+  return (
+    <span title={sessionKey}>
+      {label ?? '—'} <span className="muted">{sessionKey.slice(0, 6)}</span>
+    </span>
+  );
+}
+
+function Direction({ ex }: { ex: ExchangeSummary }) {
+  if (ex.requester === 'client') return <span title="client → server (sent by the client)">C → S</span>;
+  if (ex.requester === 'server') return <span title="server → client (sent by the server)">S → C</span>;
+  return <span className="muted" title="not a request">—</span>;
+}
 
 export const columns = helper.columns([
-  helper.accessor('startTs', { header: 'Time', cell: (info) => time(info.getValue()) }),
-  helper.accessor((ex) => direction(ex), { id: 'direction', header: 'Direction' }),
-  helper.accessor((ex) => ex.method ?? '', { id: 'method', header: 'Method' }),
+  helper.accessor('startTs', { id: 'time', header: 'Time', cell: (info) => time(info.getValue()) }),
+  helper.accessor('sessionKey', { id: 'session', header: 'Session', cell: (info) => <SessionCell sessionKey={info.getValue()} /> }),
+  helper.display({ id: 'direction', header: 'Dir', cell: (info) => <Direction ex={info.row.original} /> }),
+  helper.accessor((ex) => ex.method ?? (ex.kind === 'invalid' ? '(not JSON-RPC)' : ''), { id: 'method', header: 'Method' }),
   helper.accessor((ex) => ex.target ?? '', { id: 'target', header: 'Target' }),
   helper.accessor((ex) => (ex.rpcId === undefined ? '' : JSON.stringify(ex.rpcId)), { id: 'id', header: 'Id' }),
-  helper.accessor('status', { header: 'Status', cell: (info) => <span className={`status status-${info.getValue()}`}>{info.getValue()}</span> }),
-  helper.accessor((ex) => (ex.latencyMs === undefined ? '' : `${ex.latencyMs.toFixed(1)} ms`), { id: 'latency', header: 'Latency' }),
+  helper.display({ id: 'status', header: 'Status', cell: (info) => <StatusBadge ex={info.row.original} /> }),
+  helper.accessor((ex) => (ex.latencyMs === undefined ? '' : formatDuration(ex.latencyMs)), { id: 'latency', header: 'Latency' }),
+  helper.accessor((ex) => formatSize(ex.size), { id: 'size', header: 'Size' }),
+  helper.display({
+    id: 'diagnostics',
+    header: 'Diag',
+    cell: (info) => {
+      const n = info.row.original.diagnostics;
+      return n > 0 ? <span className="diag-count" title={`${n} diagnostic${n === 1 ? '' : 's'}`}>△ {n}</span> : null;
+    },
+  }),
 ]);

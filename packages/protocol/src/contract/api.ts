@@ -5,6 +5,7 @@
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Direction, FrameKind, HttpInfo, Transport } from '../model/frame.js';
 import type { SessionSummary } from '../session/session-summary.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut and say their full size. */
 export interface FrameView {
@@ -24,10 +25,30 @@ export interface FrameView {
 /** Lists cut bodies at 64 KiB; the detail routes return them whole or as a download. */
 export const FRAME_RAW_LIMIT = 64 * 1024;
 
+/**
+ * `GET /api/exchanges/:id` cuts bodies at 1 MiB (with `truncated` and `size` set); the whole text
+ * is at `GET /api/frames/:seq/raw` (`Range: bytes=` for pieces, `?download=1` for a file).
+ */
+export const DETAIL_RAW_LIMIT = 1024 * 1024;
+
+/** What retention (`--max-frames`, `--max-bytes`) has removed from this capture file. */
+export interface RetentionInfo {
+  /** Frames removed over the life of the file; 0 when retention never ran. */
+  removedFrames: number;
+  /** The oldest seq still stored (0 when nothing was removed). */
+  oldestSeq: number;
+}
+
 export interface FramesPage {
   frames: FrameView[];
   /** The highest seq in the store when the page was read. */
   head: number;
+  /**
+   * Pass as `after` to read on. Present when more may follow: the page is full, or a filtered
+   * scan stopped at its row budget (then `frames` may be short, even empty).
+   */
+  nextAfter?: number;
+  retention: RetentionInfo;
 }
 
 export interface ExchangesPage {
@@ -35,11 +56,15 @@ export interface ExchangesPage {
   head: number;
   /** Pass as `before` to read the next (older) page; absent on the last page. */
   nextBefore?: number;
+  retention: RetentionInfo;
 }
 
 export interface ExchangeDetail {
   exchange: ExchangeSummary;
+  /** Every frame of the exchange, bodies cut at DETAIL_RAW_LIMIT. */
   frames: FrameView[];
+  /** Findings about the exchange and its frames, in capture order. */
+  diagnostics: Diagnostic[];
 }
 
 export interface SessionsPage {
@@ -115,7 +140,8 @@ export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action
 
 /** Errors the API answers with, as `{ error: { code, message } }`. Codes are ours, never wire codes. */
 export interface ApiError {
-  error: { code: string; message: string };
+  /** `position`/`length` point into the `filter` parameter when `code` is `bad_filter`. */
+  error: { code: string; message: string; position?: number; length?: number };
 }
 
 /** Messages the server sends on `/ws`. Each carries `head`: the last seq it covers. */

@@ -2,6 +2,7 @@
  * Exchanges: a request paired with its answer (and the notifications that belong to it), or a
  * lone notification. This is what the timeline shows one row for.
  */
+import type { Direction } from './frame.js';
 import type { JsonRpcId } from './json-rpc.js';
 
 export type ExchangeStatus =
@@ -33,6 +34,8 @@ export interface ExchangeSummary {
   id: string;
   sessionKey: string;
   requester: Requester;
+  /** Who sent the request or notification of the row (c2s = the client); for `dir:` on notifications. */
+  direction?: Direction;
   kind: 'request' | 'notification' | 'invalid';
   method?: string;
   /** The tool name, resource URI or prompt name the request is about. */

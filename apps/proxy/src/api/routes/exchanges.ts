@@ -1,0 +1,39 @@
+/**
+ * Exchanges: `GET /api/exchanges?filter=EXPR&limit=N&before=SORTKEY` (summaries, newest first,
+ * filtered on the server) and `GET /api/exchanges/:id` (the summary, every frame with bodies up
+ * to DETAIL_RAW_LIMIT, and the diagnostics).
+ */
+import { Hono } from 'hono';
+import { DETAIL_RAW_LIMIT, type ExchangeDetail, type ExchangesPage } from '@mcpscope/protocol';
+import { InspectorError } from '../../errors.js';
+import { readRetentionState } from '../../capture/retention.js';
+import type { ApiDeps } from '../api-deps.js';
+import { filterParam, intParam, numberParam } from '../params.js';
+
+export const MAX_EXCHANGES_PAGE = 200_000;
+
+export function exchangeRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  app.get('/exchanges', (c) => {
+    const limit = intParam(c, 'limit', { fallback: 1000, min: 1, max: MAX_EXCHANGES_PAGE });
+    const before = numberParam(c, 'before');
+    const filter = filterParam(c);
+    const head = deps.store.head();
+    const page = deps.query.exchanges(filter, limit, before);
+    return c.json<ExchangesPage>({ head, ...page, retention: readRetentionState(deps.store) });
+  });
+
+  app.get('/exchanges/:id', (c) => {
+    const id = c.req.param('id');
+    const exchange = deps.store.exchange(id);
+    if (!exchange) throw new InspectorError('not_found', `No exchange "${id}" (it may have been removed by retention).`);
+    return c.json<ExchangeDetail>({
+      exchange,
+      frames: deps.store.framesBySeq(exchange.frameSeqs, DETAIL_RAW_LIMIT),
+      diagnostics: deps.store.diagnosticsFor(exchange),
+    });
+  });
+
+  return app;
+}

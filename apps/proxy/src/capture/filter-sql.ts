@@ -1,0 +1,123 @@
+/**
+ * Pushes what it can of a filter down to SQLite, so a filtered page reads index ranges instead of
+ * every row. The SQL is a prefilter: it always selects a superset of what the filter matches, and
+ * the exact matcher (`matchesExchange`, the same code the dashboard runs) decides each row. When
+ * the pushdown is `exact`, the matcher is skipped.
+ *
+ * Indexed (exchanges_by_status, _by_method, _by_session, _by_target, each with sort_key so the
+ * newest-first page is an index walk): `status:`, `status:err`, `method:` and `tool:` (exact, or
+ * the part before the first `*` as a range), `session:` (a prefix). Narrowed in SQL without an
+ * index (rows are still visited, but those that fail are never parsed): `kind:`, `code:`,
+ * `latency>`/`<` in plain ms, `has:diag`.
+ * Full scans through the matcher: free text (it reads bodies), `client:` and `rev:` (session
+ * fields), `id:`, `dir:`, `size`, `diag:CODE`, and any `!x` or `x | y` with a part that is not
+ * exact in SQL.
+ */
+import type { Filter } from '@mcpscope/protocol';
+
+/** The statuses `status:err` stands for (the filter language's definition). */
+const ERROR_STATUSES = ['protocol_error', 'business_error', 'transport_error', 'invalid'] as const;
+
+export interface SqlFilter {
+  sql: string;
+  params: (string | number)[];
+  /** True when the SQL alone decides the filter (no row needs the matcher). */
+  exact: boolean;
+}
+
+
+/** Upper bound for a prefix range: every string starting with `prefix` sorts below it. */
+const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
+
+/** The SQL prefilter for `filter`, or undefined when no row can be excluded by SQL. */
+export function filterToSql(filter: Filter | null): SqlFilter | undefined {
+  if (filter === null) return undefined;
+  switch (filter.type) {
+    case 'field':
+      return fieldToSql(filter.field, filter.op, filter.value);
+    case 'text':
+      return undefined;
+    case 'not': {
+      const inner = filterToSql(filter.item);
+      // NOT of a superset is not a superset: only exact parts may be negated in SQL.
+      // COALESCE: a NULL column (no method, no latency) fails the inner test, so passes its negation.
+      return inner?.exact ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params, exact: true } : undefined;
+    }
+    case 'and': {
+      const parts = filter.items.map(filterToSql);
+      const known = parts.filter((p): p is SqlFilter => p !== undefined);
+      if (known.length === 0) return undefined;
+      return {
+        sql: known.map((p) => `(${p.sql})`).join(' AND '),
+        params: known.flatMap((p) => p.params),
+        exact: known.length === parts.length && known.every((p) => p.exact),
+      };
+    }
+    case 'or': {
+      const parts = filter.items.map(filterToSql);
+      if (parts.some((p) => p === undefined)) return undefined;
+      const known = parts as SqlFilter[];
+      return { sql: known.map((p) => `(${p.sql})`).join(' OR '), params: known.flatMap((p) => p.params), exact: known.every((p) => p.exact) };
+    }
+  }
+}
+
+function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilter | undefined {
+  if (op !== ':') {
+    // Plain milliseconds only; `1.5s` and friends are left to the matcher.
+    const n = /^\d+(?:\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (field === 'latency' && Number.isFinite(n)) return { sql: `latency_ms ${op} ?`, params: [n], exact: true };
+    return undefined;
+  }
+  switch (field) {
+    case 'status':
+      if (value === 'err') return { sql: `status IN (${ERROR_STATUSES.map(() => '?').join(', ')})`, params: [...ERROR_STATUSES], exact: true };
+      return { sql: 'status = ?', params: [value], exact: true };
+    case 'method':
+      return globToSql('method', value);
+    case 'tool': {
+      const target = globToSql('target', value);
+      return { sql: `method = 'tools/call' AND ${target.sql}`, params: target.params, exact: target.exact };
+    }
+    case 'session':
+      // A prefix match, case-sensitive, like the matcher.
+      return { sql: 'session_key >= ? AND session_key < ?', params: [value, prefixEnd(value)], exact: true };
+    case 'kind':
+      return { sql: 'kind = ?', params: [value], exact: true };
+    case 'code': {
+      const n = Number(value);
+      return Number.isInteger(n) ? { sql: 'error_code = ?', params: [n], exact: true } : undefined;
+    }
+    case 'has':
+      return value === 'diag' ? { sql: 'diagnostics > 0', params: [], exact: true } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A glob of the filter language (`*` = any run, case-sensitive): equality without `*`, an index
+ * range for the part before the first `*` otherwise (exact when that `*` ends the pattern).
+ */
+function globToSql(column: string, pattern: string): SqlFilter {
+  const star = pattern.indexOf('*');
+  if (star === -1) return { sql: `${column} = ?`, params: [pattern], exact: true };
+  const prefix = pattern.slice(0, star);
+  return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, prefixEnd(prefix)], exact: star === pattern.length - 1 };
+}
+
+/** Whether the filter mentions `field` anywhere (to load only the context it needs). */
+export function usesField(filter: Filter | null, field: string): boolean {
+  if (filter === null) return false;
+  switch (filter.type) {
+    case 'field':
+      return filter.field === field;
+    case 'text':
+      return field === 'text';
+    case 'not':
+      return usesField(filter.item, field);
+    case 'and':
+    case 'or':
+      return filter.items.some((f) => usesField(f, field));
+  }
+}

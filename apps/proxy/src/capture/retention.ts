@@ -1,0 +1,99 @@
+/**
+ * Retention: `--max-frames N` and `--max-bytes N` keep the newest frames within the limits and
+ * remove the oldest, never silently: every trim is reported (the live hub turns it into a
+ * `retention` event) and the running total is kept in the store's meta table for the API.
+ *
+ * Removing frames removes what was derived only from them: exchanges that started and last
+ * changed before the cut, diagnostics and frame links of removed frames. Sessions stay (they are
+ * few and name the clients that were seen). The newest frame is always kept, even when it alone
+ * is over `--max-bytes`.
+ */
+import type { RetentionInfo } from '@mcpscope/protocol';
+import type { CaptureStore } from './capture-store.js';
+
+export interface RetentionLimits {
+  maxFrames?: number;
+  maxBytes?: number;
+}
+
+export interface Trim {
+  /** Frames removed by this trim. */
+  removedFrames: number;
+  oldestSeq: number;
+}
+
+const REMOVED_KEY = 'retention.removed_frames';
+const OLDEST_KEY = 'retention.oldest_seq';
+
+export class Retention {
+  private count: number;
+  private bytes: number;
+
+  constructor(
+    private readonly store: CaptureStore,
+    private readonly limits: RetentionLimits,
+  ) {
+    const row = store.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM frames').get() as { n: number; b: number };
+    this.count = row.n;
+    this.bytes = row.b;
+  }
+
+  get active(): boolean {
+    return this.limits.maxFrames !== undefined || this.limits.maxBytes !== undefined;
+  }
+
+  state(): RetentionInfo {
+    return readRetentionState(this.store);
+  }
+
+  /** Accounts for frames just written and trims when over a limit. */
+  afterWrite(frames: readonly { raw: string }[]): Trim | undefined {
+    this.count += frames.length;
+    for (const f of frames) this.bytes += Buffer.byteLength(f.raw);
+    return this.enforce();
+  }
+
+  /** Trims to the limits now (also run at start, in case the limits shrank since last time). */
+  enforce(): Trim | undefined {
+    if (!this.active) return undefined;
+    const { maxFrames, maxBytes } = this.limits;
+    const overFrames = maxFrames !== undefined && this.count > maxFrames;
+    const overBytes = maxBytes !== undefined && this.bytes > maxBytes;
+    if (!overFrames && !overBytes) return undefined;
+    const db = this.store.db;
+    let keepFrom = 0;
+    if (overFrames) {
+      const row = db.prepare('SELECT seq FROM frames ORDER BY seq LIMIT 1 OFFSET ?').get(this.count - maxFrames!) as { seq: number } | undefined;
+      keepFrom = row?.seq ?? 0;
+    }
+    if (overBytes) {
+      let excess = this.bytes - maxBytes!;
+      for (const row of db.prepare('SELECT seq, bytes FROM frames ORDER BY seq').iterate() as Iterable<{ seq: number; bytes: number }>) {
+        if (excess <= 0) {
+          keepFrom = Math.max(keepFrom, row.seq);
+          break;
+        }
+        excess -= row.bytes;
+        keepFrom = Math.max(keepFrom, row.seq + 1);
+      }
+    }
+    keepFrom = Math.min(keepFrom, this.store.head());
+    const gone = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM frames WHERE seq < ?').get(keepFrom) as { n: number; b: number };
+    if (gone.n === 0) return undefined;
+    db.transaction(() => {
+      db.prepare('DELETE FROM frames WHERE seq < ?').run(keepFrom);
+      db.prepare('DELETE FROM exchanges WHERE sort_key < ? AND updated_seq < ?').run(keepFrom, keepFrom);
+      db.prepare('DELETE FROM diagnostics WHERE frame_seq < ?').run(keepFrom);
+      db.prepare('DELETE FROM frame_exchanges WHERE frame_seq < ?').run(keepFrom);
+      this.store.setMeta(REMOVED_KEY, this.store.meta(REMOVED_KEY) + gone.n);
+      this.store.setMeta(OLDEST_KEY, keepFrom);
+    })();
+    this.count -= gone.n;
+    this.bytes -= gone.b;
+    return { removedFrames: gone.n, oldestSeq: keepFrom };
+  }
+}
+
+export function readRetentionState(store: CaptureStore): RetentionInfo {
+  return { removedFrames: store.meta(REMOVED_KEY), oldestSeq: store.meta(OLDEST_KEY) };
+}

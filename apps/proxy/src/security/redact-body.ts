@@ -1,0 +1,34 @@
+/**
+ * OAuth secrets in bodies never reach the store. A frame's raw text is evidence and must stay
+ * byte for byte what was sent, so this rewrites only the values of secret fields, in place, and
+ * leaves every other byte alone:
+ * - anywhere (MCP frames too): the string value of a JSON key `access_token`, `refresh_token`,
+ *   `id_token`, `client_secret` or `code_verifier`;
+ * - in non-MCP bodies only (OAuth token and authorization endpoints): also `code`, as a JSON key or
+ *   a form field, and the form fields of every key above. In MCP frames `code` is a JSON-RPC error
+ *   code or a tool's own argument (a code-runner's source), which must stay as sent.
+ * The marker keeps the length, so a user can still see that a secret was sent.
+ */
+import { REDACTED } from './redact.js';
+
+const ALWAYS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'code_verifier'];
+const OAUTH_ONLY = ['code'];
+
+const jsonPattern = (keys: string[]) => new RegExp(`("(?:${keys.join('|')})"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g');
+const formPattern = (keys: string[]) => new RegExp(`(^|&)((?:${keys.join('|')})=)([^&]*)`, 'g');
+
+const JSON_ALWAYS = jsonPattern(ALWAYS);
+const JSON_OAUTH = jsonPattern([...ALWAYS, ...OAUTH_ONLY]);
+const FORM_OAUTH = formPattern([...ALWAYS, ...OAUTH_ONLY]);
+/** Cheap pre-check: most frames contain none of the names and are returned untouched. */
+const MENTIONS = /access_token|refresh_token|id_token|client_secret|code_verifier|"code"|(?:^|&)code=/;
+
+const marker = (value: string) => `${REDACTED} (${value.length} chars)`;
+
+/** Redacts secret fields of a body; returns the same string when there is nothing to redact. */
+export function redactBodySecrets(raw: string, mcp: boolean): string {
+  if (!MENTIONS.test(raw)) return raw;
+  if (mcp) return raw.replace(JSON_ALWAYS, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
+  const json = raw.replace(JSON_OAUTH, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
+  return json.replace(FORM_OAUTH, (_m, sep: string, key: string, value: string) => `${sep}${key}${encodeURIComponent(marker(value))}`);
+}

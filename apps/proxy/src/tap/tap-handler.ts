@@ -1,0 +1,34 @@
+/**
+ * The tap listener's request handler: the MCP endpoint clients use. It guards (Host/Origin),
+ * answers CORS preflights, then forwards to the upstream over HTTP or hands the MCP path to the
+ * stdio bridge. It never serves the dashboard, the API or the token.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { forward, type ForwardDeps } from './forward.js';
+import { answerPreflight, corsHeaders, isPreflight, refuse, type GuardVerdict } from './tap-guard.js';
+
+export interface TapRoutes {
+  guard(host: string | undefined, origin: string | undefined): GuardVerdict;
+  /** HTTP upstream; absent in stdio mode. */
+  forward?: ForwardDeps;
+  /** stdio mode: the bridge serves `mcpPath`; other paths are 404. */
+  stdio?: { mcpPath: string; handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string> | undefined): void };
+}
+
+export type TapHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createTapHandler(routes: TapRoutes): TapHandler {
+  return (req, res) => {
+    const verdict = routes.guard(req.headers.host, req.headers.origin);
+    if (!verdict.ok) return refuse(res, verdict.reason);
+    if (isPreflight(req)) return answerPreflight(req, res);
+    const cors = corsHeaders(req.headers.origin);
+    if (routes.stdio) {
+      const path = (req.url ?? '/').split('?')[0];
+      if (path === routes.stdio.mcpPath) return routes.stdio.handle(req, res, cors);
+      res.writeHead(404, { ...cors, 'content-type': 'text/plain' }).end('Not found: this tap serves a stdio server at ' + routes.stdio.mcpPath);
+      return;
+    }
+    forward(req, res, routes.forward!, cors);
+  };
+}

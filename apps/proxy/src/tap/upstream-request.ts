@@ -1,0 +1,37 @@
+/**
+ * How the tap talks to the upstream: undici's `request` (Node streams, no WHATWG fetch layer, no
+ * body decoding) on a keep-alive pool. undici's defaults (300 s headers and body timeouts) would
+ * kill a long `tools/call` or an idle SSE stream; an inspector must never end a call on its own,
+ * so both are 0. Redirects are never followed: a `Location` goes back to the client.
+ */
+import type { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
+
+export interface UpstreamResponse {
+  statusCode: number;
+  statusText: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Readable;
+}
+
+export interface UpstreamRequestInit {
+  method: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer | undefined;
+  signal: AbortSignal;
+}
+
+export type UpstreamRequest = (url: string, init: UpstreamRequestInit) => Promise<UpstreamResponse>;
+
+const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
+
+export const upstreamRequest: UpstreamRequest = async (url, init) => {
+  const res = await request(url, {
+    method: init.method as 'GET',
+    headers: init.headers,
+    body: init.body ?? null,
+    signal: init.signal,
+    dispatcher: agent,
+  });
+  return { statusCode: res.statusCode, statusText: res.statusText, headers: res.headers, body: res.body };
+};

@@ -1,0 +1,145 @@
+// Server-side filtering must answer exactly what the dashboard's matcher would: the SQL pushdown
+// is only allowed to narrow. Property: for any filter built from the language's operators, a page
+// from the store equals "every exchange, newest first, kept by matchesExchange", and paging it in
+// small pages gives the same list.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { matchesExchange, parseFilter, type ExchangeSummary, type FilterContext, type FrameInput } from '@mcpscope/protocol';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { CaptureQuery } from '../src/capture/capture-query.js';
+
+let store: CaptureStore;
+let query: CaptureQuery;
+
+/** A deterministic mixed capture: three sessions, every outcome, junk, pending calls. */
+function traffic(): FrameInput[] {
+  const out: FrameInput[] = [];
+  let ts = 1_000;
+  const frame = (sessionKey: string, direction: 'c2s' | 's2c', body: unknown): void => {
+    ts += 3 + (out.length % 7);
+    out.push({ ts, sessionKey, direction, transport: 'http-json', kind: 'data', raw: typeof body === 'string' ? body : JSON.stringify(body), http: { method: 'POST', path: '/mcp', connectionId: `c${out.length}` } });
+  };
+  const sessions = [
+    { key: 's-alpha', client: 'alpha-agent', rev: '2025-06-18' },
+    { key: 's-beta', client: 'Beta Client', rev: '2025-11-25' },
+    { key: 'client:ua', client: 'gamma', rev: '2025-03-26' },
+  ];
+  for (const s of sessions) {
+    frame(s.key, 'c2s', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: s.rev, capabilities: {}, clientInfo: { name: s.client, version: '1' } } });
+    frame(s.key, 's2c', { jsonrpc: '2.0', id: 0, result: { protocolVersion: s.rev, capabilities: {}, serverInfo: { name: 'srv', version: '1' } } });
+    frame(s.key, 'c2s', { jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+  const tools = ['suggest_gifts', 'wrap_gift', 'wrapper', 'Tools'];
+  for (let i = 1; i <= 60; i++) {
+    const s = sessions[i % 3]!;
+    const id = i % 5 === 0 ? String(i) : i;
+    const tool = tools[i % tools.length]!;
+    const method = i % 9 === 0 ? 'resources/read' : i % 11 === 0 ? 'tools/list' : 'tools/call';
+    frame(s.key, 'c2s', { jsonrpc: '2.0', id, method, params: method === 'resources/read' ? { uri: `gifts://${i}` } : { name: tool, arguments: { note: i % 4 === 0 ? 'with a bow' : 'plain', pad: 'p'.repeat(i * 3) } } });
+    if (i % 13 === 0) continue; // left pending
+    if (i % 6 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', id, error: { code: i % 12 === 0 ? -32602 : -32601, message: 'nope' } });
+    else if (i % 7 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: 'business failure' }] } });
+    else frame(s.key, 's2c', { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `done ${i}` }] } });
+    if (i % 10 === 0) frame(s.key, 'c2s', `junk ${i}`);
+    if (i % 8 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } });
+  }
+  return out;
+}
+
+beforeAll(() => {
+  store = new CaptureStore(':memory:');
+  const pipeline = new CapturePipeline(store);
+  for (const f of traffic()) pipeline.record(f);
+  pipeline.flush();
+  query = new CaptureQuery(store);
+});
+afterAll(() => store.close());
+
+function expected(text: string): string[] {
+  const parsed = parseFilter(text);
+  if (!parsed.ok) throw new Error(`test filter does not parse: ${text}`);
+  const sessions = new Map(store.sessions().map((s) => [s.sessionKey, s]));
+  const all = store.exchanges(100_000);
+  return all
+    .filter((ex: ExchangeSummary) => {
+      const ctx: FilterContext = { bodyText: () => store.framesText(ex.frameSeqs), diagnosticCodes: store.diagnosticCodes(ex) };
+      const session = sessions.get(ex.sessionKey);
+      if (session) ctx.session = session;
+      return matchesExchange(parsed.filter, ex, ctx);
+    })
+    .map((ex) => ex.id);
+}
+
+function served(text: string, pageSize: number): string[] {
+  const parsed = parseFilter(text);
+  if (!parsed.ok) throw new Error(`test filter does not parse: ${text}`);
+  const ids: string[] = [];
+  let before: number | undefined;
+  for (let i = 0; i < 1000; i++) {
+    const page = query.exchanges(parsed.filter, pageSize, before);
+    ids.push(...page.exchanges.map((e) => e.id));
+    if (page.nextBefore === undefined) return ids;
+    before = page.nextBefore;
+  }
+  throw new Error('paging did not end');
+}
+
+const ATOMS = [
+  'method:tools/call', 'method:tools/*', 'method:*s/call', 'method:Tools/call', 'method:resources/read',
+  'tool:suggest_gifts', 'tool:wrap*', 'tool:*er', 'status:ok', 'status:err', 'status:pending', 'status:protocol_error',
+  'session:s-', 'session:s-beta', 'session:client:', 'kind:notification', 'kind:invalid', 'kind:request',
+  'code:-32602', 'code:-32601', 'latency>5', 'latency<6', 'latency>0.005s', 'has:diag', 'dir:c2s', 'dir:s2c',
+  'id:6', 'id:"5"', 'id:0', 'client:alpha', 'client:beta', 'rev:2025-06-18', 'rev:2025-*', 'size>300', 'size<1kb',
+  'bow', '"business failure"', 'diag:invalid-message', 'diag:*',
+];
+
+const filterText: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
+  f: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    fc.constantFrom(...ATOMS),
+    fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
+    fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
+    tie('f').map((a) => `!(${a})`),
+  ),
+})).f;
+
+describe('server-side filters', () => {
+  it('every atom alone matches what the matcher keeps (and the capture exercises it)', () => {
+    let nonEmpty = 0;
+    for (const atom of ATOMS) {
+      const want = expected(atom);
+      if (want.length > 0) nonEmpty++;
+      expect(served(atom, 100_000), atom).toEqual(want);
+    }
+    // Only method:Tools/call matches nothing: methods are case-sensitive.
+    expect(nonEmpty).toBe(ATOMS.length - 1);
+  });
+
+  it('any combination gives the matcher\'s answer, in one page or many', () => {
+    fc.assert(
+      fc.property(filterText, fc.integer({ min: 1, max: 7 }), (text, pageSize) => {
+        const want = expected(text);
+        expect(served(text, 100_000)).toEqual(want);
+        expect(served(text, pageSize)).toEqual(want);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('a filtered frame page holds exactly the frames of matching exchanges, in capture order', () => {
+    fc.assert(
+      fc.property(filterText, (text) => {
+        const ids = new Set(expected(text));
+        const want = store
+          .exchanges(100_000)
+          .filter((e) => ids.has(e.id))
+          .flatMap((e) => e.frameSeqs);
+        const parsed = parseFilter(text);
+        const page = query.frames(parsed.ok ? parsed.filter : null, 0, 5000);
+        expect(page.frames.map((f) => f.seq)).toEqual([...new Set(want)].sort((a, b) => a - b));
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * One frame's body: a collapsible tree (when it is JSON) or the exact raw text, with copy and
+ * download. Bodies over PREVIEW_CHARS show a preview that states the full size, and the rest on
+ * demand; the tree is not built for bodies too large to parse comfortably.
+ */
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { downloadText } from '../lib/clipboard.js';
+import { formatSize } from '../timeline/status.js';
+import { CopyButton } from './CopyButton.js';
+import { JsonTree, type TreeMark } from './JsonTree.js';
+
+const JsonEditor = lazy(() => import('./JsonEditor.js'));
+
+export const PREVIEW_CHARS = 100_000;
+const TREE_LIMIT = 5_000_000;
+
+type Mode = 'tree' | 'raw' | 'editor';
+
+function parse(raw: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(raw) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export function FrameBody({ raw, seq, marks, fullSize }: { raw: string; seq: number; marks: readonly TreeMark[]; fullSize?: number }) {
+  const parsed = useMemo(() => (raw.length <= TREE_LIMIT ? parse(raw) : ({ ok: false } as const)), [raw]);
+  const [mode, setMode] = useState<Mode>(parsed.ok ? 'tree' : 'raw');
+  const [whole, setWhole] = useState(false);
+  const size = fullSize ?? raw.length;
+  const cut = !whole && raw.length > PREVIEW_CHARS;
+  const modes: Mode[] = parsed.ok ? ['tree', 'raw', 'editor'] : ['raw'];
+  return (
+    <div className="body">
+      <div className="body-bar">
+        <span role="tablist" className="segmented" aria-label="Body view">
+          {modes.map((m) => (
+            <button key={m} type="button" role="tab" aria-selected={mode === m} className={mode === m ? 'on' : ''} onClick={() => setMode(m)}>
+              {m === 'tree' ? 'Tree' : m === 'raw' ? 'Raw' : 'Editor'}
+            </button>
+          ))}
+        </span>
+        {!parsed.ok && <span className="muted">not JSON — shown exactly as captured</span>}
+        <span className="spacer" />
+        <span className="muted">{formatSize(size)}</span>
+        <CopyButton text={raw} />
+        <button type="button" className="small" onClick={() => downloadText(raw, `mcpscope-frame-${seq}.${parsed.ok ? 'json' : 'txt'}`)}>
+          Download
+        </button>
+      </div>
+      {mode === 'tree' && parsed.ok && <JsonTree value={parsed.value} marks={marks} />}
+      {mode === 'raw' && (
+        <>
+          <pre className="raw" data-testid="raw-body">{cut ? raw.slice(0, PREVIEW_CHARS) : raw}</pre>
+          {cut && (
+            <p className="truncated-note">
+              Showing the first {formatSize(PREVIEW_CHARS)} of {formatSize(size)}.{' '}
+              <button type="button" className="link" onClick={() => setWhole(true)}>Show everything</button>
+            </p>
+          )}
+        </>
+      )}
+      {mode === 'editor' && parsed.ok && (
+        <div className="editor">
+          <Suspense fallback={<div className="muted">Loading editor…</div>}>
+            <JsonEditor value={JSON.stringify(parsed.value, null, 2)} />
+          </Suspense>
+        </div>
+      )}
+    </div>
+  );
+}

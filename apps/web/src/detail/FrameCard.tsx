@@ -1,0 +1,27 @@
+/** One frame of an exchange: what it is, when (relative to the first frame), HTTP layer, body. */
+import type { ExchangeSummary, FrameView } from '@mcpscope/protocol';
+import { formatDuration } from '../timeline/status.js';
+import { FrameBody } from './FrameBody.js';
+import { HttpLayer } from './HttpLayer.js';
+import type { TreeMark } from './JsonTree.js';
+import { ROLE_LABELS, frameRole } from './frame-role.js';
+
+export function FrameCard({ frame, ex, t0, marks }: { frame: FrameView; ex: ExchangeSummary; t0: number; marks: readonly TreeMark[] }) {
+  const role = frameRole(frame, ex);
+  const arrow = frame.direction === 'c2s' ? 'client → server' : 'server → client';
+  return (
+    <section className={`frame-card role-${role}`} data-testid="frame-card" data-role={role} id={`frame-${frame.seq}`}>
+      <header>
+        <strong>{ROLE_LABELS[role]}</strong>
+        <span className="muted">{arrow}</span>
+        <span className="rel-time" title={new Date(frame.ts).toISOString()}>
+          {frame.ts === t0 ? 't = 0' : `+${formatDuration(frame.ts - t0)}`}
+        </span>
+        <span className="spacer" />
+        <span className="muted mono">#{frame.seq} · {frame.transport}</span>
+      </header>
+      {frame.http && <HttpLayer http={frame.http} />}
+      <FrameBody raw={frame.raw} seq={frame.seq} marks={marks} fullSize={frame.size} />
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The dashboard's one door to the filter language of @mcpscope/protocol (one grammar, shared
+ * with the API): parse, describe, match, and the operator registry for help and autocomplete.
+ * Also turns the filter text plus the chosen session into the predicate the view runs.
+ */
+import type { ExchangeSummary, SessionSummary } from '@mcpscope/protocol';
+import { FILTER_OPERATORS, compileFilter, describeFilter, parseFilter, type FilterError, type FilterOperatorInfo } from '@mcpscope/protocol';
+import { matchAll, type ExchangePredicate } from '../store/view-index.js';
+
+export { FILTER_OPERATORS, describeFilter, parseFilter };
+export type { FilterOperatorInfo };
+
+export interface ViewFilter {
+  predicate: ExchangePredicate;
+  /** "this filter means …", when the text parsed and is not empty. */
+  description?: string;
+  error?: FilterError;
+}
+
+/**
+ * Compiles the filter text and the sidebar's session choice into one predicate. A text that does
+ * not parse filters nothing (the bar shows the error), so the list never blanks while typing.
+ */
+export function buildViewFilter(
+  text: string,
+  sessionKey: string | undefined,
+  /** Read at match time, so session updates (counts move constantly) need no recompile. */
+  sessionOf: (sessionKey: string) => SessionSummary | undefined,
+): ViewFilter {
+  const parsed = parseFilter(text);
+  const filter = parsed.ok ? parsed.filter : null;
+  const bySession: ExchangePredicate | undefined = sessionKey ? (ex) => ex.sessionKey === sessionKey : undefined;
+  let predicate: ExchangePredicate = matchAll;
+  if (filter) {
+    const compiled = compileFilter(filter);
+    const match = (ex: ExchangeSummary) => {
+      const session = sessionOf(ex.sessionKey);
+      return compiled(ex, session ? { session } : undefined);
+    };
+    predicate = bySession ? (ex) => bySession(ex) && match(ex) : match;
+  } else if (bySession) {
+    predicate = bySession;
+  }
+  const result: ViewFilter = { predicate };
+  if (!parsed.ok) result.error = parsed.error;
+  else if (filter) result.description = describeFilter(filter);
+  return result;
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { suggest, toggleTerm, tokenAt } from './suggest.js';
+
+const ops = [
+  { syntax: 'method:NAME', field: 'method' as const, help: 'method', example: 'method:tools/call' },
+  { syntax: 'status:STATUS', field: 'status' as const, help: 'status', example: 'status:err', values: ['ok', 'pending', 'err'] },
+  { syntax: 'latency>MS', field: 'latency' as const, help: 'slow', example: 'latency>500' },
+];
+const captured = { method: ['tools/call', 'tools/list', 'initialize'], tool: ['suggest_gifts'], session: ['abc123'], client: ['ChatGPT'] };
+
+describe('filter autocomplete', () => {
+  it('finds the token under the caret between operators', () => {
+    expect(tokenAt('status:err | meth', 17)).toEqual({ start: 13, end: 17, token: 'meth' });
+    expect(tokenAt('!(tool:x)', 7)).toEqual({ start: 2, end: 8, token: 'tool:x' });
+  });
+
+  it('offers operators while a field name is typed', () => {
+    expect(suggest('me', 2, ops, captured).map((s) => s.insert)).toEqual(['method:']);
+    expect(suggest('lat', 3, ops, captured).map((s) => s.insert)).toEqual(['latency>']);
+  });
+
+  it('offers captured and registry values once the field is known', () => {
+    expect(suggest('method:tools', 12, ops, captured).map((s) => s.insert)).toEqual(['method:tools/call', 'method:tools/list']);
+    expect(suggest('x status:', 9, ops, captured).map((s) => s.insert)).toEqual(['status:ok', 'status:pending', 'status:err']);
+  });
+
+  it('toggles chip terms in and out of the filter text', () => {
+    expect(toggleTerm('method:tools/call', 'status:err')).toBe('method:tools/call status:err');
+    expect(toggleTerm('method:tools/call status:err', 'status:err')).toBe('method:tools/call');
+  });
+});

@@ -1,0 +1,83 @@
+/** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
+import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
+import { useLive } from '../store/live-store.js';
+import { useUi } from '../store/ui-store.js';
+import { STATUS_LOOKS } from '../timeline/status.js';
+import { capabilityNames, clientName, serverName, totalCount } from './session-facts.js';
+
+function Counts({ counts }: { counts: SessionSummary['counts'] }) {
+  return (
+    <span className="counts">
+      {EXCHANGE_STATUSES.filter((s) => (counts[s] ?? 0) > 0).map((s) => (
+        <span key={s} className={`count tone-${STATUS_LOOKS[s].tone}`} title={STATUS_LOOKS[s].label}>
+          <span aria-hidden="true">{STATUS_LOOKS[s].icon}</span> {counts[s]}
+          <span className="sr-only"> {STATUS_LOOKS[s].label}</span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+function SessionItem({ s, active }: { s: SessionSummary; active: boolean }) {
+  const server = serverName(s);
+  const clientCaps = capabilityNames(s.clientCapabilities);
+  const serverCaps = capabilityNames(s.serverCapabilities);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`session${active ? ' active' : ''}`}
+        aria-pressed={active}
+        data-testid="session-item"
+        onClick={() => useUi.getState().setSession(active ? undefined : s.sessionKey)}
+      >
+        <span className="session-client">
+          {clientName(s)}
+          {s.ended && <span className="muted"> (ended)</span>}
+        </span>
+        <span className="session-line muted">
+          {server ? `→ ${server}` : s.transport} {s.protocolVersion && <span className="rev">{s.protocolVersion}</span>}
+        </span>
+        <span className="session-line muted mono" title={s.sessionKey}>{s.sessionKey.slice(0, 18)}</span>
+        {(clientCaps.length > 0 || serverCaps.length > 0) && (
+          <span className="session-line caps" title={`client: ${clientCaps.join(', ') || 'none'}\nserver: ${serverCaps.join(', ') || 'none'}`}>
+            {serverCaps.length > 0 && <>server: {serverCaps.join(' · ')}</>}
+            {clientCaps.length > 0 && (
+              <>
+                <br />
+                client: {clientCaps.join(' · ')}
+              </>
+            )}
+          </span>
+        )}
+        <Counts counts={s.counts} />
+      </button>
+    </li>
+  );
+}
+
+export function SessionsSidebar() {
+  const sessions = useLive((s) => s.sessions);
+  const total = useLive((s) => s.index.size);
+  const chosen = useUi((s) => s.session);
+  const list = [...sessions.values()].sort((a, b) => b.lastTs - a.lastTs);
+  return (
+    <nav className="sidebar" aria-label="Sessions" data-testid="sessions">
+      <h2>Sessions</h2>
+      <ul>
+        <li>
+          <button type="button" className={`session${chosen ? '' : ' active'}`} aria-pressed={!chosen} onClick={() => useUi.getState().setSession(undefined)}>
+            <span className="session-client">All sessions</span>
+            <span className="session-line muted">
+              {list.length} session{list.length === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
+            </span>
+          </button>
+        </li>
+        {list.map((s) => (
+          <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosen} />
+        ))}
+        {list.length > 0 && list.every((s) => totalCount(s) === 0) && <li className="muted hint">No exchanges yet.</li>}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { ExchangeSummary, ServerEvent } from '@mcpscope/protocol';
+import { createLiveStore } from './live-store.js';
+import { startLiveSync, type SyncApi, type SyncSocket } from './live-sync.js';
+
+const ex = (id: string, updatedSeq: number, status: ExchangeSummary['status'] = 'ok'): ExchangeSummary => ({
+  id, sessionKey: 's', requester: 'client', kind: 'request', method: 'tools/call', status, startTs: 0, frameSeqs: [Number(id)], size: 1, diagnostics: 0, updatedSeq,
+});
+
+class FakeSocket implements SyncSocket {
+  onopen: SyncSocket['onopen'] = null;
+  onmessage: SyncSocket['onmessage'] = null;
+  onclose: SyncSocket['onclose'] = null;
+  closed = false;
+  constructor(readonly url: string) {}
+  emit(event: ServerEvent) {
+    this.onmessage?.call(this, { data: JSON.stringify(event) });
+  }
+  drop() {
+    this.closed = true;
+    this.onclose?.call(this, {});
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+const retention = { removedFrames: 0, oldestSeq: 0 };
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('live sync', () => {
+  it('resumes after a drop from the last applied head: no gap, no duplicate', async () => {
+    const store = createLiveStore((run) => run());
+    const sockets: FakeSocket[] = [];
+    const api: SyncApi = {
+      exchanges: async () => ({ head: 2, exchanges: [ex('2', 2), ex('1', 1)], retention: { removedFrames: 0, oldestSeq: 0 } }),
+      sessions: async () => ({ sessions: [] }),
+      socketUrl: (after) => `ws://x/ws?after=${after}`,
+    };
+    const stop = startLiveSync(api, store, { openSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)!), backoff: () => 0 });
+    await tick();
+    expect(sockets[0]!.url).toBe('ws://x/ws?after=2');
+    sockets[0]!.onopen?.call(sockets[0]!, {});
+    expect(store.getState().connection).toBe('live');
+    sockets[0]!.emit({ type: 'exchanges/update', head: 4, exchanges: [ex('3', 3), ex('4', 4, 'pending')] });
+    sockets[0]!.emit({ type: 'frames/add', head: 4, frames: [] });
+    // A flush cut short after its exchanges/update: the cursor must not move past frames not seen.
+    sockets[0]!.emit({ type: 'exchanges/update', head: 6, exchanges: [ex('6', 6)] });
+    sockets[0]!.drop();
+    expect(store.getState().connection).toBe('down');
+    await tick();
+    // The new socket asks for everything after seq 4; the server's catch-up overlaps a little.
+    expect(sockets[1]!.url).toBe('ws://x/ws?after=4');
+    sockets[1]!.onopen?.call(sockets[1]!, {});
+    sockets[1]!.emit({ type: 'exchanges/update', head: 6, exchanges: [ex('4', 4, 'pending'), ex('4', 5, 'ok'), ex('5', 5), ex('6', 6)] });
+    sockets[1]!.emit({ type: 'frames/add', head: 6, frames: [] });
+    const { index } = store.getState();
+    expect(index.ids).toEqual(['1', '2', '3', '4', '5', '6']);
+    expect(index.get('4')!.status).toBe('ok');
+    expect(store.getState().head).toBe(6);
+    stop();
+  });
+
+  it('reloads the snapshot when the server says the dashboard fell behind', async () => {
+    const store = createLiveStore((run) => run());
+    const sockets: FakeSocket[] = [];
+    let snapshots = 0;
+    const api: SyncApi = {
+      exchanges: async () => (++snapshots === 1 ? { head: 1, exchanges: [ex('1', 1)], retention } : { head: 9, exchanges: [ex('9', 9), ex('1', 1)], retention }),
+      sessions: async () => ({ sessions: [] }),
+      socketUrl: (after) => `ws://x/ws?after=${after}`,
+    };
+    const stop = startLiveSync(api, store, { openSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)!), backoff: () => 0 });
+    await tick();
+    sockets[0]!.emit({ type: 'resync', head: 9, reason: 'behind' });
+    await tick();
+    expect(sockets[0]!.closed).toBe(true);
+    expect(sockets[1]!.url).toBe('ws://x/ws?after=9');
+    expect(store.getState().index.ids).toEqual(['1', '9']);
+    stop();
+  });
+});

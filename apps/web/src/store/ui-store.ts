@@ -1,0 +1,73 @@
+/**
+ * View settings that are not captured data: the filter text, the chosen session, the open
+ * exchange, the view mode, follow-tail and the theme. The first four mirror the URL (so a view
+ * can be bookmarked and survives a reload); the theme is remembered in localStorage.
+ */
+import { create } from 'zustand';
+import { formatUrlState, parseUrlState, type UrlState, type ViewMode } from './url-state.js';
+
+export type Theme = 'light' | 'dark';
+
+export interface UiState extends Omit<UrlState, 'exchange'> {
+  /** The highlighted row (keyboard and mouse move it). */
+  selected?: string;
+  /** Whether the detail pane shows the selected row; the URL carries the row only when open. */
+  detailOpen: boolean;
+  /** Keep the newest row in view as rows arrive; turned off when the user scrolls up. */
+  follow: boolean;
+  theme: Theme;
+  setFilter(text: string): void;
+  setSession(sessionKey: string | undefined): void;
+  select(id: string | undefined, open?: boolean): void;
+  closeDetail(): void;
+  setMode(mode: ViewMode): void;
+  setFollow(follow: boolean): void;
+  toggleTheme(): void;
+}
+
+const THEME_KEY = 'mcpscope.theme';
+
+function initialTheme(): Theme {
+  const saved = typeof localStorage !== 'undefined' ? localStorage.getItem(THEME_KEY) : null;
+  if (saved === 'light' || saved === 'dark') return saved;
+  return typeof matchMedia !== 'undefined' && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+const fromUrl = typeof location !== 'undefined' ? parseUrlState(location.search) : { filter: '', mode: 'exchanges' as const };
+
+const { exchange: openAtStart, ...restFromUrl } = fromUrl;
+
+export const useUi = create<UiState>((set) => ({
+  ...restFromUrl,
+  ...(openAtStart ? { selected: openAtStart } : {}),
+  detailOpen: openAtStart !== undefined,
+  follow: true,
+  theme: initialTheme(),
+  setFilter: (filter) => set({ filter }),
+  setSession: (session) => set(session ? { session } : { session: undefined }),
+  select: (selected, open) => set((s) => ({ selected, detailOpen: selected !== undefined && (open ?? s.detailOpen) })),
+  closeDetail: () => set({ detailOpen: false }),
+  setMode: (mode) => set({ mode }),
+  setFollow: (follow) => set({ follow }),
+  toggleTheme: () =>
+    set((s) => {
+      const theme = s.theme === 'dark' ? 'light' : 'dark';
+      localStorage.setItem(THEME_KEY, theme);
+      return { theme };
+    }),
+}));
+
+// Mirror the URL part of the state into the address bar (replace, not push: typing a filter
+// should not flood the history).
+if (typeof window !== 'undefined') {
+  useUi.subscribe((s, prev) => {
+    const open = (u: UiState) => (u.detailOpen ? u.selected : undefined);
+    if (s.filter === prev.filter && s.session === prev.session && open(s) === open(prev) && s.mode === prev.mode) return;
+    const url: UrlState = { filter: s.filter, mode: s.mode };
+    if (s.session) url.session = s.session;
+    const exchange = open(s);
+    if (exchange) url.exchange = exchange;
+    const query = formatUrlState(url, location.search);
+    window.history.replaceState(null, '', location.pathname + query + location.hash);
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * What a shared or bookmarked dashboard link carries: the filter text, the chosen session, the
+ * open exchange and the view mode. Pure parse/format, so the round trip is testable; the token
+ * never goes in here (token.ts strips it from the address bar).
+ */
+export type ViewMode = 'exchanges' | 'frames';
+
+export interface UrlState {
+  filter: string;
+  session?: string;
+  exchange?: string;
+  mode: ViewMode;
+}
+
+export function parseUrlState(search: string): UrlState {
+  const params = new URLSearchParams(search);
+  const state: UrlState = { filter: params.get('q') ?? '', mode: params.get('view') === 'frames' ? 'frames' : 'exchanges' };
+  const session = params.get('session');
+  if (session) state.session = session;
+  const exchange = params.get('x');
+  if (exchange) state.exchange = exchange;
+  return state;
+}
+
+/** The query string for a state, keeping unrelated parameters of `base` as they are. */
+export function formatUrlState(state: UrlState, base = ''): string {
+  const params = new URLSearchParams(base);
+  const put = (key: string, value: string | undefined) => (value ? params.set(key, value) : params.delete(key));
+  put('q', state.filter);
+  put('session', state.session);
+  put('x', state.exchange);
+  put('view', state.mode === 'frames' ? 'frames' : undefined);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

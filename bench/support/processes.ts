@@ -1,0 +1,32 @@
+/** Starts a bench helper script in its own Node process and waits for its `READY <origin>` line. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export interface Helper {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export function startHelper(script: string, env: Record<string, string> = {}): Promise<Helper> {
+  const path = fileURLToPath(new URL(script, import.meta.url));
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m) {
+        resolve({
+          origin: m[1]!,
+          stop: () =>
+            new Promise<void>((done) => {
+              if (child.exitCode !== null) return done();
+              child.once('exit', () => done());
+              child.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+  });
+}

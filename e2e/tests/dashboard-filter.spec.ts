@@ -1,0 +1,82 @@
+// Filtering: the filter language narrows the list, explains itself, autocompletes from the
+// registry and from captured values, marks errors at their position, and lives in the URL.
+import { expect, test } from '@playwright/test';
+import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { SCREENSHOTS, openDashboard, row, rows, sdkClient } from '../support/dashboard.js';
+
+test.use({ viewport: { width: 1440, height: 860 } });
+
+let app: RunningMcpscope;
+test.beforeAll(async () => {
+  app = await runMcpscope();
+  const a = await sdkClient(app.mcpUrl, 'agent-a');
+  await a.listTools();
+  await a.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 50 } });
+  await a.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'x' } }).catch(() => undefined);
+  await a.close();
+  const b = await sdkClient(app.mcpUrl, 'agent-b');
+  await b.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 1 } });
+  await b.callTool({ name: 'wrap_gift', arguments: { gift: 'mug', steps: 1 } });
+  await b.close();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('a filter narrows the list, explains itself and survives a reload', async ({ page }) => {
+  await openDashboard(page, app);
+  await expect(row(page, 'tools/call')).toHaveCount(4);
+  const input = page.getByTestId('filter-input');
+  await input.fill('status:err');
+  await expect(rows(page)).toHaveCount(2);
+  await expect(row(page, 'tools/call', 'protocol_error')).toHaveCount(1);
+  await expect(row(page, 'tools/call', 'business_error')).toHaveCount(1);
+  await expect(page.getByTestId('filter-status')).toContainText('2 of');
+  await expect(page).toHaveURL(/[?&]q=status%3Aerr/);
+
+  await page.reload();
+  await expect(page.getByTestId('filter-input')).toHaveValue('status:err');
+  await expect(rows(page)).toHaveCount(2);
+
+  // The chip toggles the same term off again.
+  await page.getByRole('button', { name: 'errors', exact: true }).click();
+  await expect(page.getByTestId('filter-input')).toHaveValue('');
+  await expect(row(page, 'tools/call')).toHaveCount(4);
+});
+
+test('autocomplete offers operators, then captured values; errors point at their position', async ({ page }) => {
+  await openDashboard(page, app);
+  const input = page.getByTestId('filter-input');
+  await input.click();
+  await input.pressSequentially('to');
+  await expect(page.getByTestId('suggestions')).toContainText('tool:NAME');
+  await input.press('Tab');
+  await expect(input).toHaveValue('tool:');
+  await input.pressSequentially('wr');
+  await expect(page.getByTestId('suggestions')).toContainText('tool:wrap_gift');
+  await input.press('Enter');
+  await expect(input).toHaveValue('tool:wrap_gift ');
+  await expect(rows(page)).toHaveCount(1);
+  await expect(row(page, 'tools/call')).toContainText('wrap_gift');
+  await expect(page.getByTestId('filter-status')).toContainText('This filter means');
+  await page.screenshot({ path: `${SCREENSHOTS}filter.png` });
+
+  await input.fill('status:err | (');
+  const status = page.getByTestId('filter-status');
+  await expect(status).toContainText('Column');
+  await expect(page.locator('.error-mark')).toBeVisible();
+  // A broken filter does not blank the list while the user is still typing.
+  await expect(row(page, 'tools/call')).toHaveCount(4);
+});
+
+test('choosing a session in the sidebar narrows to it, in the URL too', async ({ page }) => {
+  await openDashboard(page, app);
+  const sessions = page.getByTestId('session-item');
+  await expect(sessions).toHaveCount(2);
+  await sessions.filter({ hasText: 'agent-b' }).click();
+  await expect(row(page, 'tools/call')).toHaveCount(2);
+  await expect(page).toHaveURL(/[?&]session=/);
+  await page.reload();
+  await expect(row(page, 'tools/call')).toHaveCount(2);
+  await expect(sessions.filter({ hasText: 'agent-b' })).toHaveAttribute('aria-pressed', 'true');
+});

@@ -1,0 +1,59 @@
+// A dropped WebSocket: the banner says so, and on reconnection the dashboard resumes from the
+// last sequence number it applied: calls made while it was down appear, none twice, none missing.
+import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { openDashboard, rows, row, sdkClient } from '../support/dashboard.js';
+
+let app: RunningMcpscope;
+test.beforeAll(async () => {
+  app = await runMcpscope();
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+test('a dropped WebSocket resumes with no gap and no duplicate', async ({ page }) => {
+  let blocked = false;
+  const sockets: WebSocketRoute[] = [];
+  const urls: string[] = [];
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    urls.push(ws.url());
+    if (blocked) {
+      ws.close({ code: 1011, reason: 'test: network down' });
+      return;
+    }
+    ws.connectToServer();
+    sockets.push(ws);
+  });
+  await openDashboard(page, app);
+  const client = await sdkClient(app.mcpUrl);
+  await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 50 } });
+  await expect(row(page, 'tools/call', 'ok')).toHaveCount(1);
+
+  blocked = true;
+  await sockets.at(-1)!.close({ code: 1006, reason: 'test: drop' });
+  await expect(page.getByTestId('connection-banner')).toBeVisible();
+  await expect(page.getByTestId('connection')).toHaveText('down');
+
+  // Traffic while the dashboard is blind.
+  await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 80 } });
+  await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 1 } });
+  await client.listTools();
+  await expect(row(page, 'tools/call')).toHaveCount(1);
+
+  blocked = false;
+  await expect(page.getByTestId('connection')).toHaveText('live', { timeout: 15_000 });
+  await expect(page.getByTestId('connection-banner')).toHaveCount(0);
+  await expect(row(page, 'tools/call')).toHaveCount(3);
+  await expect(row(page, 'tools/call', 'business_error')).toHaveCount(1);
+  await expect(row(page, 'tools/list')).toHaveCount(1);
+
+  // The reconnecting socket asked to resume after a sequence number, not from scratch.
+  expect(urls.at(-1)).toMatch(/after=[1-9]\d*/);
+  // Exactly what the server has: same ids, each once.
+  const api = await page.request.get(`${app.dashboardUrl}/api/exchanges`, { headers: { authorization: `Bearer ${new URL(app.dashboardLoginUrl).searchParams.get('token')}` } });
+  const expected = ((await api.json()) as { exchanges: { id: string }[] }).exchanges.map((e) => e.id).sort();
+  const shown = (await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-id')!))).sort();
+  expect(shown).toEqual(expected);
+  await client.close();
+});
