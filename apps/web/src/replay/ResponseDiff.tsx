@@ -12,7 +12,7 @@ export default function ResponseDiff({ original, modified }: { original: string;
       original={original}
       modified={modified}
       theme={dark ? 'vs-dark' : 'vs'}
-      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: 'on' }}
+      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, useInlineViewWhenSpaceIsLimited: false, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: 'on' }}
     />
   );
 }
