@@ -25,7 +25,7 @@ import type { FrameInput } from '@mcpscope/protocol';
 import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 import { sampleCall } from './demo/sample-call.js';
-import { createReplay, replayUnavailable } from './replay/index.js';
+import { createReplay } from './replay/index.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -73,7 +73,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
   const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
   const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
-  const replay = stdio ? undefined : createReplay({ store, pipeline, upstreamUrl, request: options.request ?? upstreamRequest, now });
+  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: options.request ?? upstreamRequest, now });
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
@@ -93,7 +93,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
-            ...(replay ? { onRequestHeaders: (key: string, headers: Record<string, string | string[] | undefined>) => replay.credentials.remember(key, headers) } : {}),
+            onRequestHeaders: (key, headers) => replay.credentials.remember(key, headers),
           },
         }),
   });
@@ -114,7 +114,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
     ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
-    replayApi: replay ? replay.routes(tapUrl) : replayUnavailable('Replay to a --stdio server is not available yet: it needs the stdio bridge to send on its behalf.'),
+    replayApi: replay.routes(tapUrl),
   });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
@@ -139,7 +139,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     hub,
     close: async () => {
       hub.close();
-      await replay?.close();
+      await replay.close();
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);

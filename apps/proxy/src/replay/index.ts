@@ -4,10 +4,10 @@
  */
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
-import { Hono } from 'hono';
 import type { UpstreamRequest } from '../tap/upstream-request.js';
 import { SessionCredentials } from './credentials.js';
 import { HttpReplayTransport } from './http-transport.js';
+import { StdioReplayTransport } from './stdio-transport.js';
 import { ReplayInputs } from './replay-inputs.js';
 import { replayRoutes } from './replay-routes.js';
 import { ReplayService } from './replay-service.js';
@@ -20,7 +20,9 @@ export { SessionCredentials } from './credentials.js';
 export interface ReplayOptions {
   store: CaptureStore;
   pipeline: CapturePipeline;
-  upstreamUrl: string;
+  /** The HTTP upstream; or, for `--stdio`, the command whose own copy a fresh replay spawns. */
+  upstreamUrl?: string;
+  stdioArgv?: string[];
   request: UpstreamRequest;
   now(): number;
   /** Another way to reach the server (e.g. the stdio bridge); HTTP to the upstream otherwise. */
@@ -36,17 +38,21 @@ export interface Replay {
 }
 
 export function createReplay(options: ReplayOptions): Replay {
-  const upstream = new URL(options.upstreamUrl);
+  const upstream = new URL(options.upstreamUrl ?? 'stdio:/mcp');
   const credentials = new SessionCredentials();
   let connections = 0;
-  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, request: options.request, nextConnectionId: () => `r${++connections}`, now: options.now });
+  const transport =
+    options.transport ??
+    (options.stdioArgv
+      ? new StdioReplayTransport(options.stdioArgv)
+      : new HttpReplayTransport({ upstreamOrigin: upstream.origin, request: options.request, nextConnectionId: () => `r${++connections}`, now: options.now }));
   const service = new ReplayService({
     store: new ReplayStore(options.store),
     pipeline: options.pipeline,
     credentials,
     transport,
     inputs: new ReplayInputs(options.inputTimeoutMs),
-    upstreamPath: upstream.pathname + upstream.search,
+    upstreamPath: options.stdioArgv ? '/mcp' : upstream.pathname + upstream.search,
     now: options.now,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
@@ -57,10 +63,3 @@ export function createReplay(options: ReplayOptions): Replay {
   };
 }
 
-/** Routes for a target replay cannot reach yet: every replay call says why, instead of a 404. */
-export function replayUnavailable(reason: string): Hono {
-  const app = new Hono();
-  app.all('/replay', (c) => c.json({ error: { code: 'replay_unavailable', message: reason } }, 409));
-  app.all('/replay/*', (c) => c.json({ error: { code: 'replay_unavailable', message: reason } }, 409));
-  return app;
-}
