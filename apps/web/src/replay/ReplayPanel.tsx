@@ -237,6 +237,9 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
           )}
         </div>
       )}
+      {latest?.response?.warnings?.map((w) => (
+        <div key={w} className="replay-warning" role="status">{w}</div>
+      ))}
       <ServerInputs api={replayApi} active={busy} />
 
       {replayed && (
