@@ -102,6 +102,38 @@ test.describe('replay on the demo server', () => {
     await client.close();
     expect(consoleErrors).toEqual([]);
   });
+
+  test('an expired session says so and offers a fresh one; the composer sends from a template', async ({ page }) => {
+    await page.goto(app.dashboardLoginUrl);
+    await expect(page.getByTestId('connection')).toHaveText('live');
+    const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
+    const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
+    await client.connect(transport);
+    await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 4 } });
+    await transport.terminateSession(); // the server forgets the session
+
+    const failed = page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="business_error"]').last();
+    await openReplay(page, failed);
+    await page.getByTestId('replay-send').click();
+    const error = page.getByTestId('replay-error');
+    await expect(error).toHaveAttribute('data-code', 'session_expired');
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'transport_error');
+    await page.getByTestId('replay-retry-fresh').click();
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'business_error');
+    await expect(page.getByTestId('replay-result')).toContainText('fresh session');
+    await expect(error).toHaveCount(0);
+    await page.getByTestId('replay-close').click();
+    await expect(page.getByTestId('replay-panel')).toHaveCount(0);
+
+    // The composer: a template, sent in a fresh session (there is no original to link to).
+    await page.getByTestId('replay-compose').click();
+    await page.getByTestId('replay-template').selectOption('tools/list');
+    await expect(page.getByTestId('replay-mode-session')).toBeDisabled();
+    await page.getByTestId('replay-send').click();
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
+    await expect(page.getByTestId('replay-answer')).toContainText('suggest_gifts');
+    await client.close().catch(() => undefined);
+  });
 });
 
 test.describe('replay on server-everything', () => {
