@@ -1,17 +1,59 @@
 /**
- * `pnpm bench`: runs every benchmark and prints its tables; numbers also go to bench/results/.
- * Each benchmark measures its baseline in the same run, because these machines are noisy.
+ * `pnpm bench`: runs every registered benchmark, then prints ONE summary table of all their rows
+ * (value, spread, baseline from the same run, ratio, budget, met / NOT met) and writes the same
+ * numbers as JSON under bench/results/. `pnpm bench --smoke` runs tiny sizes in seconds (CI runs
+ * it so the bench never rots); `--only=name,name` runs a subset.
+ *
+ * Registering a benchmark is one line in BENCHES: the module exports
+ * `bench(options: BenchOptions): Promise<BenchRow[]>` (see report.ts). Keep the list sorted by
+ * name so concurrent additions merge cleanly.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { benchTapOverhead } from './tap-overhead.js';
-import { benchTapSse } from './tap-sse.js';
+import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, type BenchRow } from './report.js';
 
-const results: Record<string, unknown> = { startedAt: new Date().toISOString() };
-results.tapOverhead = await benchTapOverhead();
-results.tapSse = await benchTapSse();
+type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
+
+const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
+  ['alternatives', async () => (await import('./alternatives.js')).bench],
+  ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
+  ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
+];
+
+const args = process.argv.slice(2);
+const options: BenchOptions = { smoke: args.includes('--smoke') };
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+
+const rows: BenchRow[] = [];
+const results: Record<string, unknown> = { startedAt: new Date().toISOString(), smoke: options.smoke, node: process.version };
+for (const [name, load] of BENCHES) {
+  if (only && !only.includes(name)) continue;
+  console.log(`\n━━ ${name}${options.smoke ? ' (smoke)' : ''}`);
+  const started = performance.now();
+  try {
+    const out = await (await load())(options);
+    results[name] = out;
+    // A module that still prints its own tables and returns other data keeps its JSON; the
+    // summary says where its numbers are rather than pretending it has none.
+    if (isBenchRows(out)) rows.push(...out);
+    else rows.push({ bench: name, metric: 'see its own table above', value: NaN, unit: '', note: 'not yet reporting BenchRow[]' });
+  } catch (error) {
+    console.error(error);
+    results[name] = { error: String(error) };
+    rows.push(failed(name, error));
+  }
+  console.log(`   ${name} took ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+console.log(`\n━━ summary: every benchmark, one table${options.smoke ? ' (SMOKE sizes: numbers are not meaningful)' : ''}\n`);
+console.log(formatSummary(rows));
+results.rows = rows;
 const dir = new URL('./results/', import.meta.url).pathname;
 mkdirSync(dir, { recursive: true });
-const file = `${dir}bench-${Date.now()}.json`;
-writeFileSync(file, JSON.stringify(results, null, 2));
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+const file = `${dir}bench-${options.smoke ? 'smoke-' : ''}${stamp}.json`;
+writeFileSync(file, JSON.stringify(results, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2));
+// The Markdown table of the latest full run is what bench/README.md quotes.
+if (!options.smoke) writeFileSync(`${dir}latest.md`, formatMarkdown(rows) + '\n');
 console.log(`\nwrote ${file}`);
-process.exit(0);
+// Benchmarks may leave keep-alive sockets in undici's pool; do not wait for them to time out.
+process.exit(rows.some((r) => r.note?.startsWith('failed')) ? 1 : 0);

@@ -48,7 +48,11 @@ export interface Mcpscope {
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string; hub?: LiveHubOptions };
+export type StartOptions = Partial<CliOptions> & {
+  request?: UpstreamRequest;
+  webRoot?: string;
+  hub?: LiveHubOptions;
+};
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -72,17 +76,26 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
   const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
   const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
-  const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
-  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: options.request ?? upstreamRequest, now });
+  let stdio: StdioUpstream | undefined;
+  try {
+    stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  } catch (err) {
+    hub.close();
+    pipeline.close();
+    store.close();
+    throw err;
+  }
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
   });
+  // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
+  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: options.request ?? upstreamRequest, now });
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
-      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio.bridge.handle(req, res, cors) } }
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
           forward: {
             upstreamOrigin: new URL(upstreamUrl).origin,
@@ -93,11 +106,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
-            onRequestHeaders: (key, headers) => replay.credentials.remember(key, headers),
+            ...(replay ? { onRequestHeaders: (sessionKey: string, headers: import('node:http').IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers) } : {}),
           },
         }),
   });
-  const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
+  const tapHttp = createServer(tapHandler);
+  // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
+  // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
+  tapHttp.keepAliveTimeout = 120_000;
+  const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
 
   const tapPort = (tapServer.address() as AddressInfo).port;
   const tapUrl = `http://127.0.0.1:${tapPort}`;
@@ -106,7 +123,12 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
+  const importFrames = (frames: FrameInput[]) => {
+    for (const frame of frames) pipeline.record(frame);
+    pipeline.flush();
+  };
   const dashboardApp = createDashboardApp({
+    importFrames,
     store,
     hub,
     token,
@@ -152,14 +174,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
 }
 
-function listen(server: ServerType): Promise<ServerType> {
+export function listen(server: ServerType): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
 }
 
-function closeServer(server: ServerType): Promise<void> {
+export function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
     (server as import('node:http').Server).closeAllConnections?.();
     server.close(() => resolve());

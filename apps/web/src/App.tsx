@@ -17,7 +17,7 @@ import { startLiveSync } from './store/live-sync.js';
 import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
-import { openReplay, ReplayHost } from './replay/index.js';
+import { ReplayHost } from './replay/replay-host.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -60,7 +60,6 @@ export function App({ token }: { token: string }) {
         <ModeSwitch />
         <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
         <span className="spacer" />
-        <button type="button" className="small" data-testid="replay-compose" onClick={() => openReplay()} title="Compose a request and send it to the server">Compose</button>
         <TopbarActions api={api} />
         <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection}</span>
       </header>

@@ -21,6 +21,11 @@ export class ApiError extends Error {
 export class ApiClient {
   constructor(private readonly token: string) {}
 
+  /** An authorised request whose Response the caller reads (downloads, uploads). */
+  raw(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
+  }
+
   private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
     const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     if (!res.ok) {

@@ -1,0 +1,45 @@
+// PENDING MERGE (tap): "every byte that was forwarded is recorded" when an answer breaks half-way.
+// On main the tap forwards the first bytes of a body that then resets, but records only a
+// transport frame saying it broke: the bytes the client did receive are in no frame.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mcpscope } from '../../src/server.js';
+import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
+import { framesOfCall, post, rpcId, startProxy, toolCall } from './harness.js';
+import { reliabilityReport } from './report.js';
+
+const report = reliabilityReport('11-faults-partial', 'Faults: partial bodies');
+let upstream: FaultyUpstream;
+let app: Mcpscope;
+
+beforeAll(async () => {
+  upstream = await startFaultyUpstream();
+  app = await startProxy(upstream.url);
+});
+afterAll(async () => {
+  await app.close();
+  await upstream.close();
+});
+
+describe('a body that breaks half-way', () => {
+  it('the bytes the client received before the reset are in the capture', async () => {
+    const row = report.row('upstream sends 30 bytes of a JSON answer, then resets', 'the 30 bytes the client received are recorded (as a partial frame), beside the transport frame');
+    const id = rpcId();
+    const res = await post(app.mcpUrl, toolCall(id, 'reset-mid-body'));
+    const reader = res.body!.getReader();
+    let received = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += new TextDecoder().decode(value);
+      }
+    } catch {
+      // the break is the point of the test
+    }
+    const { frames } = await framesOfCall(app, id, 2);
+    const s2c = frames.filter((f) => f.direction === 's2c');
+    row.observed(`client received ${received.length} bytes; s2c frames: ${s2c.map((f) => `${f.kind} "${f.raw.slice(0, 40)}"`).join(', ')}`);
+    expect(received.length).toBeGreaterThan(0);
+    expect(s2c.some((f) => f.raw.includes(received))).toBe(true);
+  });
+});

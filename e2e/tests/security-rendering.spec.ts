@@ -1,0 +1,118 @@
+// Captured content is data, never code: a server whose every string is HTML and <script> (tool
+// names, descriptions, results, errors, resources, a text/html widget) goes through the tap, the
+// dashboard shows all of it, and nothing runs — no dialog, no `window.__pwned` in any frame — while
+// the page is served with a strict Content-Security-Policy.
+import { expect, test, type Page } from '@playwright/test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { HOSTILE_TOOL, startHostileServer, WIDGET_URI } from '../../apps/proxy/test/reliability/fixtures/hostile-server.js';
+import { writeReportSection, type ReportRow } from '../../apps/proxy/test/reliability/report-file.js';
+
+let hostile: Awaited<ReturnType<typeof startHostileServer>>;
+let app: RunningMcpscope;
+const rows: ReportRow[] = [];
+
+test.beforeAll(async () => {
+  hostile = await startHostileServer();
+  app = await runMcpscope(['--target', hostile.url]);
+  // Every kind of hostile string goes through the tap before the dashboard opens.
+  const client = new Client({ name: 'security-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(app.mcpUrl)));
+  await client.listTools();
+  await client.callTool({ name: HOSTILE_TOOL, arguments: {} });
+  await client.callTool({ name: HOSTILE_TOOL, arguments: { fail: 'business' } });
+  await client.callTool({ name: HOSTILE_TOOL, arguments: { fail: 'protocol' } }).catch(() => undefined);
+  await client.listResources();
+  await client.readResource({ uri: WIDGET_URI });
+  await client.listPrompts();
+  await client.getPrompt({ name: 'anything' });
+  await client.close();
+});
+test.afterAll(async () => {
+  await app?.stop();
+  await hostile?.close();
+  writeReportSection('70-security-rendering', 'Security: the dashboard renders captured content inert (Chromium)', rows);
+});
+
+/** `window.__pwned` in the page and in every frame it contains. */
+async function pwnedAnywhere(page: Page): Promise<string[]> {
+  const marks: string[] = [];
+  for (const frame of page.frames()) {
+    const mark = await frame.evaluate(() => (globalThis as { __pwned?: string }).__pwned).catch(() => undefined);
+    if (mark !== undefined) marks.push(`${frame.url() || 'about:blank'}: ${mark}`);
+  }
+  return marks;
+}
+
+test('hostile tool names, results, errors and a text/html widget are shown as text and never run', async ({ page }) => {
+  const row: ReportRow = {
+    fault: 'a server with HTML/<script>/onerror payloads in tool names, titles, descriptions, schemas, results, errors, resource and prompt texts, and a text/html+skybridge widget; open the dashboard and click every exchange (and every tab in its detail pane)',
+    expected: 'the payloads appear as text; no dialog opens; window.__pwned is unset in the page and every frame',
+    observed: '(the test stopped before it got there)',
+    result: 'FAIL',
+  };
+  rows.push(row);
+  const dialogs: string[] = [];
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  await page.goto(app.dashboardLoginUrl);
+  await expect(page.getByTestId('connection')).toHaveText('live');
+  const rowsLocator = page.getByTestId('exchange-row');
+  await expect(rowsLocator.first()).toBeVisible();
+  const count = await rowsLocator.count();
+  // The hostile tool name is on screen as literal text, markup and all.
+  await expect(page.getByText('pwn_tool<img src=x onerror=', { exact: false }).first()).toBeVisible();
+  let tabsClicked = 0;
+  for (let i = 0; i < Math.min(count, 30); i++) {
+    await rowsLocator.nth(i).click();
+    const detail = page.getByTestId('detail-pane');
+    await expect(detail).toBeVisible();
+    const tabs = detail.getByRole('tab');
+    for (let t = 0; t < Math.min(await tabs.count(), 10); t++) {
+      await tabs.nth(t).click();
+      tabsClicked += 1;
+    }
+  }
+  // Let any deferred payload (onerror after a failed image load, iframe onload) have its chance.
+  await page.waitForLoadState('networkidle');
+  const pwned = await pwnedAnywhere(page);
+  row.observed = `${count} exchanges clicked, ${tabsClicked} detail tabs opened, ${page.frames().length} frame(s); dialogs: ${dialogs.length ? dialogs.join(', ') : 'none'}; window.__pwned: ${pwned.length ? pwned.join('; ') : 'unset everywhere'}`;
+  await page.screenshot({ path: '../reports/screenshots/security-rendering.png' });
+  expect(count).toBeGreaterThanOrEqual(8);
+  expect(dialogs).toEqual([]);
+  expect(pwned).toEqual([]);
+  row.result = 'pass';
+});
+
+test('the dashboard sends a strict Content-Security-Policy', async ({ page }) => {
+  const row: ReportRow = {
+    fault: 'Content-Security-Policy of the dashboard page',
+    expected: "script-src 'self' only (no 'unsafe-inline', no 'unsafe-eval', no hosts or schemes); object-src none via default-src 'self'; frame-ancestors 'none'; base-uri 'none'; nothing loaded from another origin",
+    observed: '(the test stopped before it got there)',
+    result: 'FAIL',
+  };
+  rows.push(row);
+  const foreign: string[] = [];
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(app.dashboardUrl) && !url.startsWith('data:') && !url.startsWith('blob:')) foreign.push(url);
+  });
+  const response = await page.goto(app.dashboardLoginUrl);
+  const csp = response!.headers()['content-security-policy'] ?? '';
+  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map((d) => [d[0]!, d.slice(1)] as const));
+  const scriptSrc = directives.get('script-src') ?? directives.get('default-src') ?? [];
+  row.observed = `${csp}; requests to other origins: ${foreign.length}`;
+  expect(scriptSrc).toEqual(["'self'"]);
+  expect(csp).not.toContain('unsafe-eval');
+  expect(directives.get('default-src')).toEqual(["'self'"]);
+  expect(directives.get('object-src') ?? directives.get('default-src')).not.toContain('*');
+  expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(directives.get('base-uri')).toEqual(["'none'"]);
+  for (const sources of directives.values()) for (const s of sources) expect(s, csp).not.toMatch(/^(\*|https?:|http:\/\/|https:\/\/)/);
+  await expect(page.getByTestId('connection')).toHaveText('live');
+  expect(foreign).toEqual([]);
+  row.result = 'pass';
+});
