@@ -3,7 +3,8 @@
  * which capture order stands in for seq numbers and the import prefix is dropped, so a capture
  * and its re-import can be compared field for field.
  */
-import { CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type SessionSummary } from '@mcpscope/protocol';
+import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import { createDeriver } from '../src/capture/deriver.js';
 import type { Mcpscope } from '../src/server.js';
 import { FrameSource } from '../src/export/frame-source.js';
 
@@ -47,7 +48,7 @@ export function normalisedViews(app: Pick<Mcpscope, 'store'>, importName?: strin
     .sessions()
     .map((s: SessionSummary) => ({ ...s, sessionKey: key(s.sessionKey) }))
     .sort((a, b) => a.sessionKey.localeCompare(b.sessionKey));
-  const deriver = new CaptureDeriver();
+  const deriver = createDeriver();
   const diagnostics = frames
     .flatMap((f) => deriver.ingest(f).diagnostics)
     .map((d: Diagnostic) => ({ ...d, frameSeq: seq(d.frameSeq), ...(d.exchangeId ? { exchangeId: id(d.exchangeId) } : {}) }));

@@ -48,7 +48,6 @@ export function App({ token }: { token: string }) {
   const connection = useLive((s) => s.connection);
   const loaded = useLive((s) => s.loaded);
   const total = useLive((s) => s.index.size);
-  useLive((s) => s.tick);
   const mode = useUi((s) => s.mode);
   const detailOpen = useUi((s) => s.detailOpen);
   const empty = loaded && total === 0;

@@ -10,7 +10,8 @@
  * On open the pipeline replays the stored frames through a fresh deriver (without writing), so
  * capture that continues after a restart pairs and counts exactly as if it had never stopped.
  */
-import { CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
+import { type CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
+import { createDeriver } from './deriver.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../security/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
@@ -36,7 +37,7 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  private readonly deriver = new CaptureDeriver();
+  private readonly deriver = createDeriver();
   readonly retention: Retention;
 
   constructor(

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
 import { useReplayTarget } from '../replay/replay-host.js';
@@ -16,8 +17,14 @@ export function TopbarActions({ api }: { api: ApiClient }) {
   // Export what the timeline shows: the filter text, narrowed to the chosen session.
   const viewFilter = [session ? `session:${JSON.stringify(session)}` : '', filter.trim() ? `(${filter})` : ''].filter(Boolean).join(' ');
   const [legend, setLegend] = useState(false);
+  const retention = useLive((s) => s.retention);
   return (
     <div className="topbar-actions">
+      {retention && retention.removedFrames > 0 && (
+        <span className="retention-note" data-testid="retention" title={`Retention (--max-frames / --max-bytes) keeps the capture file bounded. The oldest frame still stored is #${retention.oldestSeq}.`}>
+          {retention.removedFrames} oldest frames removed by retention
+        </span>
+      )}
       <button type="button" className="small" data-testid="replay-compose" title="Write a request from a template and send it to the server" onClick={() => useReplayTarget.getState().open('')}>
         Compose
       </button>
