@@ -13,7 +13,8 @@ import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.j
 const require = createRequire(import.meta.url);
 
 async function chatgpt(mcpUrl: string): Promise<Client> {
-  const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
+  // Declares elicitation, as ChatGPT's connector may: server-everything then offers its elicitation tool.
+  const client = new Client({ name: 'openai-mcp', version: '1.0.0' }, { capabilities: { elicitation: {} } });
   await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } }));
   return client;
 }
@@ -33,7 +34,8 @@ async function openReplay(page: Page, row: ReturnType<Page['locator']>): Promise
   await row.click();
   await page.getByTestId('replay-button').click();
   await expect(page.getByTestId('replay-panel')).toBeVisible();
-  await expect(page.getByTestId('replay-editor').locator('.view-lines')).toContainText('tools/call');
+  // Monaco loads lazily with the panel: allow for the first parse of its chunk on a busy machine.
+  await expect(page.getByTestId('replay-editor').locator('.view-lines')).toContainText('tools/call', { timeout: 20_000 });
 }
 
 test.describe('replay on the demo server', () => {
@@ -79,8 +81,8 @@ test.describe('replay on the demo server', () => {
     await expect(selected).toContainText('suggest_gifts');
     const diff = page.getByTestId('replay-diff');
     await expect(diff.locator('.monaco-diff-editor')).toBeVisible();
-    await expect(diff.locator('.editor.original .view-lines')).toContainText('Invalid arguments');
-    await expect(diff.locator('.editor.modified .view-lines')).toContainText('Gift ideas for Ada');
+    await expect(diff.locator('.editor.original .lines-content > .view-lines')).toContainText('Invalid arguments');
+    await expect(diff.locator('.editor.modified .lines-content > .view-lines')).toContainText('Gift ideas for Ada');
     await page.screenshot({ path: '../reports/screenshots/replay-session.png' });
 
     // The same in a fresh session: mcpscope opens its own session as this client.
@@ -99,6 +101,38 @@ test.describe('replay on the demo server', () => {
 
     await client.close();
     expect(consoleErrors).toEqual([]);
+  });
+
+  test('an expired session says so and offers a fresh one; the composer sends from a template', async ({ page }) => {
+    await page.goto(app.dashboardLoginUrl);
+    await expect(page.getByTestId('connection')).toHaveText('live');
+    const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
+    const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
+    await client.connect(transport);
+    await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 4 } });
+    await transport.terminateSession(); // the server forgets the session
+
+    const failed = page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="business_error"]').last();
+    await openReplay(page, failed);
+    await page.getByTestId('replay-send').click();
+    const error = page.getByTestId('replay-error');
+    await expect(error).toHaveAttribute('data-code', 'session_expired');
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'transport_error');
+    await page.getByTestId('replay-retry-fresh').click();
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'business_error');
+    await expect(page.getByTestId('replay-result')).toContainText('fresh session');
+    await expect(error).toHaveCount(0);
+    await page.getByTestId('replay-close').click();
+    await expect(page.getByTestId('replay-panel')).toHaveCount(0);
+
+    // The composer: a template, sent in a fresh session (there is no original to link to).
+    await page.getByTestId('replay-compose').click();
+    await page.getByTestId('replay-template').selectOption('tools/list');
+    await expect(page.getByTestId('replay-mode-session')).toBeDisabled();
+    await page.getByTestId('replay-send').click();
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
+    await expect(page.getByTestId('replay-answer')).toContainText('suggest_gifts');
+    await client.close().catch(() => undefined);
   });
 });
 
@@ -144,8 +178,25 @@ test.describe('replay on server-everything', () => {
       await page.getByTestId('replay-send').click();
       await expect(page.getByTestId('replay-result')).toContainText(mode === 'fresh' ? 'fresh session' : 'same session');
       await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
-      await expect(page.getByTestId('replay-diff').locator('.editor.modified .view-lines')).toContainText('The sum of 1 and 2 is 3.');
+      await expect(page.getByTestId('replay-diff').locator('.editor.modified .lines-content > .view-lines')).toContainText('The sum of 1 and 2 is 3.');
     }
+    // Volatile fields: the ids differ on every call; masked by default, shown on request.
+    const modified = page.getByTestId('replay-diff').locator('.editor.modified .lines-content > .view-lines');
+    await expect(modified).toContainText('‹volatile›');
+    await page.getByTestId('replay-ignore-volatile').uncheck();
+    await expect(modified).toContainText('mcpscope-replay-');
+
+    // A server request during a replay (elicitation) is shown to the user, who declines it.
+    await page.getByTestId('replay-tool-picker').selectOption('trigger-elicitation-request');
+    await page.getByTestId('replay-mode-fresh').check();
+    await page.getByTestId('replay-send').click();
+    const ask = page.getByTestId('replay-input');
+    await expect(ask).toHaveAttribute('data-method', 'elicitation/create');
+    await page.getByTestId('replay-input-decline').click();
+    await expect(ask).toHaveCount(0);
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'ok');
+    await expect(modified).toContainText('decline');
+    await page.screenshot({ path: '../reports/screenshots/replay-everything.png' });
     await client.close();
   });
 });

@@ -26,7 +26,6 @@ import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 import { sampleCall } from './demo/sample-call.js';
 import { createReplay } from './replay/index.js';
-import { upstreamFetch, type UpstreamFetch } from './replay/upstream-fetch.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -51,8 +50,6 @@ export interface Mcpscope {
 
 export type StartOptions = Partial<CliOptions> & {
   request?: UpstreamRequest;
-  /** What replay sends with (tests watch it). */
-  fetch?: UpstreamFetch;
   webRoot?: string;
   hub?: LiveHubOptions;
 };
@@ -93,8 +90,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
   });
-  // Replay needs an HTTP upstream; a stdio server is reachable only through its bridge.
-  const replay = stdio ? undefined : createReplay({ store, pipeline, upstreamUrl, fetch: options.fetch ?? upstreamFetch, now });
+  // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
+  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: options.request ?? upstreamRequest, now });
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
@@ -139,7 +136,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
     ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
-    ...(replay ? { replayApi: replay.routes(tapUrl) } : {}),
+    replayApi: replay.routes(tapUrl),
   });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
@@ -164,7 +161,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     hub,
     close: async () => {
       hub.close();
-      await replay?.close();
+      await replay.close();
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);

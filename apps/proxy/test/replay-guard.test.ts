@@ -1,13 +1,17 @@
 // Replay is not an open relay, and every way it can fail says so clearly: a refused destination,
 // malformed input, an unreachable upstream (captured as a transport_error), a server request
 // nobody answers (declined on the user's behalf).
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, RequestMessage, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/server.js';
 import { ReplayInputs } from '../src/replay/replay-inputs.js';
+import { startDemoServer } from '../src/demo/demo-http.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
-import { api, watchingFetch, type SeenCall } from './replay-helpers.js';
+import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
 
 const SECRET = 'Bearer sk-test-secret-42';
 let app: Mcpscope;
@@ -15,9 +19,9 @@ let calls: SeenCall[];
 let originalId: string;
 
 beforeAll(async () => {
-  const watched = watchingFetch();
+  const watched = watchingRequest();
   calls = watched.calls;
-  app = await startTestMcpscope({ fetch: watched.fetch });
+  app = await startTestMcpscope({ request: watched.request });
   const client = await connectClient(app.mcpUrl, { headers: { authorization: SECRET } });
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 3 } });
   await client.close();
@@ -118,5 +122,33 @@ describe('upstream down', () => {
     // In fresh mode the failure is mcpscope's own initialize, which is not a replay of anything.
     expect(body.exchange).toMatchObject({ status: 'transport_error', method: mode === 'session' ? 'tools/call' : 'initialize', errorMessage: expect.stringContaining('ECONNREFUSED') });
     if (mode === 'session') expect(body.exchange!.replayOf).toBe(failedId);
+  });
+});
+
+describe('credentials mcpscope no longer holds', () => {
+  it('after a restart, a session replay goes without them and says so', async () => {
+    const demo = await startDemoServer();
+    const dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-replay-')), 'capture.db');
+    let first: Mcpscope | undefined = await startTestMcpscope({ target: demo.url, db: dbFile });
+    let second: Mcpscope | undefined;
+    try {
+      const client = await connectClient(first.mcpUrl, { headers: { authorization: SECRET } });
+      await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 3 } });
+      await settled(first);
+      const id = first.store.exchanges(20).find((e) => e.method === 'tools/call')!.id;
+      await first.close();
+      first = undefined;
+      const watched = watchingRequest();
+      second = await startTestMcpscope({ target: demo.url, db: dbFile, request: watched.request });
+      const { status, body } = await api<ReplayResponse>(second, '/api/replay', { exchangeId: id, mode: 'session', message });
+      expect(status).toBe(200);
+      expect(body.warnings).toEqual([expect.stringContaining('authorization')]);
+      expect(watched.calls.at(-1)!.headers.authorization).toBeUndefined();
+      await client.close().catch(() => undefined);
+    } finally {
+      await first?.close();
+      await second?.close();
+      await demo.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /** Shared by the replay tests: calling the dashboard API with the token, and watching upstream calls. */
 import type { Mcpscope } from '../src/server.js';
-import { upstreamFetch, type UpstreamFetch } from '../src/replay/upstream-fetch.js';
+import { upstreamRequest, type UpstreamRequest } from '../src/tap/upstream-request.js';
 
 export async function api<T = unknown>(app: Mcpscope, path: string, body?: unknown, token = app.token): Promise<{ status: number; body: T }> {
   const res = await fetch(app.dashboardUrl + path, {
@@ -19,14 +19,14 @@ export interface SeenCall {
   body?: string;
 }
 
-/** The real upstream fetch, noting what each call carried (a fake only in what it remembers). */
-export function watchingFetch(): { fetch: UpstreamFetch; calls: SeenCall[] } {
+/** The tap's real upstream client, noting what each call carried (a fake only in what it remembers). */
+export function watchingRequest(): { request: UpstreamRequest; calls: SeenCall[] } {
   const calls: SeenCall[] = [];
-  const fetch: UpstreamFetch = (input, init) => {
+  const request: UpstreamRequest = (url, init) => {
     const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((v, k) => (headers[k] = v));
-    calls.push({ url: input, method: init.method ?? 'GET', headers, ...(typeof init.body === 'string' ? { body: init.body } : init.body instanceof Uint8Array ? { body: new TextDecoder().decode(init.body) } : {}) });
-    return upstreamFetch(input, init);
+    for (const [k, v] of Object.entries(init.headers)) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    calls.push({ url, method: init.method, headers, ...(init.body ? { body: init.body.toString('utf8') } : {}) });
+    return upstreamRequest(url, init);
   };
-  return { fetch, calls };
+  return { request, calls };
 }

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { ExchangeDetail, ReplayFailure, ReplayLinks, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/server.js';
 import { settled, startTestMcpscope } from './helpers.js';
-import { api, watchingFetch, type SeenCall } from './replay-helpers.js';
+import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
 
 const SECRET = 'Bearer sk-live-0123456789abcdef';
 let app: Mcpscope;
@@ -15,9 +15,9 @@ let client: Client;
 let transport: StreamableHTTPClientTransport;
 
 beforeAll(async () => {
-  const watched = watchingFetch();
+  const watched = watchingRequest();
   calls = watched.calls;
-  app = await startTestMcpscope({ fetch: watched.fetch });
+  app = await startTestMcpscope({ request: watched.request });
   client = new Client({ name: 'openai-mcp', version: '1.0.0' });
   transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0', authorization: SECRET } } });
   await client.connect(transport);

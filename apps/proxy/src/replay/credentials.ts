@@ -11,13 +11,12 @@ export class SessionCredentials {
   private readonly bySession = new Map<string, Record<string, string>>();
 
   /** Called by the tap for every forwarded request; keeps only the secret headers. */
-  remember(sessionKey: string, headers: Readonly<Record<string, string | string[] | undefined>>): void {
+  remember(sessionKey: string, headers: Record<string, string | string[] | undefined>): void {
     let secrets: Record<string, string> | undefined;
     for (const [name, raw] of Object.entries(headers)) {
-      if (raw === undefined) continue;
-      const value = Array.isArray(raw) ? raw.join(', ') : raw;
-      if (redactHeaderValue(name, value) === value) continue;
-      (secrets ??= {})[name] = value;
+      const value = Array.isArray(raw) ? raw.join(name === 'cookie' ? '; ' : ', ') : raw;
+      if (value === undefined || redactHeaderValue(name, value) === value) continue;
+      (secrets ??= {})[name.toLowerCase()] = value;
     }
     if (!secrets) return;
     this.bySession.delete(sessionKey); // re-insert: most recently used last

@@ -1,17 +1,19 @@
 /**
- * Replay over Streamable HTTP: one POST per message to the configured upstream, the answer read
- * as JSON or as an SSE stream (notifications and server requests on the way are reported as they
- * come). Every frame is reported with the HTTP exchange it rode on, as the tap records them.
+ * Replay over Streamable HTTP: one POST per message to the configured upstream (the tap's own
+ * undici client), the answer read as JSON or as an SSE stream, with notifications and server
+ * requests on the way reported as they come. Every frame carries the HTTP exchange it rode on,
+ * recorded as the tap records them (lower-cased, secrets redacted).
  */
 import { classifyText, idKey, SseParser, type HttpInfo, type Message } from '@mcpscope/protocol';
-import { redactedHeaders } from '../security/redact.js';
-import { describeError } from '../tap/failure.js';
-import type { UpstreamFetch } from './upstream-fetch.js';
+import { capturedHeaders } from '../tap/captured-headers.js';
+import { describeError, transportRaw } from '../tap/failure.js';
+import { headerValue } from '../tap/http-headers.js';
+import type { UpstreamRequest, UpstreamResponse } from '../tap/upstream-request.js';
 import type { OutgoingMessage, ReplaySink, ReplayTransport, TransportAnswer } from './replay-transport.js';
 
 export interface HttpTransportDeps {
   upstreamOrigin: string;
-  fetch: UpstreamFetch;
+  request: UpstreamRequest;
   nextConnectionId(): string;
   now(): number;
 }
@@ -20,51 +22,48 @@ export class HttpReplayTransport implements ReplayTransport {
   constructor(private readonly deps: HttpTransportDeps) {}
 
   async send(out: OutgoingMessage, sink: ReplaySink): Promise<TransportAnswer> {
-    const url = new URL(out.path, this.deps.upstreamOrigin);
-    // A captured path such as `//elsewhere/x` would change the origin: never leave the upstream.
-    if (url.origin !== this.deps.upstreamOrigin) throw new Error(`refusing to send outside the upstream: ${url.origin}`);
-    const http: HttpInfo = { method: 'POST', path: url.pathname + url.search, requestHeaders: redactedHeaders(new Headers(out.headers)), connectionId: this.deps.nextConnectionId() };
+    const url = this.urlOf(out.path);
+    const http: HttpInfo = { method: 'POST', path: url.pathname + url.search, requestHeaders: capturedHeaders(out.headers), connectionId: this.deps.nextConnectionId() };
     // The request is stamped when it leaves, as the tap does, so latency includes the server's time.
     const sentAt = this.deps.now();
-    let res: Response;
+    let res: UpstreamResponse;
     try {
-      res = await this.deps.fetch(url.href, { method: 'POST', headers: out.headers, body: out.body, signal: out.signal });
+      res = await this.deps.request(url.href, { method: 'POST', headers: out.headers, body: Buffer.from(out.body, 'utf8'), signal: out.signal });
     } catch (err) {
       sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
       if (out.signal.aborted) throw err;
       const message = `upstream unreachable: ${describeError(err)}`;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'upstream-error', message }), http: { ...http, status: 502 } });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('upstream-error', message), http: { ...http, status: 502 } });
       return { failure: { kind: 'unreachable', message } };
     }
     sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
-    const responseHttp: HttpInfo = { method: 'POST', path: http.path, status: res.status, responseHeaders: redactedHeaders(res.headers), connectionId: http.connectionId! };
-    const answer: TransportAnswer = { status: res.status };
-    const sessionId = res.headers.get('mcp-session-id');
+    const responseHttp: HttpInfo = { method: 'POST', path: http.path, status: res.statusCode, responseHeaders: capturedHeaders(res.headers), connectionId: http.connectionId! };
+    const answer: TransportAnswer = { status: res.statusCode };
+    const sessionId = headerValue(res.headers, 'mcp-session-id');
     if (sessionId) answer.sessionId = sessionId;
-    const contentType = res.headers.get('content-type') ?? '';
+    const contentType = headerValue(res.headers, 'content-type') ?? '';
 
-    if (res.status === 404 && out.headers['mcp-session-id'] !== undefined && !contentType.startsWith('text/event-stream')) {
-      // Legacy era: 404 on a request carrying a session id means the server forgot the session.
-      const body = await res.text().catch(() => '');
-      const message = `the upstream no longer knows session ${out.headers['mcp-session-id']} (HTTP 404${body ? `: ${body.slice(0, 200)}` : ''})`;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'session-expired', message }), http: responseHttp });
-      return { ...answer, failure: { kind: 'session_expired', message } };
-    }
-    if (!res.body) return answer;
     try {
-      if (contentType.startsWith('text/event-stream')) await readSse(res.body, out, sink, responseHttp, answer);
-      else {
-        const text = await res.text();
+      if (res.statusCode === 404 && out.headers['mcp-session-id'] !== undefined && !contentType.startsWith('text/event-stream')) {
+        // Legacy era: 404 on a request carrying a session id means the server forgot the session.
+        const body = await readText(res);
+        const message = `the upstream no longer knows session ${out.headers['mcp-session-id']} (HTTP 404${body ? `: ${body.slice(0, 200)}` : ''})`;
+        sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('stream-error', message), http: responseHttp });
+        return { ...answer, failure: { kind: 'session_expired', message } };
+      }
+      if (contentType.startsWith('text/event-stream')) {
+        await readSse(res, out, sink, responseHttp, answer);
+      } else {
+        const text = await readText(res);
         if (text.length > 0) {
           sink.frame({ direction: 's2c', kind: 'data', raw: text, http: responseHttp });
-          const msg = classifyText(text);
-          if (answers(msg, out.id)) answer.answer = JSON.parse(text);
+          if (answers(classifyText(text), out.id)) answer.answer = JSON.parse(text);
         }
       }
     } catch (err) {
       if (out.signal.aborted) throw err;
       const message = `the response broke: ${describeError(err)}`;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'stream-error', message }), http: responseHttp });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('stream-error', message), http: responseHttp });
       return { ...answer, failure: { kind: 'unreachable', message } };
     }
     return answer;
@@ -72,16 +71,26 @@ export class HttpReplayTransport implements ReplayTransport {
 
   async endSession(path: string, headers: Record<string, string>): Promise<void> {
     if (headers['mcp-session-id'] === undefined) return;
+    const res = await this.deps.request(this.urlOf(path).href, { method: 'DELETE', headers, body: undefined, signal: AbortSignal.timeout(2_000) });
+    res.body.resume();
+  }
+
+  private urlOf(path: string): URL {
     const url = new URL(path, this.deps.upstreamOrigin);
-    if (url.origin !== this.deps.upstreamOrigin) return;
-    const res = await this.deps.fetch(url.href, { method: 'DELETE', headers, signal: AbortSignal.timeout(2_000) });
-    await res.body?.cancel();
+    // A captured path such as `//elsewhere/x` would change the origin: never leave the upstream.
+    if (url.origin !== this.deps.upstreamOrigin) throw new Error(`refusing to send outside the upstream: ${url.origin}`);
+    return url;
   }
 }
 
-async function readSse(body: ReadableStream<Uint8Array>, out: OutgoingMessage, sink: ReplaySink, responseHttp: HttpInfo, answer: TransportAnswer): Promise<void> {
+async function readText(res: UpstreamResponse): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function readSse(res: UpstreamResponse, out: OutgoingMessage, sink: ReplaySink, responseHttp: HttpInfo, answer: TransportAnswer): Promise<void> {
   const parser = new SseParser();
-  const reader = body.getReader();
   const onItems = (items: ReturnType<SseParser['push']>): boolean => {
     for (const item of items) {
       if (item.type !== 'event' || !item.hasData || item.data === '') continue;
@@ -99,17 +108,13 @@ async function readSse(body: ReadableStream<Uint8Array>, out: OutgoingMessage, s
     return false;
   };
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) {
-        onItems(parser.end());
-        return;
-      }
+    for await (const chunk of res.body) {
       // The stream belongs to this one request: once its answer is in, stop reading.
-      if (onItems(parser.push(value))) return;
+      if (onItems(parser.push(chunk as Buffer))) return;
     }
+    onItems(parser.end());
   } finally {
-    await reader.cancel().catch(() => {});
+    res.body.destroy();
   }
 }
 

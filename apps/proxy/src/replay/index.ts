@@ -4,9 +4,10 @@
  */
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
-import type { UpstreamFetch } from './upstream-fetch.js';
+import type { UpstreamRequest } from '../tap/upstream-request.js';
 import { SessionCredentials } from './credentials.js';
 import { HttpReplayTransport } from './http-transport.js';
+import { StdioReplayTransport } from './stdio-transport.js';
 import { ReplayInputs } from './replay-inputs.js';
 import { replayRoutes } from './replay-routes.js';
 import { ReplayService } from './replay-service.js';
@@ -19,8 +20,10 @@ export { SessionCredentials } from './credentials.js';
 export interface ReplayOptions {
   store: CaptureStore;
   pipeline: CapturePipeline;
-  upstreamUrl: string;
-  fetch: UpstreamFetch;
+  /** The HTTP upstream; or, for `--stdio`, the command whose own copy a fresh replay spawns. */
+  upstreamUrl?: string;
+  stdioArgv?: string[];
+  request: UpstreamRequest;
   now(): number;
   /** Another way to reach the server (e.g. the stdio bridge); HTTP to the upstream otherwise. */
   transport?: ReplayTransport;
@@ -35,17 +38,21 @@ export interface Replay {
 }
 
 export function createReplay(options: ReplayOptions): Replay {
-  const upstream = new URL(options.upstreamUrl);
+  const upstream = new URL(options.upstreamUrl ?? 'stdio:/mcp');
   const credentials = new SessionCredentials();
   let connections = 0;
-  const transport = options.transport ?? new HttpReplayTransport({ upstreamOrigin: upstream.origin, fetch: options.fetch, nextConnectionId: () => `r${++connections}`, now: options.now });
+  const transport =
+    options.transport ??
+    (options.stdioArgv
+      ? new StdioReplayTransport(options.stdioArgv)
+      : new HttpReplayTransport({ upstreamOrigin: upstream.origin, request: options.request, nextConnectionId: () => `r${++connections}`, now: options.now }));
   const service = new ReplayService({
     store: new ReplayStore(options.store),
     pipeline: options.pipeline,
     credentials,
     transport,
     inputs: new ReplayInputs(options.inputTimeoutMs),
-    upstreamPath: upstream.pathname + upstream.search,
+    upstreamPath: options.stdioArgv ? '/mcp' : upstream.pathname + upstream.search,
     now: options.now,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
@@ -55,3 +62,4 @@ export function createReplay(options: ReplayOptions): Replay {
     close: () => service.close(),
   };
 }
+

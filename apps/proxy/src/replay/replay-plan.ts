@@ -43,6 +43,9 @@ export function planReplay(body: ReplayBody, deps: PlanDeps): Result<ReplayPlan>
   if (body.mode === 'session' && (sessionKey === undefined || (!original && !session))) {
     return fail('no_session', 'A session replay needs the exchange (or session) it belongs to; use mode "fresh" for a message composed from scratch.');
   }
+  if (body.mode === 'session' && session?.transport === 'stdio') {
+    return fail('no_session', "Replaying into the stdio server's own session is not available (the bridge owns its pipe); replay in a fresh session: mcpscope starts its own copy of the server.", { retryWith: 'fresh' });
+  }
   const captured = original?.frame.http?.requestHeaders;
   const modern = isModernMessage(body.message) || session?.era === 'modern';
   const wire: WireContext = { credentials: sessionKey === undefined ? {} : deps.credentials.get(sessionKey) };

@@ -96,6 +96,10 @@ export class ReplayService {
     }
     const exchange = result.value;
     const response: ReplayResponse = { exchange, mode: plan.mode, sessionKey: channel.sessionKey };
+    const { missingCredentials } = wireHeaders(message, channel.wire);
+    if (missingCredentials.length > 0) {
+      response.warnings = [`The client sent ${missingCredentials.join(', ')}, which mcpscope keeps in memory only and no longer has (it restarted since): the replay went without ${missingCredentials.length === 1 ? 'it' : 'them'}.`];
+    }
     if (sentId !== undefined) response.sentId = sentId;
     if (plan.original) {
       this.deps.store.link(exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());

@@ -4,6 +4,7 @@
  * same schema). Loaded lazily with Monaco; Ctrl/Cmd+Enter sends.
  */
 import '../monaco.js';
+import { useUi } from '../store/ui-store.js';
 import { useEffect, useId, useRef } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';
 import { jsonDefaults } from 'monaco-editor/languages/features/json/register';
@@ -16,10 +17,9 @@ export interface MessageEditorProps {
   onSubmit(): void;
 }
 
-const theme = () => (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'vs-dark' : 'vs');
-
 export default function MessageEditor({ value, onChange, tools, onSubmit }: MessageEditorProps) {
   const path = `inmemory://mcpscope/replay/${useId().replace(/[^a-z0-9]/gi, '')}.json`;
+  const dark = useUi((s) => s.theme) === 'dark';
   const submit = useRef(onSubmit);
   submit.current = onSubmit;
 
@@ -41,7 +41,7 @@ export default function MessageEditor({ value, onChange, tools, onSubmit }: Mess
       language="json"
       path={path}
       value={value}
-      theme={theme()}
+      theme={dark ? 'vs-dark' : 'vs'}
       onMount={onMount}
       options={{ minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: 'on', tabSize: 2, fixedOverflowWidgets: true }}
       onChange={(text) => onChange(text ?? '')}

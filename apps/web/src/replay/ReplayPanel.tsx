@@ -147,7 +147,7 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
   if (loadError) {
     return (
       <div className="replay-panel" role="dialog" aria-label="Replay" data-testid="replay-panel">
-        <header className="replay-head"><strong>Replay</strong><button type="button" onClick={onClose} aria-label="Close replay">×</button></header>
+        <header className="replay-head"><strong>Replay</strong><button type="button" className="ghost replay-close" onClick={onClose} aria-label="Close replay">✕</button></header>
         <div className="replay-error" role="alert">Could not load exchange {exchangeId}: {loadError}</div>
       </div>
     );
@@ -172,7 +172,7 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
             'compose a message'
           )}
         </span>
-        <button type="button" className="replay-close" onClick={onClose} aria-label="Close replay">×</button>
+        <button type="button" className="ghost replay-close" onClick={onClose} aria-label="Close replay" data-testid="replay-close">✕</button>
       </header>
 
       <div className="replay-toolbar">
@@ -214,12 +214,12 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
         <button type="button" className="primary" data-testid="replay-send" disabled={busy || (!!exchangeId && !original)} onClick={() => void send()} title="Ctrl/Cmd+Enter">
           {busy ? 'Sending…' : 'Send'}
         </button>
-        {busy && <button type="button" onClick={() => inFlight.current?.abort()}>Stop waiting</button>}
+        {busy && <button type="button" className="small" onClick={() => inFlight.current?.abort()}>Stop waiting</button>}
         <span className="replay-spacer" />
         <label title="Put the real credentials in the command instead of $MCP_… placeholders">
           <input type="checkbox" checked={withSecrets} onChange={(e) => setWithSecrets(e.target.checked)} /> with secrets
         </label>
-        <button type="button" data-testid="replay-copy-curl" onClick={() => void copyCurl()}>Copy as curl</button>
+        <button type="button" className="small" data-testid="replay-copy-curl" onClick={() => void copyCurl()}>Copy as curl</button>
       </div>
 
       <div className="replay-editor" data-testid="replay-editor">
@@ -233,10 +233,13 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
         <div className="replay-error" role="alert" data-testid="replay-error" data-code={failure.error.code}>
           {failure.error.message}
           {failure.retryWith === 'fresh' && (
-            <button type="button" data-testid="replay-retry-fresh" onClick={() => void send('fresh')}>Replay in a fresh session</button>
+            <button type="button" className="small" data-testid="replay-retry-fresh" onClick={() => void send('fresh')}>Replay in a fresh session</button>
           )}
         </div>
       )}
+      {latest?.response?.warnings?.map((w) => (
+        <div key={w} className="replay-warning" role="status">{w}</div>
+      ))}
       <ServerInputs api={replayApi} active={busy} />
 
       {replayed && (

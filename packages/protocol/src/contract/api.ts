@@ -95,6 +95,8 @@ export interface ReplayResponse {
   sentId?: string;
   /** The session the replay went into (for `fresh`, the one mcpscope opened). */
   sessionKey: string;
+  /** Things the user should know, e.g. credentials mcpscope no longer holds (after a restart). */
+  warnings?: string[];
 }
 
 /**
