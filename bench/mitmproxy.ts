@@ -42,10 +42,10 @@ const canConnect = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-export async function startMitmdump(targetUrl: string, opts: { streaming?: boolean } = {}): Promise<BenchPath | { skipped: string }> {
+export async function startMitmdump(upstreamOrigin: string, opts: { streaming?: boolean } = {}): Promise<BenchPath | { skipped: string }> {
   const unavailable = mitmdumpUnavailable();
   if (unavailable) return { skipped: unavailable };
-  const target = new URL(targetUrl);
+  const target = new URL(upstreamOrigin);
   const port = await freePort();
   const args = ['--mode', `reverse:${target.origin}`, '--listen-host', '127.0.0.1', '--listen-port', String(port), '-q', '--set', 'keep_host_header=true'];
   if (opts.streaming) args.push('--set', 'stream_large_bodies=1');
@@ -65,7 +65,7 @@ export async function startMitmdump(targetUrl: string, opts: { streaming?: boole
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   return {
-    url: `http://127.0.0.1:${port}${target.pathname}`,
+    origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {
         process.off('exit', killOnExit);
