@@ -62,9 +62,9 @@ const push = <K, T>(m: Map<K, T[]>, k: K, v: T) => m.set(k, [...(m.get(k) ?? [])
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;
-  const calls = options.smoke ? 50 : 1000;
+  const calls = options.smoke ? 50 : 300;
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
-  const streams = options.smoke ? 3 : 20;
+  const streams = options.smoke ? 3 : 10;
   const upstream = await startHelper('./fast-upstream.ts', { EVENTS: String(EVENTS), GAP_MS: String(GAP_MS) });
   const paths = await startPaths(upstream.origin);
   const live = paths.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
@@ -89,7 +89,7 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
         }
         await agent.close();
         for (const clients of concurrencies) {
-          const per = Math.max(20, Math.floor((options.smoke ? 200 : 3000) / clients));
+          const per = Math.max(20, Math.floor((options.smoke ? 200 : 1000) / clients));
           if (!rps.has(name)) rps.set(name, new Map());
           push(rps.get(name)!, clients, await throughput(`${path.origin}/mcp`, clients, per));
         }
