@@ -43,6 +43,8 @@ interface Seen {
   /** A string unique to this call, found in its request frame, and the answer the client got. */
   tag?: string;
   answer?: unknown;
+  /** What the client's error said, when the call failed. */
+  error?: string;
 }
 
 async function perform(client: Client, op: Op, n: number): Promise<Omit<Seen, 'session'>> {
@@ -52,7 +54,7 @@ async function perform(client: Client, op: Op, n: number): Promise<Omit<Seen, 's
       const r = await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined);
       return { method: 'tools/call', status: (r.isError ? 'business_error' : 'ok') as ExchangeStatus, tag, answer: r.content };
     } catch (err) {
-      return { method: 'tools/call', status: 'protocol_error' as ExchangeStatus, tag, answer: { code: (err as { code?: number }).code } };
+      return { method: 'tools/call', status: 'protocol_error' as ExchangeStatus, tag, answer: { code: (err as { code?: number }).code }, error: String(err) };
     }
   };
   switch (op) {
@@ -128,6 +130,8 @@ describe('soak', () => {
     const mismatched = tagged.filter((s) => JSON.stringify(answersByTag.get(s.tag!)) !== JSON.stringify(s.answer));
     const recordedS2c = frames.filter((f) => f.kind === 'data' && f.direction === 's2c').length;
     const statusCounts = tally(seen.map((s) => s.status)).map(([k, v]) => `${k} ${v}`).join(', ');
+    const odd = seen.filter((s) => s.error && !/MCP error -32602/.test(s.error)).map((s) => `${s.tag}: ${s.error}`);
+    if (odd.length) console.log('client-side failures:', odd.slice(0, 5));
     row.observed(`${seen.length} calls (${statusCounts}); ${captured.length} exchanges captured; ${mismatched.length} of ${tagged.length} tagged answers differ; ${delivered} server messages delivered, ${recordedS2c} recorded`);
     expect(captured).toHaveLength(CALLS);
     expect(tally(captured.map((e) => key({ session: e.sessionKey, method: e.method, status: e.status })))).toEqual(tally(seen.map(key)));
