@@ -15,6 +15,8 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['alternatives', async () => (await import('./alternatives.js')).bench],
+  ['protocol', async () => (await import('./protocol.js')).benchProtocol],
+  ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
   ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
 ];

@@ -6,7 +6,8 @@
  *     fetch proxy on this stack);
  *   - tap: mcpscope with capture on (in-memory SQLite).
  * Latency is sequential (p50/p99 per round, rounds interleaved so drift hits every path alike);
- * throughput runs 1, 10 and 50 concurrent keep-alive clients. Ratios are within one run.
+ * throughput runs 1, 10 and 50 concurrent keep-alive clients, paths interleaved over rounds,
+ * median reported. Ratios are within one run.
  */
 import { fmt, percentile, printTable, spread } from './stats.js';
 import { startHelper, type Helper } from './support/processes.js';
@@ -55,15 +56,41 @@ export async function benchTapOverhead() {
     const tput: Record<string, Record<string, number>> = {};
     const rows: (string | number)[][] = [];
     for (const clients of [1, 10, 50]) {
-      const per = Math.max(40, Math.floor(4000 / clients));
-      tput[clients] = {};
-      for (const name of names) tput[clients]![name] = await throughput(`${paths[name]}/mcp`, clients, per);
+      const per = Math.max(40, Math.floor(2000 / clients));
+      // Rounds interleave the paths; the median of each path is reported.
+      const runs = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+      for (let round = 0; round < ROUNDS; round++) for (const name of names) runs[name]!.push(await throughput(`${paths[name]}/mcp`, clients, per));
+      tput[clients] = Object.fromEntries(names.map((n) => [n, spread(runs[n]!).median]));
       const d = tput[clients]!.direct!;
       const ratio = tput[clients]!['tap (capture on)']! / d;
       rows.push([clients, ...names.map((n) => (n === 'direct' ? fmt(d, 0) : `${fmt(tput[clients]![n]!, 0)} (${fmt((tput[clients]![n]! / d) * 100, 0)} %)`)), clients === 50 ? (ratio >= 0.85 ? 'met' : 'NOT met') : '']);
     }
-    printTable('Throughput, tools/call (requests/s; % of direct)', ['clients', ...names, 'tap ≥ 85 % at 50'], rows);
-    return { latency: lat, addedP50: added50, addedP99: added99, throughput: tput };
+    printTable('Throughput against the fast upstream, tools/call (requests/s; % of direct)', ['clients', ...names, 'tap ≥ 85 % at 50'], rows);
+
+    // The same through a real MCP server: the SDK demo server (sessions, SSE answers), where the
+    // server's own work per call is what a user's server does.
+    const demo = await startHelper('./demo-process.ts');
+    const demoTap = await startHelper('./tap-process.ts', { UPSTREAM: demo.origin });
+    helpers.push(demo, demoTap);
+    const sdk: Record<string, { direct: number; tap: number }> = {};
+    const sdkRows: (string | number)[][] = [];
+    for (const clients of [1, 10, 50]) {
+      const per = Math.max(20, Math.floor(1500 / clients));
+      const directRuns: number[] = [];
+      const tapRuns: number[] = [];
+      await throughput(`${demo.origin}/mcp`, clients, 20, true); // warm both processes up
+      await throughput(`${demoTap.origin}/mcp`, clients, 20, true);
+      for (let round = 0; round < ROUNDS; round++) {
+        directRuns.push(await throughput(`${demo.origin}/mcp`, clients, per, true));
+        tapRuns.push(await throughput(`${demoTap.origin}/mcp`, clients, per, true));
+      }
+      const direct = spread(directRuns).median;
+      const viaTap = spread(tapRuns).median;
+      sdk[clients] = { direct, tap: viaTap };
+      sdkRows.push([clients, fmt(direct, 0), fmt(viaTap, 0), `${fmt((viaTap / direct) * 100, 0)} %`, clients === 50 ? (viaTap / direct >= 0.85 ? 'met' : 'NOT met') : '']);
+    }
+    printTable('Throughput against the SDK demo server, tools/call (requests/s)', ['clients', 'direct', 'tap (capture on)', 'tap / direct', '≥ 85 % at 50'], sdkRows);
+    return { latency: lat, addedP50: added50, addedP99: added99, throughput: tput, sdkThroughput: sdk };
   } finally {
     for (const h of helpers.reverse()) await h.stop();
   }

@@ -3,7 +3,9 @@ import { defineConfig } from '@playwright/test';
 // Debian's Chromium: Playwright cannot download its own browser here (toolchain.md, gotcha 5).
 export default defineConfig({
   testDir: './tests',
-  timeout: 60_000,
+  timeout: 90_000,
+  // Monaco's chunk is 4 MB: on 2 busy cores its first paint can take several seconds.
+  expect: { timeout: 15_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

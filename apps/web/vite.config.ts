@@ -11,5 +11,5 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:7789', '/ws': { target: 'ws://127.0.0.1:7789', ws: true } },
   },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], environment: 'node' },
+  test: { include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'], environment: 'node' },
 });

@@ -11,26 +11,40 @@ export function newAgent(connections: number): Agent {
   return new Agent({ connections, pipelining: 1, keepAliveTimeout: 60_000 });
 }
 
+/** Opens an MCP session (initialize, initialized) and returns the headers its calls carry. */
+export async function openSession(agent: Agent, url: string): Promise<Record<string, string>> {
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const res = await request(url, { method: 'POST', headers: HEADERS, body: init, dispatcher: agent });
+  await res.body.text();
+  const headers = { ...HEADERS, 'mcp-session-id': String(res.headers['mcp-session-id']), 'mcp-protocol-version': '2025-11-25' };
+  await (await request(url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}', dispatcher: agent })).body.text();
+  return headers;
+}
+
 /** One tools/call round trip; returns milliseconds. */
-export async function call(agent: Agent, url: string): Promise<number> {
+export async function call(agent: Agent, url: string, headers: Record<string, string> = HEADERS): Promise<number> {
   const t = performance.now();
-  const res = await request(url, { method: 'POST', headers: HEADERS, body: BODY, dispatcher: agent });
+  const res = await request(url, { method: 'POST', headers, body: BODY, dispatcher: agent });
   await res.body.text();
   return performance.now() - t;
 }
 
-export async function sequential(agent: Agent, url: string, n: number): Promise<number[]> {
+export async function sequential(agent: Agent, url: string, n: number, headers?: Record<string, string>): Promise<number[]> {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) out.push(await call(agent, url));
+  for (let i = 0; i < n; i++) out.push(await call(agent, url, headers));
   return out.sort((a, b) => a - b);
 }
 
-/** `clients` concurrent loops of `perClient` calls; returns requests per second. */
-export async function throughput(url: string, clients: number, perClient: number): Promise<number> {
+/**
+ * `clients` concurrent loops of `perClient` calls; returns requests per second. With `sessions`
+ * each client first opens its own MCP session (stateful servers).
+ */
+export async function throughput(url: string, clients: number, perClient: number, sessions = false): Promise<number> {
   const agent = newAgent(clients);
-  await Promise.all(Array.from({ length: clients }, () => call(agent, url))); // open the connections
+  const headers = await Promise.all(Array.from({ length: clients }, async () => (sessions ? openSession(agent, url) : HEADERS)));
+  await Promise.all(headers.map((h) => call(agent, url, h))); // open the connections
   const t = performance.now();
-  await Promise.all(Array.from({ length: clients }, () => sequential(agent, url, perClient)));
+  await Promise.all(headers.map((h) => sequential(agent, url, perClient, h)));
   const rps = (clients * perClient) / ((performance.now() - t) / 1000);
   await agent.close();
   return rps;

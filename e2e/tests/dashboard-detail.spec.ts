@@ -49,6 +49,35 @@ test('a failed tools/call shows its bodies, HTTP layer and the schema violation'
   await client.close();
 });
 
+test('captured markup is shown as text, never run', async ({ page }) => {
+  await openDashboard(page, app);
+  const client = await sdkClient(app.mcpUrl);
+  const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
+  await client.callTool({ name: 'wrap_gift', arguments: { gift: evil, steps: 1 } });
+  await row(page, 'tools/call').filter({ hasText: 'wrap_gift' }).last().click();
+  const detail = page.getByTestId('detail-pane');
+  await expect(detail.getByTestId('json-tree').first()).toContainText('<img src=x onerror=');
+  await expect(detail.locator('img')).toHaveCount(0);
+  expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+  await client.close();
+});
+
+test('a large body shows a preview stating its size, and the rest on demand', async ({ page }) => {
+  await openDashboard(page, app);
+  const client = await sdkClient(app.mcpUrl);
+  const recipient = 'r'.repeat(300_000);
+  await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 90, recipient } });
+  await row(page, 'tools/call').filter({ hasText: 'suggest_gifts' }).last().click();
+  const request = page.getByTestId('detail-pane').getByTestId('frame-card').first();
+  await request.getByRole('tab', { name: 'Raw' }).click();
+  await expect(request.locator('.truncated-note')).toContainText('Showing the first 100.0 kB of 300.');
+  const shown = async () => (await request.getByTestId('raw-body').textContent())!.length;
+  expect(await shown()).toBe(100_000);
+  await request.getByRole('button', { name: 'Show everything' }).click();
+  await expect.poll(shown).toBeGreaterThan(300_000);
+  await client.close();
+});
+
 test('an invalid frame shows its diagnostics; keys move, open and close', async ({ page }) => {
   await openDashboard(page, app);
   await postJunk(app.mcpUrl, 'GARBAGE <not json>');
@@ -72,6 +101,8 @@ test('an invalid frame shows its diagnostics; keys move, open and close', async 
   await expect(selected).toHaveAttribute('data-status', 'invalid');
   await page.keyboard.press('/');
   await expect(page.getByTestId('filter-input')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('filter-input')).not.toBeFocused();
 
   // Dark theme, remembered across reloads; and the raw view lists the junk as not JSON.
   await page.getByTestId('theme-toggle').click();

@@ -5,10 +5,20 @@ import { parseCli, USAGE, UsageError } from './config/cli-args.js';
 import { startMcpscope } from './server.js';
 import { runRebuild } from './capture/rebuild-command.js';
 import { InspectorError } from './errors.js';
+import { runExport, runOpen } from './export/export-cli.js';
 
 async function main(): Promise<void> {
   let options;
   const argv = process.argv[2] === '--' ? process.argv.slice(3) : process.argv.slice(2);
+  if (argv[0] === 'export') process.exit(await runExport(argv.slice(1), process));
+  if (argv[0] === 'open') {
+    const opened = await runOpen(argv.slice(1), process.env, process);
+    if (typeof opened === 'number') process.exit(opened);
+    const stop = () => void opened().then(() => process.exit(0));
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    return;
+  }
   try {
     if (argv[0] === 'rebuild') return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
     options = parseCli(argv, process.env);

@@ -25,6 +25,8 @@ import type { FrameInput } from '@mcpscope/protocol';
 import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 import { sampleCall } from './demo/sample-call.js';
+import { createReplay } from './replay/index.js';
+import { upstreamFetch, type UpstreamFetch } from './replay/upstream-fetch.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -47,7 +49,13 @@ export interface Mcpscope {
   close(): Promise<void>;
 }
 
-export type StartOptions = Partial<CliOptions> & { request?: UpstreamRequest; webRoot?: string; hub?: LiveHubOptions };
+export type StartOptions = Partial<CliOptions> & {
+  request?: UpstreamRequest;
+  /** What replay sends with (tests watch it). */
+  fetch?: UpstreamFetch;
+  webRoot?: string;
+  hub?: LiveHubOptions;
+};
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
 
@@ -71,16 +79,26 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
   const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
   const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
-  const stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  let stdio: StdioUpstream | undefined;
+  try {
+    stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  } catch (err) {
+    hub.close();
+    pipeline.close();
+    store.close();
+    throw err;
+  }
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
   });
+  // Replay needs an HTTP upstream; a stdio server is reachable only through its bridge.
+  const replay = stdio ? undefined : createReplay({ store, pipeline, upstreamUrl, fetch: options.fetch ?? upstreamFetch, now });
   const tapHandler = createTapHandler({
     guard,
     ...(stdio
-      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio.bridge.handle(req, res, cors) } }
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
           forward: {
             upstreamOrigin: new URL(upstreamUrl).origin,
@@ -91,10 +109,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
+            ...(replay ? { onRequestHeaders: (sessionKey: string, headers: import('node:http').IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers) } : {}),
           },
         }),
   });
-  const tapServer = await listen(createServer(tapHandler).listen(options.port ?? 0, host));
+  const tapHttp = createServer(tapHandler);
+  // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
+  // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
+  tapHttp.keepAliveTimeout = 120_000;
+  const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
 
   const tapPort = (tapServer.address() as AddressInfo).port;
   const tapUrl = `http://127.0.0.1:${tapPort}`;
@@ -103,7 +126,12 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const uiHost = options.uiHost ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: fill it in afterwards.
   const allowedHosts = new Set<string>();
+  const importFrames = (frames: FrameInput[]) => {
+    for (const frame of frames) pipeline.record(frame);
+    pipeline.flush();
+  };
   const dashboardApp = createDashboardApp({
+    importFrames,
     store,
     hub,
     token,
@@ -111,6 +139,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     webRoot: options.webRoot ?? DEFAULT_WEB_ROOT,
     info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
     ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+    ...(replay ? { replayApi: replay.routes(tapUrl) } : {}),
   });
   const wss = new WebSocketServer({ noServer: true });
   const uiServer = await listen(serve({ fetch: dashboardApp.fetch, port: options.uiPort ?? 0, hostname: uiHost, websocket: { server: wss } }));
@@ -135,6 +164,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     hub,
     close: async () => {
       hub.close();
+      await replay?.close();
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
       await Promise.all([closeServer(tapServer), closeServer(uiServer)]);
@@ -147,14 +177,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
 }
 
-function listen(server: ServerType): Promise<ServerType> {
+export function listen(server: ServerType): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     server.once('listening', () => resolve(server));
     server.once('error', reject);
   });
 }
 
-function closeServer(server: ServerType): Promise<void> {
+export function closeServer(server: ServerType): Promise<void> {
   return new Promise((resolve) => {
     (server as import('node:http').Server).closeAllConnections?.();
     server.close(() => resolve());

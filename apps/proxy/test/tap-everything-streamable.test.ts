@@ -123,4 +123,31 @@ describe('Streamable HTTP through the tap (server-everything)', () => {
     const call = app.store.exchanges(1000).find((e) => e.sessionKey === sessionId && e.target === 'trigger-long-running-operation');
     expect(call).toMatchObject({ status: 'ok' });
   });
+
+  it('forwards a batch as one body and records it as one frame with its answers', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } } }) });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.text();
+    const withSession = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
+    await (await fetch(app.mcpUrl, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    const batch = '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]';
+    const text = await (await fetch(app.mcpUrl, { method: 'POST', headers: withSession, body: batch })).text();
+    expect(text).toContain('"id":"a"');
+    expect(text).toContain('"id":"b"');
+    await settled(app);
+    expect(dataFrames(app, sessionId, 'c2s').map((f) => f.raw)).toContain(batch);
+    const pings = app.store.exchanges(1000).filter((e) => e.sessionKey === sessionId && e.method === 'ping');
+    expect(pings.map((e) => [e.rpcId, e.status]).sort()).toEqual([['a', 'ok'], ['b', 'ok']]);
+  });
+
+  it('passes the SSE wire format through byte for byte: priming event, ids, event names', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const res = await fetch(app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('x-accel-buffering')).toBe('no');
+    const text = await res.text();
+    expect(text).toMatch(/^id: [0-9a-f-]+\ndata: \n\nevent: message\nid: [0-9a-f-]+\ndata: \{.*"serverInfo".*\}\n\n$/s);
+  });
 });
+

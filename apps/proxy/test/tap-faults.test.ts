@@ -71,6 +71,15 @@ describe('tap faults', () => {
     expect(app.store.exchanges(10).find((e) => e.rpcId === 9)).toMatchObject({ status: 'cancelled' });
   });
 
+  it('passes the headers of an SSE stream at once, before any event', async () => {
+    const app = await tapFor('/sse-idle');
+    const ac = new AbortController();
+    const res = await fetch(app.mcpUrl, { headers: { accept: 'text/event-stream' }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    ac.abort();
+  });
+
   it('forwards malformed frames unchanged in both directions and records them as invalid', async () => {
     const app = await tapFor('/malformed');
     const res = await post(app.mcpUrl, rpc(1));

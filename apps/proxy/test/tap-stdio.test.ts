@@ -74,3 +74,44 @@ describe('splitCommand', () => {
     expect(() => splitCommand('   ')).toThrow(/needs a command/);
   });
 });
+
+describe('a stdio server that dies mid-call', () => {
+  it('answers the waiting client with a JSON-RPC error, keeps its stderr, and marks the call transport_error', async () => {
+    // Reads one line, complains on stderr, exits 3 without answering. Quoted as a user would.
+    const script = `process.stdin.once('data', () => { console.error('out of memory, pretend'); process.exit(3); })`;
+    const dying = await startTestMcpscope({ stdio: `"${process.execPath}" -e "${script}"` });
+    try {
+      const res = await fetch(dying.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params: { name: 'x' } }) });
+      const text = await res.text();
+      expect(text).toContain('"id":11');
+      expect(text).toContain('exited with code 3');
+      await settled(dying);
+      const frames = allFrames(dying);
+      expect(frames.filter((f) => f.kind === 'log').map((f) => f.raw)).toEqual(['out of memory, pretend']);
+      expect(dying.store.exchanges(10)).toEqual([expect.objectContaining({ rpcId: 11, status: 'transport_error', errorMessage: 'the stdio server exited with code 3' })]);
+    } finally {
+      await dying.close();
+    }
+  });
+
+  it('refuses to start when the command does not exist', async () => {
+    await expect(startTestMcpscope({ stdio: 'definitely-not-a-command-mcpscope --flag' })).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('a stdio server answering a batch (2025-03-26) with one array line', () => {
+  it('returns that array once, over SSE and as JSON', async () => {
+    const script = `require('readline').createInterface({ input: process.stdin }).on('line', (l) => { const m = JSON.parse(l); const a = (x) => ({ jsonrpc: '2.0', id: x.id, result: { echo: x.method } }); console.log(JSON.stringify(Array.isArray(m) ? m.map(a) : a(m))); })`;
+    const batcher = await startTestMcpscope({ stdio: `"${process.execPath}" -e "${script}"` });
+    try {
+      const batch = JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }]);
+      const expected = [{ jsonrpc: '2.0', id: 1, result: { echo: 'ping' } }, { jsonrpc: '2.0', id: 2, result: { echo: 'tools/list' } }];
+      const asJson = await fetch(batcher.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: batch });
+      expect(await asJson.json()).toEqual(expected);
+      const asSse = await (await fetch(batcher.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: batch })).text();
+      expect(asSse).toBe(`event: message\ndata: ${JSON.stringify(expected)}\n\n`);
+    } finally {
+      await batcher.close();
+    }
+  });
+});

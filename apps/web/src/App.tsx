@@ -17,6 +17,7 @@ import { startLiveSync } from './store/live-sync.js';
 import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
+import { ReplayHost } from './replay/replay-host.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -47,7 +48,6 @@ export function App({ token }: { token: string }) {
   const connection = useLive((s) => s.connection);
   const loaded = useLive((s) => s.loaded);
   const total = useLive((s) => s.index.size);
-  useLive((s) => s.tick);
   const mode = useUi((s) => s.mode);
   const detailOpen = useUi((s) => s.detailOpen);
   const empty = loaded && total === 0;
@@ -81,6 +81,7 @@ export function App({ token }: { token: string }) {
           )}
         </main>
       </div>
+      <ReplayHost api={api} />
     </div>
   );
 }

@@ -34,7 +34,13 @@ export type {
   FramesPage,
   FrameView,
   HealthResponse,
+  CurlRequest,
+  ReplayFailure,
+  ReplayInput,
+  ReplayInputAnswer,
+  ReplayLinks,
   ReplayRequest,
+  ReplayResponse,
   RetentionInfo,
   ServerEvent,
   SessionsPage,
@@ -42,7 +48,10 @@ export type {
 export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver } from './derive/capture-deriver.js';
-export type { Derived } from './derive/capture-deriver.js';
+export type { CaptureDeriverDeps, Derived } from './derive/capture-deriver.js';
+export type { CompileResult, CompiledSchema, MessageCheck, SchemaIssue, SchemaIssueCode, ValidatorPort } from './diagnostics/validator-port.js';
+export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './validate/revisions.js';
+export type { Revision } from './validate/revisions.js';
 export type {
   Filter,
   FilterContext,

@@ -10,8 +10,9 @@
  * On open the pipeline replays the stored frames through a fresh deriver (without writing), so
  * capture that continues after a restart pairs and counts exactly as if it had never stopped.
  */
-import { CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
-import { redactBodySecrets } from '../security/redact-body.js';
+import { type CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
+import { createDeriver } from './deriver.js';
+import { isOAuthEndpoint, redactBodySecrets } from '../security/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
 
@@ -36,7 +37,7 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  private readonly deriver = new CaptureDeriver();
+  private readonly deriver = createDeriver();
   readonly retention: Retention;
 
   constructor(
@@ -53,7 +54,11 @@ export class CapturePipeline {
   record(input: FrameInput): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
     if (this.closed) return -1;
-    const raw = redactBodySecrets(input.raw, input.raw.includes('"jsonrpc"'));
+    // JSON on an MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool
+    // argument or junk, never an OAuth code, and stays as sent. OAuth endpoints and form bodies
+    // are read as OAuth traffic, where `code` is the authorization code.
+    const mcp = !isOAuthEndpoint(input.http?.path) && /^\s*[[{]/.test(input.raw);
+    const raw = redactBodySecrets(input.raw, mcp);
     const frame: Frame = { ...input, raw, seq: ++this.seq };
     this.queue.push(frame);
     if (!this.scheduled) {

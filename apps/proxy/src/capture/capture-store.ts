@@ -5,15 +5,14 @@
  *
  * Durability: WAL with synchronous=NORMAL. A committed tick survives a crash of the process
  * (kill -9); only an OS crash or power loss can lose the last transactions.
- * One process per file: the connection holds SQLite's EXCLUSIVE lock for its whole life, so a
- * second mcpscope on the same file gets a clear error instead of interleaving writes. The OS drops
- * that lock when the process dies, so a kill -9 leaves nothing stale behind.
+ * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
+ * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
 import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { InspectorError } from '../errors.js';
 import { migrate } from './migrations.js';
+import { CaptureFileLock } from './file-lock.js';
 
 export interface FrameRow {
   seq: number;
@@ -52,22 +51,19 @@ export class CaptureStore {
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
 
+  private readonly lock: CaptureFileLock | undefined;
+
   constructor(readonly file: string) {
-    // No busy wait: if another process holds the file, say so at once.
-    this.db = new Database(file, { timeout: 0 });
+    this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
+    // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
+    this.db = new Database(file, { timeout: 1000 });
     try {
-      // EXCLUSIVE before WAL: SQLite then keeps the WAL index in process memory (no -shm) and
-      // never lets go of the file lock; the empty exclusive transaction takes the lock now.
-      this.db.pragma('locking_mode = EXCLUSIVE');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
-      this.db.exec('BEGIN EXCLUSIVE; COMMIT;');
       migrate(this.db);
     } catch (err) {
       this.db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
-        throw new InspectorError('db_locked', `${file} is in use by another mcpscope (or another program). Stop it, or pass a different --db.`);
-      }
+      this.lock?.release();
       throw err;
     }
     this.insertFrame = this.db.prepare(
@@ -220,6 +216,7 @@ export class CaptureStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.lock?.release();
   }
 }
 

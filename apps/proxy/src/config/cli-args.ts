@@ -32,6 +32,8 @@ export const USAGE = `mcpscope — see every MCP frame between a client and a se
 
 Usage:
   mcpscope [--target URL | --stdio "CMD ARGS"] [options]
+  mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
+  mcpscope open FILE     the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 

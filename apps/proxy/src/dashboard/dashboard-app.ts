@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { HealthResponse } from '@mcpscope/protocol';
+import type { FrameInput, HealthResponse } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { LiveHub } from '../hub/live-hub.js';
@@ -14,6 +14,8 @@ import { apiErrorHandler, apiNotFound } from '../api/error-handler.js';
 import { exchangeRoutes } from '../api/routes/exchanges.js';
 import { frameRoutes } from '../api/routes/frames.js';
 import { sessionRoutes } from '../api/routes/sessions.js';
+import { createExportRoutes } from '../export/export-routes.js';
+import { FrameSource } from '../export/frame-source.js';
 import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
 
 export interface DashboardDeps extends AccessOptions {
@@ -25,6 +27,10 @@ export interface DashboardDeps extends AccessOptions {
   info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
   /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
   sampleCall?: () => Promise<void>;
+  /** Stores imported frames (POST /api/import) through the capture pipeline. */
+  importFrames(frames: FrameInput[]): void;
+  /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */
+  replayApi?: Hono;
 }
 
 /** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
@@ -69,6 +75,8 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     }
     return c.json({ ok: true });
   });
+  api.route('/', createExportRoutes({ source: new FrameSource(deps.store.db), importFrames: deps.importFrames }));
+  if (deps.replayApi) api.route('/', deps.replayApi);
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);

@@ -32,3 +32,10 @@ export function redactBodySecrets(raw: string, mcp: boolean): string {
   const json = raw.replace(JSON_OAUTH, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
   return json.replace(FORM_OAUTH, (_m, sep: string, key: string, value: string) => `${sep}${key}${encodeURIComponent(marker(value))}`);
 }
+
+/** OAuth token, authorization and registration endpoints (RFC 6749, RFC 7591), by path. */
+export function isOAuthEndpoint(path: string | undefined): boolean {
+  if (!path) return false;
+  const pathname = path.split('?')[0]!;
+  return /(^|\/)(token|authorize|register|oauth2?)(\/|$)/i.test(pathname);
+}

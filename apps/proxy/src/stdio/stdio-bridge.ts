@@ -30,8 +30,11 @@ export interface ChildPort {
 
 interface PostStream {
   res: ServerResponse;
+  cors: Record<string, string> | undefined;
   sse: boolean;
   batch: boolean;
+  /** The child answered the batch with one array line, so the JSON body is that line. */
+  arrayAnswer?: boolean;
   pending: Set<string>;
   tokens: string[];
   answers: string[];
@@ -80,7 +83,21 @@ export class StdioBridge {
     const first = message.kind === 'batch' ? message.items[0] : message;
     if (first && (first.kind === 'response' || first.kind === 'error') && first.id !== null) {
       const stream = this.byId.get(idKey(first.id));
-      if (stream) return this.answer(stream, idKey(first.id), line.text);
+      if (stream) {
+        // A batch answer (2025-03-26) settles every id it carries, in one line.
+        if (message.kind === 'batch') {
+          stream.arrayAnswer = true;
+          for (const item of message.items.slice(1)) {
+            if ((item.kind === 'response' || item.kind === 'error') && item.id !== null && this.byId.get(idKey(item.id)) === stream) {
+              stream.pending.delete(idKey(item.id));
+              this.byId.delete(idKey(item.id));
+            }
+          }
+        }
+        return this.answer(stream, idKey(first.id), line.text);
+      }
+      // Its client has gone: an answer belongs on its own request's stream or nowhere.
+      return;
     }
     const token = progressTokenOf(first);
     const own = token !== undefined ? this.byToken.get(token) : undefined;
@@ -125,7 +142,7 @@ export class StdioBridge {
       return;
     }
     const sse = (req.headers.accept ?? '').includes('text/event-stream');
-    const stream: PostStream = { res, sse, batch: message.kind === 'batch', pending: new Set(), tokens: [], answers: [] };
+    const stream: PostStream = { res, cors, sse, batch: message.kind === 'batch', pending: new Set(), tokens: [], answers: [] };
     for (const r of requests) {
       if (r.kind !== 'request') continue;
       const key = idKey(r.id);
@@ -171,8 +188,8 @@ export class StdioBridge {
     this.forget(stream);
     if (stream.sse) stream.res.end();
     else {
-      const body = stream.batch ? `[${stream.answers.join(',')}]` : stream.answers[0]!;
-      stream.res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      const body = stream.batch && !stream.arrayAnswer ? `[${stream.answers.join(',')}]` : stream.answers[0]!;
+      stream.res.writeHead(200, { ...stream.cors, 'content-type': 'application/json' }).end(body);
     }
   }
 

@@ -29,6 +29,8 @@ export interface ForwardDeps {
   nextConnectionId(): string;
   /** `--public-url`'s base; without it the Host the client used names the tap. */
   publicBase?: string;
+  /** Sees each MCP request's headers with its session key (replay keeps the credentials in memory). */
+  onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
 }
 
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined): void {
@@ -70,6 +72,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const recordRequest = (key: string) => {
     sessionKey = key;
     if (!recordHere || requestText === undefined || requestRecorded) return;
+    deps.onRequestHeaders?.(key, req.headers);
     requestRecorded = true;
     deps.record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
   };
@@ -123,8 +126,11 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId };
     if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
     else res.writeHead(up.statusCode, headers);
-    // SSE headers go out now: the client waits for them before the first event.
-    if (isSse) res.flushHeaders();
+    // A client waits for SSE headers before the first event, so they must not wait for a slow
+    // first event; but when the first event is already here (usually), it rides with them.
+    // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
+    let wroteBody = false;
+    if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
     const streamEvents = recordHere && isSse;
     let transport: Transport = isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json';
     let streamKey = key;
@@ -165,7 +171,10 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     const body = up.body;
     body.on('data', (chunk: Buffer) => {
       const out = rewriter ? rewriter.push(chunk) : chunk;
-      if (out !== undefined && !res.write(out)) body.pause();
+      if (out !== undefined) {
+        wroteBody = true;
+        if (!res.write(out)) body.pause();
+      }
       if (parser) {
         for (const item of parser.push(chunk)) if (item.type === 'event') onEvent(item);
       } else if (decoder) {

@@ -53,7 +53,10 @@ export class EndpointRewriter {
 
   constructor(private readonly rewrite: (data: string) => string, private readonly onEndpoint: (original: string) => void) {}
 
-  /** Returns the bytes to send now (maybe none while the first event is incomplete). */
+  /**
+   * Returns the bytes to send now. Only an incomplete block is held back: comments (keep-alives)
+   * and priming blocks before the first event go out as soon as they are complete.
+   */
   push(chunk: Buffer): Buffer | undefined {
     if (this.done) return chunk;
     this.held.push(chunk);
@@ -61,24 +64,26 @@ export class EndpointRewriter {
     const all = this.held.length === 1 ? chunk : Buffer.concat(this.held, this.heldBytes);
     // latin1 maps bytes 1:1, so offsets in the string are offsets in the buffer.
     const text = all.toString('latin1');
+    const out: Buffer[] = [];
     let at = 0;
-    for (let m = BLANK_LINE.exec(text); m; m = BLANK_LINE.exec(text.slice(at))) {
+    while (!this.done) {
+      const m = BLANK_LINE.exec(text.slice(at));
+      if (!m) break;
       const end = at + m.index + m[0].length;
-      const block = all.subarray(at, end).toString('utf8');
-      const rewritten = this.rewriteBlock(block);
-      if (rewritten !== undefined || this.done) {
-        this.finish();
-        const head = all.subarray(0, at);
-        const tail = all.subarray(end);
-        return Buffer.concat([head, rewritten === undefined ? all.subarray(at, end) : Buffer.from(rewritten, 'utf8'), tail]);
-      }
+      const block = all.subarray(at, end);
+      const rewritten = this.rewriteBlock(block.toString('utf8'));
+      out.push(rewritten === undefined ? block : Buffer.from(rewritten, 'utf8'));
       at = end;
     }
-    if (this.heldBytes > LOOK_LIMIT) {
+    const rest = all.subarray(at);
+    if (this.done || rest.length > LOOK_LIMIT) {
+      out.push(rest);
       this.finish();
-      return all;
+    } else {
+      this.held = rest.length > 0 ? [rest] : [];
+      this.heldBytes = rest.length;
     }
-    return undefined;
+    return out.length === 0 ? undefined : out.length === 1 ? out[0] : Buffer.concat(out);
   }
 
   /** The stream ended while holding bytes: release them. */
@@ -95,7 +100,7 @@ export class EndpointRewriter {
     this.heldBytes = 0;
   }
 
-  /** The rewritten block for an `endpoint` event; marks done on any other real event. */
+  /** The rewritten block for an `endpoint` event; marks done on that or on any other real event. */
   private rewriteBlock(block: string): string | undefined {
     const lines = block.split(/\r\n|\r|\n/);
     let isEndpoint = false;
@@ -109,6 +114,7 @@ export class EndpointRewriter {
       }
     }
     if (isEndpoint && dataLine !== undefined) {
+      this.done = true;
       const prefix = dataLine.startsWith('data: ') ? 'data: ' : 'data:';
       const original = dataLine.slice(prefix.length);
       this.onEndpoint(original);

@@ -58,6 +58,11 @@ export async function startFaultServer(): Promise<FaultServer> {
           // Never answers; proves the tap aborts the upstream request when its client leaves.
           res.on('close', () => markAborted());
           return;
+        case '/sse-idle':
+          // Headers now, events maybe never: a long tool call or an idle GET stream.
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.flushHeaders();
+          return;
         case '/redirect':
           return res.writeHead(302, { location: `${origin}/elsewhere?x=1` }).end();
         case '/sse-legacy':

@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { Diagnostic, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+import type { ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 
 /** `GET /api/info`: where clients should connect, for the first-run page. */
 export interface DashboardInfo {
@@ -9,8 +9,12 @@ export interface DashboardInfo {
   demo: boolean;
 }
 
-/** The detail route's answer; `diagnostics` arrives once the store computes them. */
-export type ExchangeDetailView = ExchangeDetail & { diagnostics?: Diagnostic[] };
+/** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
+export type ExchangeDetailView = ExchangeDetail;
+
+/** The WebSocket subprotocols: the token travels in one of them, never in the socket's URL. */
+export const WS_PROTOCOL = 'mcpscope';
+const WS_TOKEN_PREFIX = 'mcpscope.token.';
 
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
@@ -21,6 +25,11 @@ export class ApiError extends Error {
 export class ApiClient {
   constructor(private readonly token: string) {}
 
+  /** An authorised request whose Response the caller reads (downloads, uploads). */
+  raw(path: string, init: RequestInit = {}): Promise<Response> {
+    return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
+  }
+
   private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
     const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     if (!res.ok) {
@@ -30,8 +39,9 @@ export class ApiClient {
     return (await res.json()) as T;
   }
 
-  exchanges(limit = 200_000, signal?: AbortSignal): Promise<ExchangesPage> {
-    return this.request(`/api/exchanges?limit=${limit}`, signal ? { signal } : {});
+  /** Newest first; pass a page's `nextBefore` as `before` for the next (older) page. */
+  exchanges(limit = 200_000, before?: number, signal?: AbortSignal): Promise<ExchangesPage> {
+    return this.request(`/api/exchanges?limit=${limit}${before === undefined ? '' : `&before=${before}`}`, signal ? { signal } : {});
   }
 
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetailView> {
@@ -55,8 +65,19 @@ export class ApiClient {
     return this.request('/api/demo/sample-call', { method: 'POST', body: '{}' });
   }
 
+  /** A frame's whole body (detail bodies are cut at DETAIL_RAW_LIMIT). */
+  async rawFrame(seq: number, signal?: AbortSignal): Promise<string> {
+    const res = await fetch(`/api/frames/${seq}/raw`, { headers: { authorization: `Bearer ${this.token}` }, signal: signal ?? null });
+    if (!res.ok) throw new ApiError(res.status, 'http_error', `${res.status} ${res.statusText}`);
+    return res.text();
+  }
+
   socketUrl(after: number): string {
     const proto = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${window.location.host}/ws?token=${encodeURIComponent(this.token)}&after=${after}`;
+    return `${proto}//${window.location.host}/ws?after=${after}`;
+  }
+
+  socketProtocols(): string[] {
+    return [WS_PROTOCOL, WS_TOKEN_PREFIX + this.token];
   }
 }

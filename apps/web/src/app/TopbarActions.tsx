@@ -1,17 +1,34 @@
 /**
- * The top bar's actions on the whole capture. The export module (apps/web/src/export,
- * `ExportMenu({ api, filter })`) is wired in here at merge time; theme and legend live here too.
+ * The top bar's actions on the whole capture: compose a new request, export/import, the legend
+ * and the theme.
  */
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
+import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
+import { useReplayTarget } from '../replay/replay-host.js';
+import { ExportMenu } from '../export/index.js';
 
-export function TopbarActions(_props: { api: ApiClient }) {
+export function TopbarActions({ api }: { api: ApiClient }) {
   const theme = useUi((s) => s.theme);
+  const filter = useUi((s) => s.filter);
+  const session = useUi((s) => s.session);
+  // Export what the timeline shows: the filter text, narrowed to the chosen session.
+  const viewFilter = [session ? `session:${JSON.stringify(session)}` : '', filter.trim() ? `(${filter})` : ''].filter(Boolean).join(' ');
   const [legend, setLegend] = useState(false);
+  const retention = useLive((s) => s.retention);
   return (
     <div className="topbar-actions">
+      {retention && retention.removedFrames > 0 && (
+        <span className="retention-note" data-testid="retention" title={`Retention (--max-frames / --max-bytes) keeps the capture file bounded. The oldest frame still stored is #${retention.oldestSeq}.`}>
+          {retention.removedFrames} oldest frames removed by retention
+        </span>
+      )}
+      <button type="button" className="small" data-testid="replay-compose" title="Write a request from a template and send it to the server" onClick={() => useReplayTarget.getState().open('')}>
+        Compose
+      </button>
+      <ExportMenu api={api} filter={viewFilter} />
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
         Legend
       </button>

@@ -90,7 +90,7 @@ export function DetailPane({ api }: { api: ApiClient }) {
       {ex.method === 'tools/call' && ex.target && <ToolSchemaCheck api={api} ex={ex} frames={detail.frames} />}
       <h4>Frames ({detail.frames.length})</h4>
       {detail.frames.map((frame) => (
-        <FrameCard key={frame.seq} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq)} />
+        <FrameCard key={frame.seq} api={api} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq)} />
       ))}
     </aside>
   );

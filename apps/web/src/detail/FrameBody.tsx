@@ -1,9 +1,11 @@
 /**
  * One frame's body: a collapsible tree (when it is JSON) or the exact raw text, with copy and
  * download. Bodies over PREVIEW_CHARS show a preview that states the full size, and the rest on
- * demand; the tree is not built for bodies too large to parse comfortably.
+ * demand; the tree is not built for bodies too large to parse comfortably. A body the API cut
+ * (`truncated`) says so and fetches the whole text from `/api/frames/:seq/raw` when asked.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
+import type { ApiClient } from '../api/client.js';
 import { downloadText } from '../lib/clipboard.js';
 import { formatSize } from '../timeline/status.js';
 import { CopyButton } from './CopyButton.js';
@@ -24,7 +26,31 @@ function parse(raw: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-export function FrameBody({ raw, seq, marks, fullSize }: { raw: string; seq: number; marks: readonly TreeMark[]; fullSize?: number }) {
+interface FrameBodyProps {
+  raw: string;
+  seq: number;
+  marks: readonly TreeMark[];
+  fullSize?: number;
+  /** The API cut this body; `api` fetches the rest. */
+  truncated?: boolean;
+  api?: ApiClient;
+}
+
+export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false, api }: FrameBodyProps) {
+  const [complete, setComplete] = useState<string | undefined>();
+  const [fetchError, setFetchError] = useState<string | undefined>();
+  const raw = complete ?? given;
+  const cutByApi = truncated && complete === undefined;
+  const fetchAll = async () => {
+    try {
+      const text = await api!.rawFrame(seq);
+      setComplete(text);
+      return text;
+    } catch (err) {
+      setFetchError((err as Error).message);
+      return undefined;
+    }
+  };
   const parsed = useMemo(() => (raw.length <= TREE_LIMIT ? parse(raw) : ({ ok: false } as const)), [raw]);
   const [mode, setMode] = useState<Mode>(parsed.ok ? 'tree' : 'raw');
   const [whole, setWhole] = useState(false);
@@ -45,10 +71,24 @@ export function FrameBody({ raw, seq, marks, fullSize }: { raw: string; seq: num
         <span className="spacer" />
         <span className="muted">{formatSize(size)}</span>
         <CopyButton text={raw} />
-        <button type="button" className="small" onClick={() => downloadText(raw, `mcpscope-frame-${seq}.${parsed.ok ? 'json' : 'txt'}`)}>
+        <button
+          type="button"
+          className="small"
+          onClick={async () => {
+            const text = cutByApi && api ? await fetchAll() : raw;
+            if (text !== undefined) downloadText(text, `mcpscope-frame-${seq}.${parsed.ok || cutByApi ? 'json' : 'txt'}`);
+          }}
+        >
           Download
         </button>
       </div>
+      {cutByApi && (
+        <p className="truncated-note" data-testid="api-truncated">
+          This view holds the first {formatSize(given.length)} of {formatSize(size)}.{' '}
+          {api && <button type="button" className="link" onClick={() => void fetchAll()}>Load the whole body</button>}
+          {fetchError && <span className="error-text"> {fetchError}</span>}
+        </p>
+      )}
       {mode === 'tree' && parsed.ok && <JsonTree value={parsed.value} marks={marks} />}
       {mode === 'raw' && (
         <>
@@ -62,7 +102,7 @@ export function FrameBody({ raw, seq, marks, fullSize }: { raw: string; seq: num
         </>
       )}
       {mode === 'editor' && parsed.ok && (
-        <div className="editor">
+        <div className="body-editor">
           <Suspense fallback={<div className="muted">Loading editor…</div>}>
             <JsonEditor value={JSON.stringify(parsed.value, null, 2)} />
           </Suspense>

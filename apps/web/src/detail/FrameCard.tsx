@@ -1,12 +1,13 @@
 /** One frame of an exchange: what it is, when (relative to the first frame), HTTP layer, body. */
 import type { ExchangeSummary, FrameView } from '@mcpscope/protocol';
+import type { ApiClient } from '../api/client.js';
 import { formatDuration } from '../timeline/status.js';
 import { FrameBody } from './FrameBody.js';
 import { HttpLayer } from './HttpLayer.js';
 import type { TreeMark } from './JsonTree.js';
 import { ROLE_LABELS, frameRole } from './frame-role.js';
 
-export function FrameCard({ frame, ex, t0, marks }: { frame: FrameView; ex: ExchangeSummary; t0: number; marks: readonly TreeMark[] }) {
+export function FrameCard({ api, frame, ex, t0, marks }: { api: ApiClient; frame: FrameView; ex: ExchangeSummary; t0: number; marks: readonly TreeMark[] }) {
   const role = frameRole(frame, ex);
   const arrow = frame.direction === 'c2s' ? 'client → server' : 'server → client';
   return (
@@ -21,7 +22,7 @@ export function FrameCard({ frame, ex, t0, marks }: { frame: FrameView; ex: Exch
         <span className="muted mono">#{frame.seq} · {frame.transport}</span>
       </header>
       {frame.http && <HttpLayer http={frame.http} />}
-      <FrameBody raw={frame.raw} seq={frame.seq} marks={marks} fullSize={frame.size} />
+      <FrameBody raw={frame.raw} seq={frame.seq} marks={marks} fullSize={frame.size} truncated={frame.truncated} api={api} />
     </section>
   );
 }

@@ -1,20 +1,27 @@
 /**
- * Actions on the open exchange. The Replay button (client→server requests only, `canReplay`)
- * opens the replay module (apps/web/src/replay, `ReplayPanel({ api, exchangeId, onClose })`),
- * which the lead wires in here at merge time, beside the actions that need nothing more.
+ * Actions on the open exchange. Replay (client→server requests only, `canReplay`) opens the
+ * replay panel (apps/web/src/replay) on this exchange.
  */
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { CopyButton } from './CopyButton.js';
+import { useReplayTarget } from '../replay/replay-host.js';
+import { CopyAsCurl } from '../export/index.js';
 
 export function canReplay(ex: ExchangeSummary): boolean {
   return ex.kind === 'request' && ex.requester === 'client' && ex.requestSeq !== undefined;
 }
 
-export function DetailActions({ ex, requestRaw, onClose }: { api: ApiClient; ex: ExchangeSummary; requestRaw: string | undefined; onClose: () => void }) {
+export function DetailActions({ api, ex, requestRaw, onClose }: { api: ApiClient; ex: ExchangeSummary; requestRaw: string | undefined; onClose: () => void }) {
   return (
     <div className="actions">
+      {canReplay(ex) && (
+        <button type="button" data-testid="replay-button" title="Edit this request and send it again" onClick={() => useReplayTarget.getState().open(ex.id)}>
+          Edit &amp; replay
+        </button>
+      )}
       {canReplay(ex) && requestRaw !== undefined && <CopyButton label="Copy request" text={requestRaw} />}
+      {canReplay(ex) && <CopyAsCurl api={api} exchangeId={ex.id} />}
       <CopyButton label="Copy link" text={() => window.location.href} />
       <button type="button" className="ghost" onClick={onClose} aria-label="Close detail (Esc)" title="Close (Esc)" data-testid="close-detail">
         ✕

@@ -94,6 +94,9 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
       if (suggestions.length > 0) setSuggestions([]);
       else input.current?.blur();
       e.stopPropagation();
+    } else if (suggestions.length === 0 && e.key === 'ArrowDown') {
+      e.preventDefault();
+      refresh(text, input.current?.selectionStart ?? text.length);
     } else if (suggestions.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
       setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length);
@@ -128,9 +131,9 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
                 useUi.getState().setFilter(e.target.value);
                 refresh(e.target.value, e.target.selectionStart ?? e.target.value.length);
               }}
-              onFocus={(e) => {
+              onFocus={() => {
+                // Captured values may have grown since the last visit; the list opens on typing or ↓.
                 values.current = undefined;
-                refresh(e.target.value, e.target.selectionStart ?? e.target.value.length);
               }}
               onBlur={() => setTimeout(() => setSuggestions([]), 150)}
               onKeyDown={onKeyDown}

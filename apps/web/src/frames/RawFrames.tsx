@@ -4,15 +4,16 @@
  * `frames/add`; the store merges both by seq (no gap, no duplicate).
  */
 import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { FrameView } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { FRAME_CAP, useLive } from '../store/live-store.js';
 import { formatSize } from '../timeline/status.js';
 import { FrameBody } from '../detail/FrameBody.js';
 import { HttpLayer } from '../detail/HttpLayer.js';
+import { useFixedRows } from '../timeline/use-fixed-rows.js';
 
 const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 26;
 const PAGE = 5000;
 
 function useFrameHistory(api: ApiClient): boolean {
@@ -20,12 +21,12 @@ function useFrameHistory(api: ApiClient): boolean {
   useEffect(() => {
     const abort = new AbortController();
     (async () => {
-      let after = 0;
-      for (let loaded = 0; loaded < FRAME_CAP; loaded += PAGE) {
+      let after: number | undefined = 0;
+      for (let loaded = 0; after !== undefined && loaded < FRAME_CAP; loaded += PAGE) {
         const page = await api.frames(after, PAGE, abort.signal);
         useLive.queueDelta({ frames: page.frames });
-        if (page.frames.length < PAGE) break;
-        after = page.frames[page.frames.length - 1]!.seq;
+        // `nextAfter` is absent on the last page (older proxies: a short page is the last).
+        after = page.nextAfter ?? (page.frames.length < PAGE ? undefined : page.frames[page.frames.length - 1]!.seq);
       }
     })()
       .catch(() => undefined)
@@ -43,19 +44,20 @@ export function RawFrames({ api }: { api: ApiClient }) {
   const frames = useLive((s) => s.frames);
   const [selected, setSelected] = useState<number | undefined>();
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: frames.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const [follow, setFollow] = useState(true);
+  const { first, last, totalHeight, onScroll } = useFixedRows(scroller, frames.length, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
   const frame = selected === undefined ? undefined : frames.find((f) => f.seq === selected);
   return (
     <div className="raw-view">
-      <div className="timeline raw-list" ref={scroller} role="grid" aria-label="Frames" data-testid="raw-frames">
+      <div className="timeline raw-list" ref={scroller} role="grid" aria-label="Frames" data-testid="raw-frames" onScroll={onScroll}>
         <div className="timeline-head" role="row">
           {['#', 'Time', 'Dir', 'Transport', 'Kind', 'HTTP', 'Size', 'Bytes'].map((h) => (
             <div key={h} role="columnheader" className={`cell fcol-${h.toLowerCase().replace('#', 'seq')}`}>{h}</div>
           ))}
         </div>
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {virtual.getVirtualItems().map((item) => {
-            const f = frames[item.index]!;
+        <div style={{ height: totalHeight, position: 'relative' }}>
+          {frames.slice(first, last + 1).map((f, i) => {
+            const at = first + i;
             const notJson = f.kind === 'data' && !/^\s*[[{]/.test(f.raw);
             return (
               <div
@@ -65,7 +67,7 @@ export function RawFrames({ api }: { api: ApiClient }) {
                 data-kind={f.kind}
                 aria-selected={f.seq === selected}
                 className={`row${f.seq === selected ? ' selected' : ''}${notJson ? ' not-json' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => setSelected(f.seq)}
               >
                 <div className="cell fcol-seq mono">{f.seq}</div>
@@ -90,9 +92,8 @@ export function RawFrames({ api }: { api: ApiClient }) {
             <span className="spacer" />
             <button type="button" className="ghost" aria-label="Close frame" onClick={() => setSelected(undefined)}>✕</button>
           </header>
-          {frame.truncated && <p className="truncated-note">This list carries the first {formatSize(frame.raw.length)} of {formatSize(frame.size)}; open the frame’s exchange for the whole body.</p>}
           {frame.http && <HttpLayer http={frame.http} />}
-          <FrameBody raw={frame.raw} seq={frame.seq} marks={[]} fullSize={frame.size} />
+          <FrameBody key={frame.seq} raw={frame.raw} seq={frame.seq} marks={[]} fullSize={frame.size} truncated={frame.truncated} api={api} />
         </aside>
       )}
     </div>

@@ -60,7 +60,8 @@ export function SessionsSidebar() {
   const sessions = useLive((s) => s.sessions);
   const total = useLive((s) => s.index.size);
   const chosen = useUi((s) => s.session);
-  const list = [...sessions.values()].sort((a, b) => b.lastTs - a.lastTs);
+  // Newest session first, by start time: an order that does not reshuffle on every update.
+  const list = [...sessions.values()].sort((a, b) => b.firstTs - a.firstTs);
   return (
     <nav className="sidebar" aria-label="Sessions" data-testid="sessions">
       <h2>Sessions</h2>

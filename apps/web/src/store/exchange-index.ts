@@ -44,6 +44,26 @@ export function insertSorted(ids: string[], id: string): void {
   ids.splice(lowerBound(ids, key), 0, id);
 }
 
+/** Merges sorted `more` into sorted `ids` in place: an append when it all comes after, else one pass. */
+export function mergeSorted(ids: string[], more: readonly string[]): void {
+  if (more.length === 0) return;
+  if (ids.length === 0 || orderKey(ids[ids.length - 1]!) < orderKey(more[0]!)) {
+    for (const id of more) ids.push(id);
+    return;
+  }
+  if (more.length < 8) {
+    for (const id of more) insertSorted(ids, id);
+    return;
+  }
+  const merged: string[] = new Array(ids.length + more.length);
+  let i = 0, j = 0, k = 0;
+  while (i < ids.length && j < more.length) merged[k++] = orderKey(ids[i]!) <= orderKey(more[j]!) ? ids[i++]! : more[j++]!;
+  while (i < ids.length) merged[k++] = ids[i++]!;
+  while (j < more.length) merged[k++] = more[j++]!;
+  ids.length = 0;
+  for (const id of merged) ids.push(id);
+}
+
 export class ExchangeIndex {
   readonly byId = new Map<string, ExchangeSummary>();
   /** Ids in capture order (oldest first). */
@@ -69,10 +89,12 @@ export class ExchangeIndex {
       if (current && current.updatedSeq >= ex.updatedSeq) continue;
       this.byId.set(ex.id, ex);
       if (current) updated.push(ex);
-      else {
-        insertSorted(this.ids, ex.id);
-        added.push(ex);
-      }
+      else added.push(ex);
+    }
+    if (added.length > 0) {
+      // Snapshot pages arrive newest first: sort the batch, then merge once (never O(n) per row).
+      added.sort((a, b) => orderKey(a.id) - orderKey(b.id));
+      mergeSorted(this.ids, added.map((ex) => ex.id));
     }
     if (added.length > 0 || updated.length > 0) this.version++;
     return { added, updated };

@@ -7,7 +7,7 @@
  * every applied batch and is what components subscribe to.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { ExchangeSummary, FrameView, SessionSummary } from '@mcpscope/protocol';
+import type { ExchangeSummary, FrameView, RetentionInfo, SessionSummary } from '@mcpscope/protocol';
 import { ExchangeIndex } from './exchange-index.js';
 import { ViewIndex, matchAll, type ExchangePredicate } from './view-index.js';
 
@@ -33,6 +33,8 @@ export interface LiveState {
   error?: string;
   /** True once the first snapshot is in: before that, "nothing captured" would be a lie. */
   loaded: boolean;
+  /** What retention removed from the capture, so the dashboard can say the oldest rows are gone. */
+  retention?: RetentionInfo;
   setPredicate(predicate: ExchangePredicate): void;
 }
 

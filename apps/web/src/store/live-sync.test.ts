@@ -79,4 +79,25 @@ describe('live sync', () => {
     expect(store.getState().index.ids).toEqual(['1', '9']);
     stop();
   });
+
+  it('paints the newest page first and streams older pages in behind it', async () => {
+    const store = createLiveStore((run) => run());
+    const calls: (number | undefined)[] = [];
+    const api: SyncApi = {
+      exchanges: async (_limit, before) => {
+        calls.push(before);
+        return before === undefined ? { head: 4, exchanges: [ex('4', 4), ex('3', 3)], nextBefore: 3, retention } : { head: 4, exchanges: [ex('2', 2), ex('1', 1)], retention };
+      },
+      sessions: async () => ({ sessions: [] }),
+      socketUrl: (after) => `ws://x/ws?after=${after}`,
+    };
+    const sockets: FakeSocket[] = [];
+    const stop = startLiveSync(api, store, { openSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)!) });
+    await tick();
+    await tick();
+    expect(calls).toEqual([undefined, 3]);
+    expect(sockets[0]!.url).toBe('ws://x/ws?after=4');
+    expect(store.getState().index.ids).toEqual(['1', '2', '3', '4']);
+    stop();
+  });
 });

@@ -2,15 +2,21 @@
  * Keeps the store in step with the proxy: an HTTP snapshot, then the WebSocket from the
  * snapshot's head. On a drop it reconnects with `after=<head>`, so nothing is missed, and the
  * idempotent index absorbs any overlap (no gap, no duplicate).
+ *
+ * The snapshot comes newest first in pages: the first, small page paints at once and opens the
+ * WebSocket; older pages then stream in behind it. Older pages cannot hide a live change: a
+ * summary held in the index is only ever replaced by a copy with a higher `updatedSeq`.
  */
 import type { ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
-  exchanges(): Promise<ExchangesPage>;
+  exchanges(limit?: number, before?: number): Promise<ExchangesPage>;
   sessions(): Promise<SessionsPage>;
   socketUrl(after: number): string;
+  /** Subprotocols to offer (they carry the token); none when absent. */
+  socketProtocols?(): string[];
 }
 
 /** The subset of the browser WebSocket that sync uses. */
@@ -22,15 +28,30 @@ export interface SyncSocket {
 }
 
 export interface SyncOptions {
-  openSocket?: (url: string) => SyncSocket;
+  openSocket?: (url: string, protocols: string[]) => SyncSocket;
   /** Delay before the nth reconnect attempt. */
   backoff?: (attempt: number) => number;
 }
 
 const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** attempt);
+/** The first page: enough rows to fill any screen, small enough to paint at once. */
+export const FIRST_PAGE = 500;
+const OLDER_PAGE = 25_000;
+
+/** Resolves once the store has applied a snapshot page. */
+function whenLoaded(store: LiveStore): Promise<void> {
+  if (store.getState().loaded) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = store.subscribe((s) => {
+      if (!s.loaded) return;
+      stop();
+      resolve();
+    });
+  });
+}
 
 export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptions = {}): () => void {
-  const openSocket = options.openSocket ?? ((url: string) => new WebSocket(url) as unknown as SyncSocket);
+  const openSocket = options.openSocket ?? ((url: string, protocols: string[]) => new WebSocket(url, protocols) as unknown as SyncSocket);
   const backoff = options.backoff ?? defaultBackoff;
   let socket: SyncSocket | undefined;
   let stopped = false;
@@ -39,10 +60,24 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   /** The cursor: the head of the last snapshot or `frames/add` received (the hub sends it last in each flush). */
   let cursor = 0;
 
+  const loadOlder = async (before: number | undefined) => {
+    while (before !== undefined && !stopped) {
+      const page = await api.exchanges(OLDER_PAGE, before);
+      store.queueDelta({ exchanges: page.exchanges });
+      if (page.retention) store.setState({ retention: page.retention });
+      before = page.nextBefore;
+    }
+  };
+
   const loadSnapshot = async () => {
-    const [page, sessions] = await Promise.all([api.exchanges(), api.sessions()]);
+    const [page, sessions] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions()]);
     store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions });
+    if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
+    // Older pages wait until the first one is on screen, so their parsing cannot delay first paint.
+    void whenLoaded(store)
+      .then(() => loadOlder(page.nextBefore))
+      .catch((err: Error) => store.setConnection(store.getState().connection, err.message));
     return page.head;
   };
 
@@ -54,7 +89,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
 
   const connect = () => {
     if (stopped) return;
-    const current = openSocket(api.socketUrl(cursor));
+    const current = openSocket(api.socketUrl(cursor), api.socketProtocols?.() ?? []);
     socket = current;
     current.onopen = () => {
       retry = 0;
@@ -64,7 +99,9 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
       const event = JSON.parse(String(message.data)) as ServerEvent;
       switch (event.type) {
         case 'hello':
+          break;
         case 'retention':
+          store.setState({ retention: { removedFrames: event.removedFrames, oldestSeq: event.oldestSeq } });
           break;
         case 'exchanges/update':
           store.queueDelta({ head: event.head, exchanges: event.exchanges });

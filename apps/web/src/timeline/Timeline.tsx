@@ -1,20 +1,22 @@
 /**
- * The timeline: one row per exchange of the filtered view, oldest at the top. TanStack Virtual
+ * The timeline: one row per exchange of the filtered view, oldest at the top. use-fixed-rows
  * decides which rows exist in the DOM (fixed row height) and TanStack Table renders the columns
  * of just those rows, so 100,000 exchanges cost what 40 do.
  *
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
  * button (or End) turns it back on.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTable } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
+import { useFixedRows } from './use-fixed-rows.js';
 
 export const ROW_HEIGHT = 26;
+const HEADER_HEIGHT = 26;
+const setFollow = (follow: boolean) => useUi.getState().setFollow(follow);
 
 export function Timeline() {
   const tick = useLive((s) => s.tick);
@@ -24,39 +26,24 @@ export function Timeline() {
   const follow = useUi((s) => s.follow);
   const scroller = useRef<HTMLDivElement>(null);
   const count = view.size;
-  const virtual = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
-  const items = virtual.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? -1;
+  const { first, last, totalHeight, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
   // `tick` is the change signal of the mutable view and index.
   const data = useMemo<ExchangeSummary[]>(() => view.ids.slice(first, last + 1).map((id) => index.get(id)!), [tick, first, last, view, index]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
   const rows = table.getRowModel().rows;
   const unseen = useRef(0);
 
-  useLayoutEffect(() => {
-    if (follow && count > 0) virtual.scrollToIndex(count - 1, { align: 'end' });
-  }, [follow, count, virtual]);
-
   // Bring the selected row into view when the keyboard moves it.
   useEffect(() => {
     if (!selected) return;
     const at = view.indexOf(selected);
-    if (at >= 0) virtual.scrollToIndex(at, { align: 'auto' });
-  }, [selected, view, virtual]);
+    if (at >= 0) reveal(at);
+  }, [selected, view, reveal]);
 
   const lastCount = useRef(count);
   if (follow) unseen.current = 0;
   else if (count > lastCount.current) unseen.current += count - lastCount.current;
   lastCount.current = count;
-
-  const onScroll = () => {
-    const el = scroller.current;
-    if (!el) return;
-    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW_HEIGHT;
-    const ui = useUi.getState();
-    if (ui.follow !== atBottom) ui.setFollow(atBottom);
-  };
 
   return (
     <div className="timeline-wrap">
@@ -68,10 +55,9 @@ export function Timeline() {
             </div>
           ))}
         </div>
-        <div style={{ height: virtual.getTotalSize(), position: 'relative' }}>
-          {items.map((item) => {
-            const row = rows[item.index - first];
-            if (!row) return null;
+        <div style={{ height: totalHeight, position: 'relative' }}>
+          {rows.map((row, i) => {
+            const at = first + i;
             const ex = row.original;
             const isSelected = row.id === selected;
             return (
@@ -83,8 +69,8 @@ export function Timeline() {
                 data-method={ex.method ?? ''}
                 data-status={ex.status}
                 aria-selected={isSelected}
-                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${item.index % 2 ? ' odd' : ''}`}
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${at % 2 ? ' odd' : ''}`}
+                style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => useUi.getState().select(row.id, true)}
               >
                 {row.getAllCells().map((cell) => (
@@ -97,6 +83,14 @@ export function Timeline() {
           })}
         </div>
       </div>
+      {count === 0 && index.size > 0 && (
+        <div className="no-match" data-testid="no-match">
+          No exchange matches this filter.{' '}
+          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
+            Show everything
+          </button>
+        </div>
+      )}
       {!follow && (
         <button type="button" className="follow-button" data-testid="follow" onClick={() => useUi.getState().setFollow(true)}>
           ↓ {unseen.current > 0 ? `${unseen.current} new — ` : ''}follow new rows

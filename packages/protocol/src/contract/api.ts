@@ -81,7 +81,62 @@ export interface ReplayRequest {
   /** The whole JSON-RPC message to send, as text or as a value. */
   message: unknown;
   mode: 'session' | 'fresh';
+  /** For a message composed from scratch: the session to send it into (or to copy in `fresh`). */
+  sessionKey?: string;
 }
+
+/** Answer of `POST /api/replay` (HTTP 200): the new, finished exchange and how it was sent. */
+export interface ReplayResponse {
+  exchange: ExchangeSummary;
+  /** The exchange this one replays (absent for a message composed from scratch). */
+  replayOf?: string;
+  mode: 'session' | 'fresh';
+  /** The JSON-RPC id mcpscope used on the wire: `mcpscope-replay-<n>`, never a client's id. */
+  sentId?: string;
+  /** The session the replay went into (for `fresh`, the one mcpscope opened). */
+  sessionKey: string;
+}
+
+/**
+ * Answer of `POST /api/replay` when the upstream could not answer (502 unreachable, 409 session
+ * expired): the failure was still captured as a `transport_error` exchange.
+ */
+export interface ReplayFailure extends ApiError {
+  exchange?: ExchangeSummary;
+  /** Set when another mode can work, e.g. `fresh` after the upstream forgot the session. */
+  retryWith?: 'fresh';
+}
+
+/** Both directions of the replay link, for the dashboard: `GET /api/replay/links/:id`. */
+export interface ReplayLinks {
+  replayOf?: string;
+  replays: string[];
+}
+
+/** Body of `POST /api/replay/curl`; answer: `{ command }`. Secrets are placeholders unless `secrets`. */
+export interface CurlRequest {
+  exchangeId?: string;
+  message: unknown;
+  mode?: 'session' | 'fresh';
+  sessionKey?: string;
+  secrets?: boolean;
+}
+
+/**
+ * A request the server sent mcpscope during a replay (sampling, elicitation, roots): it waits for
+ * the dashboard user (`POST /api/replay/inputs/:key`) and is declined when its time runs out.
+ */
+export interface ReplayInput {
+  key: string;
+  sessionKey: string;
+  method: string;
+  params?: unknown;
+  /** Epoch ms at which mcpscope declines it on the user's behalf. */
+  expiresAt: number;
+}
+
+/** Body of `POST /api/replay/inputs/:key`. */
+export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
 
 /** Errors the API answers with, as `{ error: { code, message } }`. Codes are ours, never wire codes. */
 export interface ApiError {

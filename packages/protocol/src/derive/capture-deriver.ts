@@ -2,14 +2,24 @@
  * Everything mcpscope derives from frames, in one place: exchanges, sessions and diagnostics.
  * The proxy's capture pipeline and any rebuild-from-frames run this same code, so a rebuild gives
  * the same tables as live capture did.
+ *
+ * Schema validation is injected (`validator`, from `@mcpscope/protocol/validate`) so that this
+ * module stays browser-safe; without one, every check except schema and tool-schema validation
+ * still runs.
  */
-import type { Frame } from '../model/frame.js';
-import { classifyText, type Message } from '../model/json-rpc.js';
-import type { ExchangeSummary } from '../model/exchange.js';
-import { ExchangeTracker } from '../pairing/exchange-tracker.js';
-import { SessionTracker } from '../session/session-tracker.js';
-import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ValidatorPort } from '../diagnostics/validator-port.js';
+import { isTerminal, type ExchangeSummary } from '../model/exchange.js';
+import type { Frame } from '../model/frame.js';
+import { classifyText, isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
+import { ExchangeTracker } from '../pairing/exchange-tracker.js';
+import type { SessionSummary } from '../session/session-summary.js';
+import { SessionTracker } from '../session/session-tracker.js';
+import { DEFAULT_REVISION, isRevision, type Revision } from '../validate/revisions.js';
+import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
+import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
+import { lintFindings } from './lints.js';
+import { ToolRegistry } from './tool-registry.js';
 
 export interface Derived {
   exchanges: ExchangeSummary[];
@@ -17,30 +27,201 @@ export interface Derived {
   diagnostics: Diagnostic[];
 }
 
+export interface CaptureDeriverDeps {
+  validator?: ValidatorPort;
+}
+
+const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+
+interface RequestInfo {
+  method: string;
+  params?: JsonObject;
+  target?: string;
+}
+
 export class CaptureDeriver {
   private readonly exchanges = new ExchangeTracker();
   private readonly sessions = new SessionTracker();
+  private readonly tools: ToolRegistry;
+  private readonly validator: ValidatorPort | undefined;
+  /** Requests still in flight, by exchange id: what their answers are validated against. */
+  private readonly requests = new Map<string, RequestInfo>();
+  /** Diagnostics counted per open exchange, and fields the tracker does not know about. */
+  private readonly counts = new Map<string, number>();
+  private readonly extras = new Map<string, Pick<ExchangeSummary, 'chainOf' | 'inputRequired'>>();
+  /** 2026-07-28 MRTR: the exchange an `input_required` answer left waiting for its retry. */
+  private readonly chains = new Map<string, string>();
+
+  constructor(deps: CaptureDeriverDeps = {}) {
+    this.validator = deps.validator;
+    this.tools = new ToolRegistry(deps.validator);
+  }
 
   /** Derives what one frame changes. Summaries returned are copies, safe to keep. */
   ingest(frame: Frame, message: Message = classifyText(frame.raw)): Derived {
     const sessions: SessionSummary[] = [];
-    if (frame.kind === 'data') sessions.push(this.sessions.ingestFrame(frame, message));
+    const session = frame.kind === 'data' ? this.sessions.ingestFrame(frame, message) : undefined;
+    if (session) sessions.push(session);
+    const items: Single[] = frame.kind !== 'data' ? [] : message.kind === 'batch' ? message.items.map(flatten) : [message];
+    const sender = frame.direction === 'c2s' ? 'client' : 'server';
+    // Before pairing: which ids are reused while in flight, and which requests the answers answer.
+    const reused = new Set<number>();
+    const answered = new Map<number, RequestInfo & { exchangeId: string }>();
+    items.forEach((item, i) => {
+      if (item.kind === 'request' && this.exchanges.pendingRequest(frame.sessionKey, sender, item.id)) reused.add(i);
+      if ((item.kind === 'response' || item.kind === 'error') && item.id !== null) {
+        const requester = sender === 'client' ? 'server' : 'client';
+        const pending = this.exchanges.pendingRequest(frame.sessionKey, requester, item.id);
+        const info = pending && this.requests.get(pending.id);
+        if (pending && info) answered.set(i, { ...info, exchangeId: pending.id });
+      }
+    });
     const exchanges = this.exchanges.ingest(frame, message);
     for (const s of this.sessions.ingestExchanges(exchanges)) if (!sessions.includes(s)) sessions.push(s);
+
     const diagnostics: Diagnostic[] = [];
-    if (frame.kind === 'data' && message.kind === 'invalid') {
-      diagnostics.push({
-        frameSeq: frame.seq,
-        ...(exchanges[0] ? { exchangeId: exchanges[0].id } : {}),
-        code: 'invalid-message',
-        severity: 'error',
-        message: `This frame is not a valid JSON-RPC message: ${message.reason}. It was forwarded unchanged.`,
-      });
+    const batch = message.kind === 'batch';
+    if (batch && frame.kind === 'data') {
+      const rev = this.revisionOf(items[0], session);
+      for (const f of batchFindings(rev)) diagnostics.push(toDiagnostic(frame, undefined, f));
     }
-    return { exchanges, sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };
+    items.forEach((item, i) => {
+      const rowId = batch ? `${frame.seq}.${i}` : String(frame.seq);
+      const exchange = findExchange(exchanges, item, rowId, frame.seq);
+      const request = answered.get(i);
+      const ctx: ItemContext = {
+        frame,
+        item,
+        base: batch ? `$[${i}]` : '$',
+        sender,
+        ...(session ? { session } : {}),
+        ...(request ? { request } : {}),
+        ...(exchange ? { exchangeId: exchange.id } : {}),
+      };
+      const revision = this.revisionOf(item, session);
+      if (revision) ctx.revision = revision;
+      const findings = this.check(ctx, reused.has(i));
+      if (item.kind === 'request' && exchange) this.requests.set(exchange.id, requestInfo(item));
+      if (exchange) this.link(ctx, exchange);
+      for (const f of findings) diagnostics.push(toDiagnostic(frame, exchange?.id, f));
+      if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
+    });
+    return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };
   }
 
   session(sessionKey: string): SessionSummary | undefined {
     return this.sessions.get(sessionKey);
   }
+
+  /** §1.8: a 2026-07-28 request's own _meta, else the session's negotiated version, else 2025-03-26. */
+  private revisionOf(item: Single | undefined, session: SessionSummary | undefined): Revision | undefined {
+    if (item?.kind === 'request' || item?.kind === 'notification') {
+      const meta = item.params?._meta;
+      const v = isJsonObject(meta) ? meta[MODERN_VERSION_META] : undefined;
+      if (typeof v === 'string') return isRevision(v) ? v : undefined;
+      if (item.method === 'initialize' && !session?.serverInfo) {
+        const asked = item.params?.protocolVersion;
+        return isRevision(asked) ? asked : DEFAULT_REVISION;
+      }
+    }
+    const negotiated = session?.protocolVersion;
+    if (negotiated !== undefined) return isRevision(negotiated) ? negotiated : undefined;
+    return DEFAULT_REVISION;
+  }
+
+  private check(ctx: ItemContext, reused: boolean): Finding[] {
+    const { item, frame } = ctx;
+    const out: Finding[] = [];
+    if (item.kind === 'invalid') {
+      out.push({ code: 'invalid-message', severity: 'error', path: ctx.base, message: `This frame is not a valid JSON-RPC message: ${item.reason}. It was forwarded unchanged.` });
+    }
+    if (reused && item.kind === 'request') {
+      out.push({ code: 'id-reused-in-flight', severity: 'error', path: joinPath(ctx.base, '$.id'), message: `Request id ${JSON.stringify(item.id)} is already in use by a request from the ${ctx.sender} that has not been answered. Ids must be unique among a sender's outstanding requests; answers can no longer be told apart.` });
+    }
+    out.push(...schemaFindings(ctx, this.validator), ...nameFindings(ctx), ...capabilityFindings(ctx), ...headerFindings(ctx), ...lintFindings(ctx));
+    if (item.kind === 'request' && item.method === 'tools/call') out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params));
+    if (item.kind === 'response' && ctx.request?.method === 'tools/list') this.tools.onToolsList(frame.sessionKey, ctx.request.params, item.result);
+    if (item.kind === 'response' && ctx.request?.method === 'tools/call' && item.result.resultType !== 'input_required') {
+      out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result));
+    }
+    return out;
+  }
+
+  /** 2026-07-28 multi-round-trip requests: an input_required answer and the retry that carries its requestState. */
+  private link(ctx: ItemContext, exchange: ExchangeSummary): void {
+    const { item, frame } = ctx;
+    if (item.kind === 'response' && item.result.resultType === 'input_required' && ctx.request) {
+      this.extras.set(exchange.id, { ...this.extras.get(exchange.id), inputRequired: true });
+      const state = typeof item.result.requestState === 'string' ? item.result.requestState : '';
+      this.chains.set(chainKey(frame.sessionKey, ctx.request.method, ctx.request.target, state), exchange.id);
+    }
+    if (item.kind === 'request' && item.params && ('requestState' in item.params || 'inputResponses' in item.params)) {
+      const state = typeof item.params.requestState === 'string' ? item.params.requestState : '';
+      const key = chainKey(frame.sessionKey, item.method, requestInfo(item).target, state);
+      const first = this.chains.get(key);
+      if (first !== undefined) {
+        this.chains.delete(key);
+        // A chain of several rounds points every retry at the exchange that started it.
+        const root = this.extras.get(first)?.chainOf ?? this.rootOf.get(first) ?? first;
+        this.rootOf.set(exchange.id, root);
+        this.extras.set(exchange.id, { ...this.extras.get(exchange.id), chainOf: root });
+      }
+    }
+  }
+
+  private readonly rootOf = new Map<string, string>();
+
+  /** Applies what the deriver knows to a tracker copy; forgets it once the exchange is settled. */
+  private finish(out: ExchangeSummary): ExchangeSummary {
+    // `out` is already the tracker's private copy: annotate it in place rather than copy again.
+    const ex = out;
+    out.diagnostics = this.counts.get(ex.id) ?? 0;
+    const extras = this.extras.get(ex.id);
+    if (extras) Object.assign(out, extras);
+    if (isTerminal(ex.status) && ex.status !== 'cancelled' && ex.status !== 'orphan') {
+      this.counts.delete(ex.id);
+      this.extras.delete(ex.id);
+      this.requests.delete(ex.id);
+      if (!out.inputRequired) this.rootOf.delete(ex.id);
+    }
+    return out;
+  }
+}
+
+function flatten(item: Message): Single {
+  return item.kind === 'batch' ? { kind: 'invalid', reason: 'a batch may not contain another batch' } : item;
+}
+
+function requestInfo(item: Extract<Single, { kind: 'request' }>): RequestInfo {
+  const info: RequestInfo = { method: item.method };
+  if (item.params) info.params = item.params;
+  const p = item.params;
+  const target = item.method === 'resources/read' ? p?.uri : p?.name;
+  if (typeof target === 'string') info.target = target;
+  return info;
+}
+
+function chainKey(sessionKey: string, method: string, target: string | undefined, state: string): string {
+  return `${sessionKey}\u0000${method}\u0000${target ?? ''}\u0000${state}`;
+}
+
+function findExchange(exchanges: ExchangeSummary[], item: Single, rowId: string, seq: number): ExchangeSummary | undefined {
+  switch (item.kind) {
+    case 'request':
+      return exchanges.find((e) => e.id === rowId) ?? exchanges.find((e) => e.requestSeq === seq && e.rpcId === item.id);
+    case 'response':
+    case 'error':
+      return exchanges.find((e) => e.responseSeq === seq && (item.id === null || e.rpcId === item.id));
+    case 'notification':
+      return exchanges.find((e) => e.id === rowId) ?? exchanges.find((e) => e.frameSeqs.includes(seq));
+    case 'invalid':
+      return exchanges.find((e) => e.id === rowId) ?? exchanges.find((e) => e.responseSeq === seq);
+  }
+}
+
+function toDiagnostic(frame: Frame, exchangeId: string | undefined, f: Finding): Diagnostic {
+  const d: Diagnostic = { frameSeq: frame.seq, code: f.code, severity: f.severity, message: f.message };
+  if (exchangeId !== undefined) d.exchangeId = exchangeId;
+  if (f.path !== undefined) d.path = f.path;
+  return d;
 }

@@ -54,6 +54,10 @@ export interface ExchangeSummary {
   /** Bytes of the request and response bodies. */
   size: number;
   diagnostics: number;
+  /** 2026-07-28 MRTR: set on a retry, the id of the exchange whose input_required answer started the chain. */
+  chainOf?: string;
+  /** 2026-07-28 MRTR: the answer was `resultType: "input_required"` — incomplete, a retry is expected. */
+  inputRequired?: boolean;
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
   /** The seq of the last frame that changed this summary (for incremental sync). */

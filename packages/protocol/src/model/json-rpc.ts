@@ -30,6 +30,8 @@ export interface ErrorMessage {
   /** `null` only when answering a request that could not be parsed. */
   id: JsonRpcId | null;
   error: { code: number; message: string; data?: JsonValue };
+  /** Set when the message had no `id` member at all (as opposed to `"id": null`). */
+  noId?: true;
 }
 export interface BatchMessage {
   kind: 'batch';
@@ -117,7 +119,7 @@ function classifySingle(value: unknown): Message {
     if (id !== null && !isJsonRpcId(id)) return { kind: 'invalid', reason: 'a response id must be a string or a number', value };
     const shaped: ErrorMessage['error'] = { code: error.code, message: error.message };
     if ('data' in error) shaped.data = error.data as JsonValue;
-    return { kind: 'error', id, error: shaped };
+    return value.id === undefined ? { kind: 'error', id, error: shaped, noId: true } : { kind: 'error', id, error: shaped };
   }
   if (hasResult) {
     if (!isJsonRpcId(value.id)) return { kind: 'invalid', reason: 'a result must carry the id of its request', value };

@@ -53,6 +53,11 @@ export class ExchangeTracker {
     return [...changed].map((ex) => ({ ...ex, frameSeqs: [...ex.frameSeqs] }));
   }
 
+  /** The pending request `side` sent with `id` in the session, if any (read-only: do not mutate). */
+  pendingRequest(sessionKey: string, side: 'client' | 'server', id: string | number): Readonly<ExchangeSummary> | undefined {
+    return this.open.get(pairKey(sessionKey, side, id));
+  }
+
   /** Number of exchanges still waiting for an answer (for tests and memory checks). */
   get pendingCount(): number {
     return this.open.size;

@@ -14,6 +14,8 @@ export class SessionTracker {
   /** Last known status of each exchange, so counts move when a status changes. */
   private readonly statusOf = new Map<string, ExchangeStatus>();
   private readonly initializeIds = new Map<string, unknown>();
+  /** What each session's label was computed from, so it is recomputed only when that changes. */
+  private readonly labelledFrom = new WeakMap<SessionSummary, { ua: string | undefined; info: unknown }>();
 
   get(sessionKey: string): SessionSummary | undefined {
     return this.sessions.get(sessionKey);
@@ -55,7 +57,11 @@ export class SessionTracker {
         }
       }
     }
-    s.clientLabel = clientLabel(s);
+    if (s.userAgent !== this.labelledFrom.get(s)?.ua || s.clientInfo !== this.labelledFrom.get(s)?.info) {
+      const label = clientLabel(s);
+      if (label !== undefined) s.clientLabel = label;
+      this.labelledFrom.set(s, { ua: s.userAgent, info: s.clientInfo });
+    }
     return s;
   }
 
@@ -69,8 +75,10 @@ export class SessionTracker {
       if (before === ex.status) continue;
       if (before) s.counts[before] = (s.counts[before] ?? 1) - 1;
       s.counts[ex.status] = (s.counts[ex.status] ?? 0) + 1;
-      // Pending rows must be remembered to move their count later; finished ones rarely change.
-      this.statusOf.set(ex.id, ex.status);
+      // Rows that can still change status are remembered to move their count later; settled ones
+      // are forgotten so this map stays as small as what is in flight.
+      if (ex.status === 'pending' || ex.status === 'cancelled' || ex.status === 'orphan') this.statusOf.set(ex.id, ex.status);
+      else this.statusOf.delete(ex.id);
       touched.add(s);
     }
     return [...touched];

@@ -1,0 +1,14 @@
+/**
+ * The one way the proxy builds a CaptureDeriver: with the schema validator, shared by live
+ * capture, rebuild and import, so all three derive the same diagnostics from the same frames.
+ * Compiled validators are cached inside it, so one instance serves every deriver.
+ */
+import { CaptureDeriver } from '@mcpscope/protocol';
+import { createValidator } from '@mcpscope/protocol/validate';
+
+let validator: ReturnType<typeof createValidator> | undefined;
+
+export function createDeriver(): CaptureDeriver {
+  validator ??= createValidator();
+  return new CaptureDeriver({ validator });
+}

@@ -1,0 +1,142 @@
+/**
+ * mcpscope JSONL: the lossless capture format. Line 1 is a header naming the format and its
+ * version; every further line is one frame exactly as stored (raw text untouched unless redaction
+ * replaced a secret). Frames are the evidence: importing them and deriving again through
+ * CaptureDeriver rebuilds the same exchanges, statuses and diagnostics.
+ *
+ * The reader is forgiving line by line: a broken line is reported with its number and skipped,
+ * the rest imports.
+ */
+import type { Direction, Frame, FrameKind, HttpInfo, Transport } from '@mcpscope/protocol';
+
+export const JSONL_FORMAT = 'mcpscope-jsonl';
+export const JSONL_VERSION = 1;
+
+export interface JsonlHeader {
+  format: typeof JSONL_FORMAT;
+  version: number;
+  exportedAt: string;
+  generator: string;
+  /** What the export selected, for the reader's information. */
+  filter?: string;
+  session?: string;
+  redaction: { enabled: boolean; rules: string[] };
+}
+
+export interface ImportProblem {
+  /** Where: `line 7`, `entry 3 (POST http://…/mcp)`, `file`. */
+  where: string;
+  message: string;
+}
+
+export interface JsonlRead {
+  header: JsonlHeader;
+  frames: Frame[];
+  problems: ImportProblem[];
+}
+
+export type JsonlReadResult = { ok: true; value: JsonlRead } | { ok: false; problem: ImportProblem };
+
+export function jsonlHeaderLine(header: JsonlHeader): string {
+  return `${JSON.stringify(header)}\n`;
+}
+
+/** One frame per line, fields in a fixed order so exports diff cleanly. */
+export function jsonlFrameLine(frame: Frame): string {
+  const line: Record<string, unknown> = {
+    seq: frame.seq,
+    ts: frame.ts,
+    sessionKey: frame.sessionKey,
+    direction: frame.direction,
+    transport: frame.transport,
+    kind: frame.kind,
+    raw: frame.raw,
+  };
+  if (frame.http) line.http = frame.http;
+  return `${JSON.stringify(line)}\n`;
+}
+
+/** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
+export function looksLikeJsonl(text: string): boolean {
+  const first = text.slice(0, 200).trimStart();
+  return first.startsWith('{') && first.includes(`"${JSONL_FORMAT}"`);
+}
+
+const DIRECTIONS: readonly Direction[] = ['c2s', 's2c'];
+const TRANSPORTS: readonly Transport[] = ['http-json', 'sse', 'stdio', 'legacy-sse', 'replay'];
+const KINDS: readonly FrameKind[] = ['data', 'transport', 'log'];
+
+export function readJsonl(text: string): JsonlReadResult {
+  const lines = text.split('\n');
+  const headerText = lines[0]?.replace(/\r$/, '') ?? '';
+  let header: unknown;
+  try {
+    header = JSON.parse(headerText);
+  } catch (err) {
+    return { ok: false, problem: { where: 'line 1', message: `the header is not JSON (${(err as Error).message})` } };
+  }
+  const h = header as Partial<JsonlHeader> | null;
+  if (!h || typeof h !== 'object' || h.format !== JSONL_FORMAT) {
+    return { ok: false, problem: { where: 'line 1', message: `not an mcpscope JSONL file: the header must say "format":"${JSONL_FORMAT}"` } };
+  }
+  if (typeof h.version !== 'number' || h.version > JSONL_VERSION) {
+    return { ok: false, problem: { where: 'line 1', message: `this file is mcpscope-jsonl version ${String(h.version)}; this mcpscope reads up to version ${JSONL_VERSION}` } };
+  }
+  const frames: Frame[] = [];
+  const problems: ImportProblem[] = [];
+  let lastSeq = -Infinity;
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    const where = `line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      problems.push({ where, message: `not JSON (${(err as Error).message})` });
+      continue;
+    }
+    const checked = toFrame(value);
+    if (typeof checked === 'string') {
+      problems.push({ where, message: checked });
+      continue;
+    }
+    if (checked.seq <= lastSeq) {
+      problems.push({ where, message: `seq ${checked.seq} is not after the previous frame's ${lastSeq}; frames must be in capture order` });
+      continue;
+    }
+    lastSeq = checked.seq;
+    frames.push(checked);
+  }
+  return { ok: true, value: { header: h as JsonlHeader, frames, problems } };
+}
+
+/** A frame, or a sentence saying which field is wrong. */
+function toFrame(value: unknown): Frame | string {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return 'a frame line must be a JSON object';
+  const v = value as Record<string, unknown>;
+  if (typeof v.seq !== 'number' || !Number.isInteger(v.seq)) return '"seq" must be an integer';
+  if (typeof v.ts !== 'number' || !Number.isFinite(v.ts)) return '"ts" must be a number (ms since the epoch)';
+  if (typeof v.sessionKey !== 'string') return '"sessionKey" must be a string';
+  if (!DIRECTIONS.includes(v.direction as Direction)) return `"direction" must be one of ${DIRECTIONS.join(', ')}`;
+  if (!TRANSPORTS.includes(v.transport as Transport)) return `"transport" must be one of ${TRANSPORTS.join(', ')}`;
+  if (!KINDS.includes(v.kind as FrameKind)) return `"kind" must be one of ${KINDS.join(', ')}`;
+  if (typeof v.raw !== 'string') return '"raw" must be a string';
+  const frame: Frame = {
+    seq: v.seq,
+    ts: v.ts,
+    sessionKey: v.sessionKey,
+    direction: v.direction as Direction,
+    transport: v.transport as Transport,
+    kind: v.kind as FrameKind,
+    raw: v.raw,
+  };
+  if (v.http !== undefined) {
+    const http = v.http as Partial<HttpInfo> | null;
+    if (!http || typeof http !== 'object' || typeof http.method !== 'string' || typeof http.path !== 'string') {
+      return '"http" must be an object with "method" and "path"';
+    }
+    frame.http = http as HttpInfo;
+  }
+  return frame;
+}

@@ -1,0 +1,60 @@
+/**
+ * Opens mcpscope's own session with the upstream for a `fresh` replay, presenting itself as the
+ * captured client: `initialize` with its clientInfo, capabilities and negotiated revision (so
+ * capability-gated tools exist), then `notifications/initialized`. In the 2026-07-28 era there
+ * is no handshake: each request carries its own `_meta`, so a fresh replay simply has no session.
+ */
+import { isJsonObject, type JsonObject } from '@mcpscope/protocol';
+import { fail, ok, type Result } from './replay-errors.js';
+import type { ReplayPlan } from './replay-plan.js';
+import type { Channel, ReplayService } from './replay-service.js';
+import type { WireFrame } from './replay-transport.js';
+import { wireHeaders, type WireContext } from './wire-headers.js';
+
+/** What mcpscope offers when the captured session never said (a message composed from scratch). */
+export const FALLBACK_PROTOCOL_VERSION = '2025-11-25';
+const FALLBACK_CLIENT: JsonObject = { name: 'mcpscope', version: '0.1.0' };
+
+export async function openFreshSession(plan: ReplayPlan, service: ReplayService, signal: AbortSignal): Promise<Result<Channel>> {
+  const base: WireContext = { credentials: plan.wire.credentials };
+  if (plan.wire.captured) base.captured = plan.wire.captured;
+  if (plan.wire.inputSchema) base.inputSchema = plan.wire.inputSchema;
+  if (plan.modern) return ok({ sessionKey: service.freshKey(), path: plan.path, wire: base });
+
+  const init: JsonObject = {
+    jsonrpc: '2.0',
+    id: service.nextId(),
+    method: 'initialize',
+    params: {
+      protocolVersion: plan.session?.protocolVersion ?? FALLBACK_PROTOCOL_VERSION,
+      capabilities: plan.session?.clientCapabilities ?? {},
+      clientInfo: plan.session?.clientInfo ?? FALLBACK_CLIENT,
+    },
+  };
+  // The session key is known only from the answer: hold the handshake's frames until then.
+  const held: WireFrame[] = [];
+  const answer = await service.deps.transport.send(
+    { body: JSON.stringify(init), id: init.id as string, headers: wireHeaders(init, base).headers, path: plan.path, signal },
+    { frame: (f) => held.push(f), serverRequest: () => {} },
+  );
+  const channel: Channel = { sessionKey: answer.sessionId ?? service.freshKey(), path: plan.path, wire: { ...base } };
+  let initSeq: number | undefined;
+  const sink = service.sink(channel, (seq) => (initSeq ??= seq));
+  for (const frame of held) sink.frame(frame);
+  if (answer.failure) {
+    const exchange = initSeq === undefined ? undefined : await service.captured(String(initSeq));
+    return fail('upstream_unreachable', `The upstream could not be reached to open a fresh session: ${answer.failure.message}`, exchange ? { exchange } : {});
+  }
+  const result = isJsonObject(answer.answer) && isJsonObject(answer.answer.result) ? answer.answer.result : undefined;
+  if (!result) {
+    const why = isJsonObject(answer.answer) && isJsonObject(answer.answer.error) ? String(answer.answer.error.message) : `HTTP ${answer.status ?? '?'}`;
+    return fail('fresh_session_failed', `The upstream refused to open a fresh session: ${why}`);
+  }
+  if (answer.sessionId !== undefined) channel.wire.sessionId = answer.sessionId;
+  if (typeof result.protocolVersion === 'string') channel.wire.protocolVersion = result.protocolVersion;
+  if (plan.sessionKey !== undefined) service.deps.credentials.share(plan.sessionKey, channel.sessionKey);
+  service.own(channel);
+  const initialized = await service.send(channel, { jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
+  if (!initialized.ok) return initialized;
+  return ok(channel);
+}

@@ -1,0 +1,209 @@
+/**
+ * Replays a client→server message and captures what happens like any other traffic (frames
+ * recorded with transport `replay`, paired by the same deriver), then links the new exchange to
+ * its original. `session` goes into the live session with its id, version and credentials;
+ * `fresh` first opens mcpscope's own session (see fresh-session.ts). Ids on the wire are always
+ * `mcpscope-replay-<n>`, which no real client's in-flight id can equal.
+ */
+import { isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
+import type { CapturePipeline } from '../capture/capture-pipeline.js';
+import type { SessionCredentials } from './credentials.js';
+import { openFreshSession } from './fresh-session.js';
+import { fail, ok, type Result } from './replay-errors.js';
+import type { ReplayBody } from './replay-body.js';
+import type { ReplayInputs } from './replay-inputs.js';
+import { planReplay } from './replay-plan.js';
+import type { ReplayStore } from './replay-store.js';
+import type { ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
+import { wireHeaders, type WireContext } from './wire-headers.js';
+
+export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
+export const DEFAULT_REPLAY_TIMEOUT_MS = 5 * 60_000;
+
+export interface ReplayServiceDeps {
+  store: ReplayStore;
+  pipeline: Pick<CapturePipeline, 'record' | 'onBatch'>;
+  credentials: SessionCredentials;
+  transport: ReplayTransport;
+  inputs: ReplayInputs;
+  upstreamPath: string;
+  now(): number;
+  /** How long a replay may wait for its answer before it is abandoned as a transport error. */
+  timeoutMs?: number;
+}
+
+/** Where a replay's frames go and how they travel. */
+export interface Channel {
+  sessionKey: string;
+  path: string;
+  wire: WireContext;
+}
+
+export class ReplayService {
+  private counter: number;
+  private fresh = 0;
+  /** Sessions mcpscope opened for `fresh` replays, ended (DELETE) on shutdown. */
+  private readonly owned: Channel[] = [];
+
+  constructor(readonly deps: ReplayServiceDeps) {
+    // Seeded from the capture's head so ids stay unique across restarts on the same capture file.
+    this.counter = deps.store.head();
+  }
+
+  nextId(): string {
+    return `${REPLAY_ID_PREFIX}${++this.counter}`;
+  }
+
+  /** A session key for a fresh replay whose server mints no session id (stateless era). */
+  freshKey(): string {
+    return `mcpscope-replay:fresh-${++this.fresh}`;
+  }
+
+  own(channel: Channel): void {
+    this.owned.push(channel);
+  }
+
+  /** Ends the sessions mcpscope opened and declines what still waits for the user. */
+  async close(): Promise<void> {
+    await this.deps.inputs.close();
+    const end = this.deps.transport.endSession?.bind(this.deps.transport);
+    if (end) await Promise.allSettled(this.owned.map((c) => end(c.path, wireHeaders({ jsonrpc: '2.0', method: 'x' }, c.wire).headers)));
+  }
+
+  async replay(body: ReplayBody, signal: AbortSignal): Promise<Result<ReplayResponse>> {
+    const planned = planReplay(body, this.deps);
+    if (!planned.ok) return planned;
+    const plan = planned.value;
+    const message: JsonObject = { ...plan.message };
+    const sentId = 'id' in message ? this.nextId() : undefined;
+    if (sentId !== undefined) message.id = sentId;
+
+    let channel: Channel;
+    if (plan.mode === 'session') {
+      channel = { sessionKey: plan.sessionKey!, path: plan.path, wire: plan.wire };
+    } else {
+      const opened = await openFreshSession(plan, this, signal);
+      if (!opened.ok) return opened;
+      channel = opened.value;
+    }
+    const result = await this.send(channel, message, signal);
+    if (!result.ok) {
+      if (plan.original && result.error.exchange) {
+        this.deps.store.link(result.error.exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
+        result.error.exchange = { ...result.error.exchange, replayOf: plan.original.exchange.id };
+      }
+      return result;
+    }
+    const exchange = result.value;
+    const response: ReplayResponse = { exchange, mode: plan.mode, sessionKey: channel.sessionKey };
+    if (sentId !== undefined) response.sentId = sentId;
+    if (plan.original) {
+      this.deps.store.link(exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
+      response.replayOf = plan.original.exchange.id;
+      response.exchange = { ...exchange, replayOf: plan.original.exchange.id };
+    }
+    return ok(response);
+  }
+
+  /**
+   * Sends one message on a channel, records every frame, and returns its exchange once finished.
+   * Failures still return the captured exchange inside the error.
+   */
+  async send(channel: Channel, message: JsonObject, signal: AbortSignal): Promise<Result<ExchangeSummary>> {
+    const body = JSON.stringify(message);
+    const { headers } = wireHeaders(message, channel.wire);
+    const abort = AbortSignal.any([signal, AbortSignal.timeout(this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS)]);
+    let requestSeq: number | undefined;
+    let connectionId: string | undefined;
+    const sink = this.sink(channel, (seq, frame) => {
+      if (requestSeq === undefined && frame.direction === 'c2s' && frame.kind === 'data') {
+        requestSeq = seq;
+        connectionId = frame.http?.connectionId;
+      }
+    });
+    const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+    let answer: TransportAnswer | 'abandoned';
+    try {
+      answer = await this.deps.transport.send({ body, headers, path: channel.path, signal: abort, ...(id !== undefined ? { id } : {}) }, sink);
+    } catch (err) {
+      if (!abort.aborted) throw err;
+      answer = 'abandoned';
+    }
+    if (requestSeq === undefined) return fail('upstream_unreachable', 'The message could not be sent.');
+    const exchangeId = String(requestSeq);
+    const http = { method: 'POST', path: channel.path, ...(connectionId ? { connectionId } : {}) };
+    if (answer !== 'abandoned' && id !== undefined && answer.answer === undefined && !answer.failure) {
+      if (answer.status === 202) {
+        // Accepted, answered on another stream (HTTP+SSE): complete when the tap captures it.
+        const ex = await this.finished(exchangeId, abort);
+        if (ex && isTerminal(ex.status)) return ok(ex);
+        answer = 'abandoned';
+      } else {
+        const text = `the server ended its answer (HTTP ${answer.status ?? '?'}) without a response to ${JSON.stringify(id)}`;
+        sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'stream-error', message: text }), http });
+        return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
+      }
+    }
+    if (answer === 'abandoned') {
+      const left = signal.aborted;
+      const text = left ? 'the dashboard stopped waiting; the replay was abandoned' : `no answer within ${Math.round((this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS) / 1000)} s; mcpscope gave up on the replay`;
+      const event = left ? 'client-disconnected' : 'replay-timeout';
+      sink.frame({ direction: left ? 'c2s' : 's2c', kind: 'transport', raw: JSON.stringify({ event, message: text }), http });
+      return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
+    }
+    const exchange = await this.finished(exchangeId);
+    if (!exchange) return fail('no_answer', 'The replay was sent but its exchange was not captured.');
+    if (answer.failure?.kind === 'unreachable') return fail('upstream_unreachable', `The upstream could not be reached: ${answer.failure.message}`, { exchange });
+    if (answer.failure?.kind === 'session_expired') {
+      return fail('session_expired', `The session has expired: ${answer.failure.message}. Replay it in a fresh session instead.`, { exchange, retryWith: 'fresh' });
+    }
+    return ok(exchange);
+  }
+
+  /** A sink that records frames on the channel's session and answers server requests. */
+  sink(channel: Channel, onRecorded: (seq: number, frame: WireFrame) => void = () => {}): ReplaySink {
+    return {
+      frame: (frame) => {
+        const input: FrameInput = { ts: frame.ts ?? this.deps.now(), sessionKey: channel.sessionKey, direction: frame.direction, transport: 'replay', kind: frame.kind, raw: frame.raw };
+        if (frame.http) input.http = frame.http;
+        onRecorded(this.deps.pipeline.record(input), frame);
+      },
+      serverRequest: (request) => {
+        this.deps.inputs.add(channel.sessionKey, request, async (response) => {
+          const text = JSON.stringify(response);
+          const { headers } = wireHeaders(response, channel.wire);
+          await this.deps.transport.send({ body: text, headers, path: channel.path, signal: AbortSignal.timeout(30_000) }, this.sink(channel));
+        });
+      },
+    };
+  }
+
+  /** The exchange with this id, once the pipeline has stored what was recorded so far. */
+  captured(id: string): Promise<ExchangeSummary | undefined> {
+    return this.finished(id);
+  }
+
+  /** The exchange once the pipeline has stored it; with `until`, once it has finished (or `until` aborts). */
+  private finished(id: string, until?: AbortSignal): Promise<ExchangeSummary | undefined> {
+    return new Promise((resolve) => {
+      // Frames recorded this tick are stored by the pipeline's own setImmediate, queued first.
+      setImmediate(() => {
+        const now = this.deps.store.exchange(id);
+        if (!until || until.aborted || (now && isTerminal(now.status))) return resolve(now);
+        const stop = this.deps.pipeline.onBatch(() => {
+          const ex = this.deps.store.exchange(id);
+          if (ex && isTerminal(ex.status)) {
+            stop();
+            resolve(ex);
+          }
+        });
+        until.addEventListener('abort', () => {
+          stop();
+          resolve(this.deps.store.exchange(id));
+        }, { once: true });
+      });
+    });
+  }
+}
+
+const withExchange = (exchange: ExchangeSummary | undefined) => (exchange ? { exchange } : {});

@@ -1,0 +1,89 @@
+/**
+ * The export and import API as the dashboard calls it. The response shapes mirror
+ * apps/proxy/src/export (ExportPreview, ImportReport); they belong in @mcpscope/protocol's
+ * contract and move there when that package takes them.
+ */
+import type { ApiClient } from '../api/client.js';
+
+export type ExportFormat = 'jsonl' | 'har';
+
+export interface ExportParams {
+  format: ExportFormat;
+  filter?: string;
+  session?: string;
+  /** Extra keys or `$.json.paths` to redact. */
+  redact: string[];
+  unredacted: boolean;
+}
+
+export interface RedactionHit {
+  rule: string;
+  count: number;
+}
+
+export interface ExportPreview {
+  frames: number;
+  exchanges: number;
+  sessions: number;
+  redaction: { enabled: boolean; rules: string[]; hits: RedactionHit[] };
+}
+
+export interface ImportProblem {
+  where: string;
+  message: string;
+}
+
+export interface ImportReport {
+  format: string;
+  name: string;
+  frames: number;
+  sessionKeys: string[];
+  skipped: number;
+  problems: ImportProblem[];
+}
+
+export function exportQuery(params: ExportParams): string {
+  const q = new URLSearchParams({ format: params.format });
+  if (params.filter) q.set('filter', params.filter);
+  if (params.session) q.set('session', params.session);
+  for (const r of params.redact) q.append('redact', r);
+  if (params.unredacted) q.set('unredacted', '1');
+  return q.toString();
+}
+
+async function errorOf(res: Response): Promise<Error> {
+  const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+  return new Error(body?.error?.message ?? `${res.status} ${res.statusText}`);
+}
+
+export async function fetchPreview(api: ApiClient, params: ExportParams, signal?: AbortSignal): Promise<ExportPreview> {
+  const res = await api.raw(`/api/export/preview?${exportQuery(params)}`, signal ? { signal } : {});
+  if (!res.ok) throw await errorOf(res);
+  return (await res.json()) as ExportPreview;
+}
+
+/** Fetches the export with the token (never in the URL) and hands it to the browser as a file. */
+export async function downloadExport(api: ApiClient, params: ExportParams): Promise<string> {
+  const res = await api.raw(`/api/export?${exportQuery(params)}`);
+  if (!res.ok) throw await errorOf(res);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `mcpscope.${params.format}`;
+  const url = URL.createObjectURL(await res.blob());
+  try {
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+  } finally {
+    // The click has started the download; the URL may go once the event loop moves on.
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  }
+  return name;
+}
+
+export async function importFile(api: ApiClient, file: File): Promise<ImportReport> {
+  const res = await api.raw(`/api/import?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+  if (!res.ok) throw await errorOf(res);
+  return ((await res.json()) as { report: ImportReport }).report;
+}

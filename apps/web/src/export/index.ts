@@ -1,0 +1,4 @@
+/** The dashboard's export and import UI. */
+export { ExportMenu } from './ExportMenu.js';
+export type { ExportMenuProps } from './ExportMenu.js';
+export { CopyAsCurl } from './CopyAsCurl.js';

@@ -1,0 +1,102 @@
+/**
+ * Per-session knowledge of the server's tools, from the latest tools/list, and the checks it
+ * enables: calls to tools that are not listed ("phantom tools": the client's cached list is
+ * stale), arguments against inputSchema, structuredContent against outputSchema, and a tool whose
+ * result changes shape between calls.
+ */
+import type { CompileResult, ValidatorPort } from '../diagnostics/validator-port.js';
+import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
+import { joinPath, type Finding } from './item-context.js';
+
+interface ToolEntry {
+  tool: JsonObject;
+  input?: CompileResult;
+  output?: CompileResult;
+}
+
+interface SessionTools {
+  /** Undefined until the session's first tools/list result. */
+  tools?: Map<string, ToolEntry>;
+  /** Signature of each tool's last successful result, to notice shape changes. */
+  shapes: Map<string, string>;
+  /** Tools whose schema was already reported as skipped. */
+  skipped: Set<string>;
+}
+
+export class ToolRegistry {
+  private readonly sessions = new Map<string, SessionTools>();
+
+  constructor(private readonly validator: ValidatorPort | undefined) {}
+
+  /** Records a tools/list result: the first page replaces the list, later pages (with cursor) extend it. */
+  onToolsList(sessionKey: string, requestParams: JsonObject | undefined, result: JsonObject): void {
+    if (!Array.isArray(result.tools)) return;
+    const s = this.ensure(sessionKey);
+    if (typeof requestParams?.cursor !== 'string' || !s.tools) s.tools = new Map();
+    for (const tool of result.tools) {
+      if (isJsonObject(tool) && typeof tool.name === 'string') s.tools.set(tool.name, { tool });
+    }
+  }
+
+  /** Checks a tools/call request against the latest tool list. */
+  checkCall(sessionKey: string, base: string, params: JsonObject | undefined): Finding[] {
+    const s = this.sessions.get(sessionKey);
+    const name = params?.name;
+    if (!s?.tools || typeof name !== 'string') return [];
+    const entry = s.tools.get(name);
+    if (!entry) {
+      return [{ code: 'phantom-tool', severity: 'warning', path: joinPath(base, '$.params.name'), message: `The client called "${name}", which is not in the server's latest tools/list. The client's cached tool list is stale (or the name is made up): list tools again after notifications/tools/list_changed.` }];
+    }
+    if (!isJsonObject(entry.tool.inputSchema) || !this.validator) return [];
+    entry.input ??= this.validator.compileToolSchema(entry.tool.inputSchema);
+    const args = params!.arguments ?? {};
+    return this.run(s, name, 'inputSchema', entry.input, args, joinPath(base, '$.params.arguments'), 'tool-arguments-invalid', `The arguments do not match ${name}'s inputSchema`);
+  }
+
+  /** Checks a tools/call result: structuredContent against outputSchema, and shape drift. */
+  checkResult(sessionKey: string, base: string, toolName: string | undefined, result: JsonObject): Finding[] {
+    if (!toolName || result.isError === true) return [];
+    const s = this.ensure(sessionKey);
+    const out: Finding[] = [];
+    const shape = shapeOf(result);
+    const before = s.shapes.get(toolName);
+    s.shapes.set(toolName, shape);
+    if (before !== undefined && before !== shape) {
+      out.push({ code: 'tool-result-shape-changed', severity: 'info', path: joinPath(base, '$.result'), message: `${toolName} returned a differently shaped result than last time (${before} → ${shape}). Clients that parse it may break; keep a tool's result shape stable or declare an outputSchema.` });
+    }
+    const entry = s.tools?.get(toolName);
+    if (!entry || !isJsonObject(entry.tool.outputSchema) || !this.validator) return out;
+    if (!('structuredContent' in result)) {
+      out.push({ code: 'structured-content-missing', severity: 'error', path: joinPath(base, '$.result'), message: `${toolName} declares an outputSchema, so a successful result must carry structuredContent matching it. The SDK client rejects this result.` });
+      return out;
+    }
+    entry.output ??= this.validator.compileToolSchema(entry.tool.outputSchema);
+    out.push(...this.run(s, toolName, 'outputSchema', entry.output, result.structuredContent!, joinPath(base, '$.result.structuredContent'), 'structured-content-invalid', `structuredContent does not match ${toolName}'s outputSchema`));
+    return out;
+  }
+
+  private run(s: SessionTools, tool: string, which: string, compiled: CompileResult, value: JsonValue, base: string, code: string, what: string): Finding[] {
+    if (!compiled.ok) {
+      const key = `${tool}/${which}`;
+      if (s.skipped.has(key)) return [];
+      s.skipped.add(key);
+      return [{ code: 'tool-schema-skipped', severity: 'info', path: base, message: `${tool}'s ${which} was not checked: ${compiled.detail}.` }];
+    }
+    return compiled.check(value).map((issue) => ({ code, severity: 'error' as const, path: base + issue.path, message: `${what}: ${base + issue.path} ${issue.message}` }));
+  }
+
+  private ensure(sessionKey: string): SessionTools {
+    let s = this.sessions.get(sessionKey);
+    if (!s) this.sessions.set(sessionKey, (s = { shapes: new Map(), skipped: new Set() }));
+    return s;
+  }
+}
+
+/** A short signature of a result's shape: its fields, content block types and structuredContent keys. */
+function shapeOf(result: JsonObject): string {
+  const fields = Object.keys(result).filter((k) => k !== '_meta' && k !== 'resultType').sort();
+  const blocks = Array.isArray(result.content) ? [...new Set(result.content.map((b) => (isJsonObject(b) ? String(b.type) : typeof b)))].sort() : [];
+  const sc = result.structuredContent;
+  const structured = sc === undefined ? '' : isJsonObject(sc) ? `{${Object.keys(sc).sort().join(',')}}` : Array.isArray(sc) ? '[…]' : typeof sc;
+  return `${fields.join(',')}; content: ${blocks.join(',') || 'none'}${structured ? `; structured: ${structured}` : ''}`;
+}

@@ -1,0 +1,164 @@
+/**
+ * Validates MCP messages against the schema of their revision: the envelope (own rules), then
+ * the typed definition chosen by method and sender — a result by the method of the request it
+ * answers. Ajv validators are compiled once per (revision, definition) and cached, because this
+ * runs on every captured frame.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { addFormats } from './formats.js';
+import { isJsonObject, isJsonRpcId, type JsonObject, type JsonValue } from '../model/json-rpc.js';
+import { resolveDefinition } from './definitions.js';
+import { JSON_VALUE_SCHEMA } from './own-definitions.js';
+import { methodIn, notificationIn, revisionAtLeast, type Revision } from './revisions.js';
+import type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
+
+export type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
+
+const TYPED_ERRORS: Record<number, string> = { [-32020]: 'HeaderMismatchError', [-32021]: 'MissingRequiredClientCapabilityError', [-32022]: 'UnsupportedProtocolVersionError' };
+
+function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(JSON_VALUE_SCHEMA);
+  return ajv;
+}
+
+export class SchemaValidator {
+  private readonly ajv = createAjv();
+  private readonly compiled = new Map<Revision, Map<string, ValidateFunction | null>>();
+
+  /** Validates a value against one named definition; undefined when the revision has no such definition. */
+  validateDefinition(rev: Revision, name: string, value: unknown): ErrorObject[] | undefined {
+    const fn = this.validator(rev, name);
+    if (!fn) return undefined;
+    return fn(value) ? [] : [...(fn.errors ?? [])];
+  }
+
+  hasDefinition(rev: Revision, name: string): boolean {
+    return this.validator(rev, name) !== undefined;
+  }
+
+  /** Every schema problem of one message, envelope first. Empty when the message is valid. */
+  validateMessage(check: MessageCheck): SchemaIssue[] {
+    const envelope = envelopeIssues(check.revision, check.value);
+    if (envelope.length > 0) return envelope;
+    const v = check.value;
+    if (typeof v.method === 'string') {
+      const isRequest = 'id' in v;
+      const info = isRequest ? methodIn(v.method, check.revision) : notificationIn(v.method, check.revision);
+      if (!info) return [];
+      // From 2025-11-25 the typed request definitions carry the envelope, id included.
+      if (isRequest && revisionAtLeast(check.revision, '2025-11-25') && !isIntegerOrString(v.id)) {
+        return [{ code: 'envelope-invalid', path: '$.id', message: 'A request id must be a string or an integer.', definition: 'RequestId' }];
+      }
+      const def = 'request' in info ? info.request : info.definition;
+      return this.issues(check.revision, def, v, '$', 'params-invalid');
+    }
+    if ('error' in v) {
+      const typed = check.revision === '2026-07-28' && isJsonObject(v.error) ? TYPED_ERRORS[v.error.code as number] : undefined;
+      return typed ? this.issues(check.revision, typed, v, '$', 'error-invalid') : [];
+    }
+    if ('result' in v && check.request) {
+      const def = resultDefinition(check.revision, check.request, v.result);
+      if (!def) return [];
+      return this.issues(check.revision, def, v.result, '$.result', 'result-invalid');
+    }
+    return [];
+  }
+
+  private issues(rev: Revision, def: string, value: unknown, base: string, code: SchemaIssueCode): SchemaIssue[] {
+    const errors = this.validateDefinition(rev, def, value);
+    if (!errors || errors.length === 0) return [];
+    const first = errors[0]!;
+    const issue: SchemaIssue = { code, path: base + pointerToPath(first.instancePath), message: describeError(first), definition: def };
+    if (first.keyword === 'required') issue.missing = String((first.params as { missingProperty?: unknown }).missingProperty);
+    return [issue];
+  }
+
+  private validator(rev: Revision, name: string): ValidateFunction | undefined {
+    let byName = this.compiled.get(rev);
+    if (!byName) this.compiled.set(rev, (byName = new Map()));
+    let fn = byName.get(name);
+    if (fn === undefined) {
+      const schema = resolveDefinition(rev, name);
+      fn = schema ? this.ajv.compile(schema) : null;
+      byName.set(name, fn);
+    }
+    return fn ?? undefined;
+  }
+}
+
+/** The result definition for an answer to `request` (special cases first, as the spec's dispatch does). */
+export function resultDefinition(rev: Revision, request: { method: string; params?: JsonObject }, result: JsonValue | undefined): string | undefined {
+  if (rev === '2026-07-28' && isJsonObject(result) && result.resultType === 'input_required') return 'InputRequiredResult';
+  if (rev === '2025-11-25' && isJsonObject(request.params?.task)) return 'CreateTaskResult';
+  return methodIn(request.method, rev)?.result;
+}
+
+/** The JSON-RPC envelope as each revision's schema states it. */
+export function envelopeIssues(rev: Revision, v: JsonObject): SchemaIssue[] {
+  const issue = (path: string, message: string): SchemaIssue[] => [{ code: 'envelope-invalid', path, message }];
+  if (v.jsonrpc !== '2.0') return issue('$.jsonrpc', '"jsonrpc" must be the string "2.0".');
+  const isId = isIntegerOrString;
+  if ('method' in v && typeof v.method !== 'string') return issue('$.method', '"method" must be a string.');
+  if (!('method' in v) && !('result' in v) && !('error' in v)) {
+    return issue('$', 'A message needs "method" (request or notification), "result" or "error".');
+  }
+  if (typeof v.method === 'string') {
+    if ('params' in v && !isJsonObject(v.params)) return issue('$.params', '"params" must be an object.');
+    return [];
+  }
+  if ('error' in v) {
+    const e = v.error;
+    if (!isJsonObject(e) || !Number.isInteger(e.code) || typeof e.message !== 'string') {
+      return issue('$.error', '"error" must be an object with an integer "code" and a string "message".');
+    }
+    if (revisionAtLeast(rev, '2025-11-25')) {
+      if ('id' in v && !isId(v.id)) return issue('$.id', `In ${rev} an error's id is a string or an integer, or left out when the request could not be read; null is not allowed.`);
+    } else if (!isId(v.id)) {
+      return issue('$.id', `In ${rev} every error response carries the string or integer id of its request (null is not allowed by the schema).`);
+    }
+    return [];
+  }
+  if ('result' in v) {
+    if (!isId(v.id)) return issue('$.id', 'A result must carry the string or integer id of its request.');
+    if (!isJsonObject(v.result)) return issue('$.result', '"result" must be an object.');
+  }
+  return [];
+}
+
+function isIntegerOrString(id: unknown): boolean {
+  return isJsonRpcId(id) && (typeof id === 'string' || Number.isInteger(id));
+}
+
+/** `/params/arguments/0` → `$.params.arguments[0]`. */
+export function pointerToPath(pointer: string): string {
+  if (!pointer) return '';
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((raw) => {
+      const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_$][\w$]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
+    })
+    .join('');
+}
+
+export function describeError(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required':
+      return `is missing the required property "${String(p.missingProperty)}".`;
+    case 'type':
+      return `must be ${String(p.type)}.`;
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}.`;
+    case 'anyOf':
+    case 'oneOf':
+      return 'matches none of the allowed shapes.';
+    default:
+      return `${e.message ?? 'is not valid'}.`;
+  }
+}
