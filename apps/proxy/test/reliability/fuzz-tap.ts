@@ -62,8 +62,8 @@ const bodies = fc.oneof(
 
 /**
  * The store redacts `"code": "…"` string values in bodies it takes for non-MCP (OAuth) traffic, and
- * takes any body without `"jsonrpc"` for non-MCP even on the MCP endpoint. `tolerant` accepts that
- * one known deviation (see fuzz-tap-strict.pending-merge.test.ts for the strict property).
+ * once took any body without `"jsonrpc"` for non-MCP even on the MCP endpoint (fixed since).
+ * `tolerant` accepts that one deviation, for bisecting; the gate runs strict.
  */
 const CODE_STRING = /("code"\s*:\s*)"((?:[^"\\]|\\.)*)"/g;
 const asStored = (text: string, tolerant: boolean) =>
