@@ -1,176 +1,132 @@
 /**
- * mcpscope beside the alternatives, on the same upstream in the same run: direct (the baseline),
- * through mcpscope (capture on), through a bare Hono pass-through (the floor for this stack) and
- * through mitmproxy's mitmdump in reverse-proxy mode. Tools/call latency and throughput at 1, 10
- * and 50 concurrent SDK clients, then SSE first-event and per-event delay with a server that
- * streams progress at a steady pace (where a buffering proxy shows).
+ * mcpscope beside the alternatives, on the same fast upstream in the same run, every path in its
+ * own process: direct (the baseline), mcpscope with capture on, a bare Hono pass-through (the
+ * floor for this stack) and mitmproxy's mitmdump in reverse-proxy mode (default, and with body
+ * streaming on). Small tools/call latency (sequential) and throughput at 1, 10 and 50 keep-alive
+ * clients, then SSE: delay to the first progress event and each event's lateness from the moment
+ * the upstream wrote it, where a buffering proxy shows. Rounds are interleaved across paths so
+ * that drift on a shared machine hits every path alike. Uses the tap benchmarks' load generator
+ * and helpers (bench/support) so that the numbers compare with bench/tap-overhead.ts.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDemoServer } from '@mcpscope/proxy/demo';
-import { startMcpscope } from '@mcpscope/proxy/server';
+import { request } from 'undici';
 import { startHonoPassthrough, type BenchPath } from './hono-passthrough.js';
 import { mitmdumpVersion, startMitmdump } from './mitmproxy.js';
 import { measured, skipped, type BenchOptions, type BenchRow } from './report.js';
 import { percentile } from './stats.js';
-import { startStreamServer, wallMs } from './stream-server.js';
+import { newAgent, sequential, throughput } from './support/load.js';
+import { startHelper } from './support/processes.js';
 
 const BENCH = 'alternatives';
-type PathStarter = (target: string) => Promise<BenchPath | { skipped: string }>;
+const EVENTS = 20;
+const GAP_MS = 5;
+const wall = () => performance.timeOrigin + performance.now();
 
-async function startMcpscopePath(target: string): Promise<BenchPath> {
-  const app = await startMcpscope({ target, db: ':memory:', port: 0, uiPort: 0 });
-  return { url: app.mcpUrl, close: () => app.close() };
-}
+type Started = BenchPath | { skipped: string };
 
-/** Every path but direct, in table order. */
-function alternatives(): [string, PathStarter][] {
+async function startPaths(upstreamOrigin: string): Promise<[string, Started][]> {
+  const tap = await startHelper('./tap-process.ts', { UPSTREAM: upstreamOrigin });
   const mitm = `mitmdump ${mitmdumpVersion()}`;
   return [
-    ['mcpscope', startMcpscopePath],
-    ['hono pass-through', startHonoPassthrough],
-    [mitm, (t) => startMitmdump(t)],
-    [`${mitm} streaming`, (t) => startMitmdump(t, { streaming: true })],
+    ['direct', { origin: upstreamOrigin, close: async () => {} }],
+    ['mcpscope', { origin: tap.origin, close: () => tap.stop() }],
+    ['hono pass-through', await startHonoPassthrough(upstreamOrigin)],
+    [mitm, await startMitmdump(upstreamOrigin)],
+    [`${mitm} streaming`, await startMitmdump(upstreamOrigin, { streaming: true })],
   ];
 }
 
-async function client(url: string): Promise<Client> {
-  const c = new Client({ name: 'bench', version: '1' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return c;
-}
-
-interface LoadResult {
-  p50: number;
-  p99: number;
-  rps: number;
-}
-
-/** `concurrency` clients each make `perClient` sequential tools/call; latencies pooled. */
-async function load(url: string, concurrency: number, perClient: number): Promise<LoadResult> {
-  const clients = await Promise.all(Array.from({ length: concurrency }, () => client(url)));
-  const call = (c: Client) => c.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 100 } });
-  await Promise.all(clients.map(async (c) => { for (let i = 0; i < 5; i++) await call(c); })); // warm-up
-  const latencies: number[] = [];
-  const started = performance.now();
-  await Promise.all(
-    clients.map(async (c) => {
-      for (let i = 0; i < perClient; i++) {
-        const t = performance.now();
-        await call(c);
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await Promise.all(clients.map((c) => c.close()));
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), rps: latencies.length / seconds };
-}
-
-interface StreamResult {
-  first: number;
-  perEvent: number;
-}
-
-/** One `ticks` call: ms until the first event arrives, and the median lateness of every event. */
-async function stream(url: string, count: number, intervalMs: number): Promise<StreamResult> {
-  const c = await client(url);
-  const lateness: number[] = [];
+/** One SSE tools/call: ms to the first event, and the median lateness of its events. */
+async function stream(agent: ReturnType<typeof newAgent>, origin: string): Promise<{ first: number; lateness: number }> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'progress', arguments: {}, _meta: { progressToken: 1 } } });
+  const start = wall();
+  const res = await request(`${origin}/mcp?sse=1`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body, dispatcher: agent });
+  let buf = '';
   let first = NaN;
-  const started = performance.now();
-  await c.callTool({ name: 'ticks', arguments: { count, intervalMs } }, undefined, {
-    onprogress: (p) => {
-      if (Number.isNaN(first)) first = performance.now() - started;
-      lateness.push(wallMs() - Number(p.message));
-    },
-  });
-  await c.close();
-  lateness.sort((a, b) => a - b);
-  return { first, perEvent: percentile(lateness, 50) };
+  const late: number[] = [];
+  for await (const chunk of res.body) {
+    const at = wall();
+    buf += (chunk as Buffer).toString();
+    for (let end = buf.indexOf('\n\n'); end !== -1; end = buf.indexOf('\n\n')) {
+      const sent = /"sentAt":([\d.]+)/.exec(buf.slice(0, end));
+      buf = buf.slice(end + 2);
+      if (!sent) continue;
+      if (Number.isNaN(first)) first = at - start;
+      late.push(at - Number(sent[1]));
+    }
+  }
+  late.sort((a, b) => a - b);
+  return { first, lateness: percentile(late, 50) };
 }
+
+const push = <K, T>(m: Map<K, T[]>, k: K, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;
+  const calls = options.smoke ? 50 : 300;
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
-  const totalCalls = options.smoke ? 40 : 600;
+  const streams = options.smoke ? 3 : 10;
+  const upstream = await startHelper('./fast-upstream.ts', { EVENTS: String(EVENTS), GAP_MS: String(GAP_MS) });
+  const paths = await startPaths(upstream.origin);
+  const live = paths.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
   const rows: BenchRow[] = [];
-
-  const demo = await startDemoServer();
-  const paths: [string, BenchPath | { skipped: string }][] = [['direct', { url: demo.url, close: async () => {} }]];
-  for (const [name, start] of alternatives()) paths.push([name, await start(demo.url)]);
-  for (const concurrency of concurrencies) {
-    const per = Math.max(5, Math.floor(totalCalls / concurrency));
-    const results = new Map<string, LoadResult[]>();
+  try {
+    const p50 = new Map<string, number[]>();
+    const p99 = new Map<string, number[]>();
+    const rps = new Map<string, Map<number, number[]>>();
+    const first = new Map<string, number[]>();
+    const lateness = new Map<string, number[]>();
     for (let round = 0; round < rounds; round++) {
-      for (const [name, path] of paths) {
-        if ('skipped' in path) continue;
-        const r = await load(path.url, concurrency, per);
-        results.set(name, [...(results.get(name) ?? []), r]);
+      for (const [name, path] of live) {
+        const agent = newAgent(1);
+        await sequential(agent, `${path.origin}/mcp`, Math.min(100, calls)); // warm-up
+        const l = await sequential(agent, `${path.origin}/mcp`, calls);
+        push(p50, name, percentile(l, 50));
+        push(p99, name, percentile(l, 99));
+        for (let s = 0; s < streams; s++) {
+          const r = await stream(agent, path.origin);
+          push(first, name, r.first);
+          push(lateness, name, r.lateness);
+        }
+        await agent.close();
+        for (const clients of concurrencies) {
+          const per = Math.max(20, Math.floor((options.smoke ? 200 : 1000) / clients));
+          if (!rps.has(name)) rps.set(name, new Map());
+          push(rps.get(name)!, clients, await throughput(`${path.origin}/mcp`, clients, per));
+        }
       }
     }
-    rows.push(...loadRows(paths, results, concurrency, concurrencies[concurrencies.length - 1]!));
-  }
-  for (const [, path] of paths) if (!('skipped' in path)) await path.close();
-  await demo.close();
-
-  const ticks = await startStreamServer();
-  const count = options.smoke ? 5 : 20;
-  const interval = 20;
-  const streamPaths: [string, BenchPath | { skipped: string }][] = [['direct', { url: ticks.url, close: async () => {} }]];
-  for (const [name, start] of alternatives()) streamPaths.push([name, await start(ticks.url)]);
-  const streams = new Map<string, StreamResult[]>();
-  for (let round = 0; round < rounds * (options.smoke ? 1 : 3); round++) {
-    for (const [name, path] of streamPaths) {
-      if ('skipped' in path) continue;
-      streams.set(name, [...(streams.get(name) ?? []), await stream(path.url, count, interval)]);
+    const med = (xs: number[]) => measured({ bench: BENCH, metric: '', unit: '' }, xs).value;
+    const vs = (name: string, value: number) => (name === 'direct' ? {} : { baseline: { name: 'direct', value } });
+    const top = concurrencies[concurrencies.length - 1]!;
+    for (const [name, path] of paths) {
+      if ('skipped' in path) {
+        rows.push(skipped(BENCH, `all rows, ${name}`, path.skipped));
+        continue;
+      }
+      const ours = name === 'mcpscope';
+      const lat50 = measured({ bench: BENCH, metric: `tools/call p50, sequential, ${name}`, unit: 'ms', ...vs(name, med(p50.get('direct')!)) }, p50.get(name)!);
+      const lat99 = measured({ bench: BENCH, metric: `tools/call p99, sequential, ${name}`, unit: 'ms', ...vs(name, med(p99.get('direct')!)) }, p99.get(name)!);
+      if (ours) {
+        Object.assign(lat50, { budget: '≤ direct + 1 ms', met: lat50.value - lat50.baseline!.value <= 1 });
+        Object.assign(lat99, { budget: '≤ direct + 5 ms', met: lat99.value - lat99.baseline!.value <= 5 });
+      }
+      rows.push(lat50, lat99);
+      for (const clients of concurrencies) {
+        const row = measured({ bench: BENCH, metric: `tools/call rate, ${clients} client${clients === 1 ? '' : 's'}, ${name}`, unit: 'req/s', ratioAs: '%', ...vs(name, med(rps.get('direct')!.get(clients)!)) }, rps.get(name)!.get(clients)!);
+        if (ours && clients === top) Object.assign(row, { budget: '≥ 85 % of direct', met: row.value / row.baseline!.value >= 0.85 });
+        rows.push(row);
+      }
+      const sse = `SSE ${EVENTS} events every ${GAP_MS} ms, ${name}`;
+      const f = measured({ bench: BENCH, metric: `${sse}: first event after`, unit: 'ms', ...vs(name, med(first.get('direct')!)) }, first.get(name)!);
+      if (ours) Object.assign(f, { budget: '≤ direct + 2 ms', met: f.value - f.baseline!.value <= 2 });
+      rows.push(f, measured({ bench: BENCH, metric: `${sse}: event lateness (median)`, unit: 'ms', ...vs(name, med(lateness.get('direct')!)) }, lateness.get(name)!));
     }
+  } finally {
+    for (const [, path] of live) await path.close();
+    await upstream.stop();
   }
-  const direct = streams.get('direct')!;
-  const directFirst = measured({ bench: BENCH, metric: '', unit: 'ms' }, direct.map((r) => r.first)).value;
-  const directPer = measured({ bench: BENCH, metric: '', unit: 'ms' }, direct.map((r) => r.perEvent)).value;
-  for (const [name, path] of streamPaths) {
-    const label = `SSE ${count} events every ${interval} ms, ${name}`;
-    if ('skipped' in path) {
-      rows.push(skipped(BENCH, `${label}: first event`, path.skipped));
-      continue;
-    }
-    const r = streams.get(name)!;
-    const base = name === 'direct' ? {} : { baseline: { name: 'direct', value: directFirst } };
-    const first = measured({ bench: BENCH, metric: `${label}: first event after`, unit: 'ms', ...base }, r.map((x) => x.first));
-    if (name === 'mcpscope') Object.assign(first, { budget: '≤ direct + 2 ms', met: first.value - directFirst <= 2 });
-    rows.push(first);
-    rows.push(measured({ bench: BENCH, metric: `${label}: per-event lateness (median)`, unit: 'ms', ...(name === 'direct' ? {} : { baseline: { name: 'direct', value: directPer } }) }, r.map((x) => x.perEvent)));
-  }
-  for (const [, path] of streamPaths) if (!('skipped' in path)) await path.close();
-  await ticks.close();
-  return rows;
-}
-
-function loadRows(paths: [string, BenchPath | { skipped: string }][], results: Map<string, LoadResult[]>, concurrency: number, top: number): BenchRow[] {
-  const rows: BenchRow[] = [];
-  const direct = results.get('direct')!;
-  const med = (xs: number[]) => measured({ bench: BENCH, metric: '', unit: '' }, xs).value;
-  const base = { p50: med(direct.map((r) => r.p50)), p99: med(direct.map((r) => r.p99)), rps: med(direct.map((r) => r.rps)) };
-  const who = (n: number) => `${n} client${n === 1 ? '' : 's'}`;
-  for (const [name, path] of paths) {
-    if ('skipped' in path) {
-      rows.push(skipped(BENCH, `tools/call, ${who(concurrency)}, ${name}`, path.skipped));
-      continue;
-    }
-    const r = results.get(name)!;
-    const isDirect = name === 'direct';
-    const ours = name === 'mcpscope';
-    const vs = (value: number) => (isDirect ? {} : { baseline: { name: 'direct', value } });
-    const p50 = measured({ bench: BENCH, metric: `tools/call p50, ${who(concurrency)}, ${name}`, unit: 'ms', ...vs(base.p50) }, r.map((x) => x.p50));
-    const p99 = measured({ bench: BENCH, metric: `tools/call p99, ${who(concurrency)}, ${name}`, unit: 'ms', ...vs(base.p99) }, r.map((x) => x.p99));
-    const rps = measured({ bench: BENCH, metric: `tools/call rate, ${who(concurrency)}, ${name}`, unit: 'req/s', ratioAs: '%', ...vs(base.rps) }, r.map((x) => x.rps));
-    if (ours && concurrency === 1) {
-      Object.assign(p50, { budget: '≤ direct + 1 ms', met: p50.value - base.p50 <= 1 });
-      Object.assign(p99, { budget: '≤ direct + 5 ms', met: p99.value - base.p99 <= 5 });
-    }
-    if (ours && concurrency === top) Object.assign(rps, { budget: '≥ 85 % of direct', met: rps.value / base.rps >= 0.85 });
-    rows.push(p50, p99, rps);
-  }
-  return rows;
+  // Group by metric kind, then by path, so each comparison reads top to bottom.
+  const kind = (r: BenchRow) => r.metric.replace(/, [^,]*$/, '');
+  const order = [...new Set(rows.map(kind))];
+  return rows.sort((a, b) => order.indexOf(kind(a)) - order.indexOf(kind(b)));
 }

@@ -42,10 +42,10 @@ const canConnect = (port: number) =>
     socket.once('error', () => resolve(false));
   });
 
-export async function startMitmdump(targetUrl: string, opts: { streaming?: boolean } = {}): Promise<BenchPath | { skipped: string }> {
+export async function startMitmdump(upstreamOrigin: string, opts: { streaming?: boolean } = {}): Promise<BenchPath | { skipped: string }> {
   const unavailable = mitmdumpUnavailable();
   if (unavailable) return { skipped: unavailable };
-  const target = new URL(targetUrl);
+  const target = new URL(upstreamOrigin);
   const port = await freePort();
   const args = ['--mode', `reverse:${target.origin}`, '--listen-host', '127.0.0.1', '--listen-port', String(port), '-q', '--set', 'keep_host_header=true'];
   if (opts.streaming) args.push('--set', 'stream_large_bodies=1');
@@ -61,12 +61,18 @@ export async function startMitmdump(targetUrl: string, opts: { streaming?: boole
     child.kill('SIGKILL');
     return { skipped: 'mitmdump did not start listening within 15 s' };
   }
+  // Never leave a mitmdump behind, even when the benchmark itself dies.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   return {
-    url: `http://127.0.0.1:${port}${target.pathname}`,
+    origin: `http://127.0.0.1:${port}`,
     close: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        process.off('exit', killOnExit);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        // A busy mitmdump can take its time over SIGTERM: bounded, then SIGKILL.
+        const force = setTimeout(() => child.kill('SIGKILL'), 3_000);
+        child.once('exit', () => (clearTimeout(force), resolve()));
         child.kill('SIGTERM');
       }),
   };

@@ -25,6 +25,9 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
 ];
 
+// Let exit handlers (which stop helper processes such as mitmdump) run on Ctrl-C too.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 const args = process.argv.slice(2);
 const options: BenchOptions = { smoke: args.includes('--smoke') };
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');

@@ -47,7 +47,7 @@ async function pwnedAnywhere(page: Page): Promise<string[]> {
 
 test('hostile tool names, results, errors and a text/html widget are shown as text and never run', async ({ page }) => {
   const row: ReportRow = {
-    fault: 'a server with HTML/<script>/onerror payloads in tool names, titles, descriptions, schemas, results, errors, resource and prompt texts, and a text/html+skybridge widget; open the dashboard and click every exchange (and every tab in its detail pane)',
+    fault: 'a server with HTML/<script>/onerror payloads in tool names, titles, descriptions, schemas, results, errors, resource and prompt texts, and a text/html+skybridge widget; open the dashboard and click every exchange (and every tab in its detail pane), every session and every raw frame',
     expected: 'the payloads appear as text; no dialog opens; window.__pwned is unset in the page and every frame',
     observed: '(the test stopped before it got there)',
     result: 'FAIL',
@@ -76,10 +76,24 @@ test('hostile tool names, results, errors and a text/html widget are shown as te
       tabsClicked += 1;
     }
   }
+  // The other views that show captured strings: the session list and the raw frames.
+  const sessions = page.getByTestId('session-item');
+  for (let i = 0; i < Math.min(await sessions.count(), 5); i++) await sessions.nth(i).click();
+  let framesClicked = 0;
+  const rawSwitch = page.getByTestId('raw-switch');
+  if (await rawSwitch.count()) {
+    await rawSwitch.click();
+    const frameRows = page.getByTestId('frame-row');
+    await expect(frameRows.first()).toBeVisible();
+    for (let i = 0; i < Math.min(await frameRows.count(), 40); i++) {
+      await frameRows.nth(i).click();
+      framesClicked += 1;
+    }
+  }
   // Let any deferred payload (onerror after a failed image load, iframe onload) have its chance.
   await page.waitForLoadState('networkidle');
   const pwned = await pwnedAnywhere(page);
-  row.observed = `${count} exchanges clicked, ${tabsClicked} detail tabs opened, ${page.frames().length} frame(s); dialogs: ${dialogs.length ? dialogs.join(', ') : 'none'}; window.__pwned: ${pwned.length ? pwned.join('; ') : 'unset everywhere'}`;
+  row.observed = `${count} exchanges clicked, ${tabsClicked} detail tabs opened, ${framesClicked} raw frames clicked, ${page.frames().length} frame(s); dialogs: ${dialogs.length ? dialogs.join(', ') : 'none'}; window.__pwned: ${pwned.length ? pwned.join('; ') : 'unset everywhere'}`;
   await page.screenshot({ path: '../reports/screenshots/security-rendering.png' });
   expect(count).toBeGreaterThanOrEqual(8);
   expect(dialogs).toEqual([]);

@@ -1,4 +1,4 @@
-// PENDING MERGE (tap): "every byte that was forwarded is recorded" when an answer breaks half-way.
+// PENDING FIX (tap): "every byte that was forwarded is recorded" when an answer breaks half-way.
 // On main the tap forwards the first bytes of a body that then resets, but records only a
 // transport frame saying it broke: the bytes the client did receive are in no frame.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

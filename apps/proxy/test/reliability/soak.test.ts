@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangeStatus, FrameView } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Mcpscope } from '../../src/server.js';
 import { startEverythingServer } from './fixtures/everything-server.js';
 import { eventually, exchanges, framesAfter, startProxy } from './harness.js';
@@ -43,6 +44,24 @@ interface Seen {
   /** A string unique to this call, found in its request frame, and the answer the client got. */
   tag?: string;
   answer?: unknown;
+  /** What the client's error said, when the call failed. */
+  error?: string;
+}
+
+/** A JSON-RPC error answer is a protocol error; a call that failed on the way (the SDK's -32000
+ * connection closed / -32001 timeout, or a network error) is a transport error. */
+function failure(err: unknown): { status: ExchangeStatus; code?: number } {
+  const answered = err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout;
+  return answered ? { status: 'protocol_error', code: err.code } : { status: 'transport_error' };
+}
+
+async function plain(method: string, run: () => Promise<unknown>): Promise<Omit<Seen, 'session'>> {
+  try {
+    await run();
+    return { method, status: 'ok' };
+  } catch (err) {
+    return { method, status: failure(err).status, error: String(err) };
+  }
 }
 
 async function perform(client: Client, op: Op, n: number): Promise<Omit<Seen, 'session'>> {
@@ -52,7 +71,8 @@ async function perform(client: Client, op: Op, n: number): Promise<Omit<Seen, 's
       const r = await client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined);
       return { method: 'tools/call', status: (r.isError ? 'business_error' : 'ok') as ExchangeStatus, tag, answer: r.content };
     } catch (err) {
-      return { method: 'tools/call', status: 'protocol_error' as ExchangeStatus, tag, answer: { code: (err as { code?: number }).code } };
+      const { status, code } = failure(err);
+      return { method: 'tools/call', status, tag, answer: code === undefined ? undefined : { code }, error: String(err) };
     }
   };
   switch (op) {
@@ -67,14 +87,11 @@ async function perform(client: Client, op: Op, n: number): Promise<Omit<Seen, 's
     case 'unknown-tool':
       return call(`no-such-tool-${tag}`, {});
     case 'list-tools':
-      await client.listTools();
-      return { method: 'tools/list', status: 'ok' };
+      return plain('tools/list', () => client.listTools());
     case 'ping':
-      await client.ping();
-      return { method: 'ping', status: 'ok' };
+      return plain('ping', () => client.ping());
     case 'prompt':
-      await client.getPrompt({ name: 'simple-prompt' });
-      return { method: 'prompts/get', status: 'ok' };
+      return plain('prompts/get', () => client.getPrompt({ name: 'simple-prompt' }));
   }
 }
 
@@ -124,11 +141,12 @@ describe('soak', () => {
       const response = JSON.parse(bySeq.get(e.responseSeq ?? -1)?.raw ?? 'null') as { result?: { content?: unknown }; error?: { code?: number } } | null;
       if (tag) answersByTag.set(tag, response?.error ? { code: response.error.code } : response?.result?.content);
     }
-    const tagged = seen.filter((s) => s.tag);
+    const tagged = seen.filter((s) => s.tag && s.status !== 'transport_error');
     const mismatched = tagged.filter((s) => JSON.stringify(answersByTag.get(s.tag!)) !== JSON.stringify(s.answer));
     const recordedS2c = frames.filter((f) => f.kind === 'data' && f.direction === 's2c').length;
     const statusCounts = tally(seen.map((s) => s.status)).map(([k, v]) => `${k} ${v}`).join(', ');
-    row.observed(`${seen.length} calls (${statusCounts}); ${captured.length} exchanges captured; ${mismatched.length} of ${tagged.length} tagged answers differ; ${delivered} server messages delivered, ${recordedS2c} recorded`);
+    const failedOnTheWay = seen.filter((s) => s.status === 'transport_error');
+    row.observed(`${seen.length} calls (${statusCounts}${failedOnTheWay.length ? `; first transport failure: ${failedOnTheWay[0]!.error?.slice(0, 80)}` : ''}); ${captured.length} exchanges captured; ${mismatched.length} of ${tagged.length} tagged answers differ; ${delivered} server messages delivered, ${recordedS2c} recorded`);
     expect(captured).toHaveLength(CALLS);
     expect(tally(captured.map((e) => key({ session: e.sessionKey, method: e.method, status: e.status })))).toEqual(tally(seen.map(key)));
     expect(mismatched.map((s) => s.tag)).toEqual([]);

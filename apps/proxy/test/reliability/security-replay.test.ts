@@ -1,4 +1,4 @@
-// PENDING MERGE (replay: POST /api/replay). Replay is not an open relay: whatever the request
+// Replay is not an open relay: whatever the request
 // body says, a replay only ever goes to the configured upstream. A second server on another
 // loopback port stands for "another host" and must never see a request.
 import { createServer, type Server } from 'node:http';

@@ -1,4 +1,4 @@
-// PENDING MERGE (tap: `--stdio "CMD ARGS"`). Faults of a stdio server behind mcpscope's
+// Faults of a stdio server behind mcpscope's
 // Streamable HTTP bridge: a 1 MB line, a server that crashes mid-call, one that writes non-JSON to
 // stdout. The proxy stays up, the HTTP client gets a well-formed answer, and the capture holds
 // every line the server wrote (stdio lines are frames, non-JSON included) and the child's exit.
