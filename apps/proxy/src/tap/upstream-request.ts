@@ -23,7 +23,9 @@ export interface UpstreamRequestInit {
 
 export type UpstreamRequest = (url: string, init: UpstreamRequestInit) => Promise<UpstreamResponse>;
 
-const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: 256, pipelining: 1 });
+// No cap on connections: every SDK session holds one open for its GET stream, and a capped pool
+// would let 256 idle streams block every other client of the tap.
+const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
 
 export const upstreamRequest: UpstreamRequest = async (url, init) => {
   const res = await request(url, {
