@@ -77,6 +77,16 @@ describe('ExchangeTracker', () => {
     expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: 'ECONNREFUSED' })]);
   });
 
+  it('a body cut short by a broken connection is a transport error, with the bytes received kept', () => {
+    const http = { method: 'POST', path: '/mcp', connectionId: 'h9' };
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'big' } }, { http }),
+      frame('s2c', '{"jsonrpc":"2.0","id":3,"result":{"content":[{"ty', { http: { ...http, status: 200 } }),
+      frame('s2c', '{"event":"stream-error","message":"the response body broke: ECONNRESET"}', { kind: 'transport', http: { ...http, status: 200 } }),
+    ]);
+    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: expect.stringContaining('ECONNRESET'), frameSeqs: [seq - 2, seq - 1, seq] })]);
+  });
+
   it('pairs the same way however frames of different sessions interleave', () => {
     const session = (key: string) =>
       [1, 2, 3].flatMap((id) => [

@@ -195,6 +195,12 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     });
     body.on('error', (err: unknown) => {
       if (clientGone) return;
+      if (decoder) {
+        // The client got these bytes before the break: they are evidence too, as a (malformed) frame.
+        parts.push(decoder.decode());
+        const partial = parts.join('');
+        if (partial.length > 0) deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: partial, http: responseHttp });
+      }
       if (recordHere) {
         const what = isSse ? 'the SSE stream' : 'the response body';
         deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportRaw('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });

@@ -36,6 +36,8 @@ export class ExchangeTracker {
   private readonly orphans = new Map<string, ExchangeSummary>();
   /** Pending requests by `sessionKey|progressToken`. */
   private readonly progress = new Map<string, ExchangeSummary>();
+  /** Exchanges answered by junk, by connection: a transport frame that follows explains the junk. */
+  private readonly cutShort = new Map<string, ExchangeSummary>();
   /** Pending requests by the HTTP connection that carried them, for transport failures. */
   private readonly byConnection = new Map<string, Set<ExchangeSummary>>();
 
@@ -222,6 +224,12 @@ export class ExchangeTracker {
       ex.responseSeq = frame.seq;
       ex.endTs = frame.ts;
       ex.latencyMs = frame.ts - ex.startTs;
+      // A body cut by a broken connection arrives as junk, then the tap's transport frame says why.
+      if (frame.http?.connectionId) {
+        this.cutShort.set(frame.http.connectionId, ex);
+        // Bounded: an upstream that answers junk forever must not grow this without limit.
+        if (this.cutShort.size > 1024) this.cutShort.delete(this.cutShort.keys().next().value!);
+      }
       return attach(ex, frame, changed);
     }
     changed.add({
@@ -247,6 +255,14 @@ export class ExchangeTracker {
     const clientLeft = event === 'client-disconnected';
     const pending = frame.http?.connectionId ? this.byConnection.get(frame.http.connectionId) : undefined;
     if (clientLeft && (!pending || pending.size === 0)) return;
+    const partial = frame.http?.connectionId ? this.cutShort.get(frame.http.connectionId) : undefined;
+    if (partial && (!pending || pending.size === 0)) {
+      // The malformed answer was the start of a body that broke: that is a transport failure.
+      this.cutShort.delete(frame.http!.connectionId!);
+      partial.status = 'transport_error';
+      partial.errorMessage = message;
+      return attach(partial, frame, changed);
+    }
     if (pending && pending.size > 0) {
       for (const ex of [...pending]) {
         if (ex.status !== 'pending') continue;

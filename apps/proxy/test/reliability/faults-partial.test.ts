@@ -1,6 +1,5 @@
-// PENDING FIX (tap): "every byte that was forwarded is recorded" when an answer breaks half-way.
-// On main the tap forwards the first bytes of a body that then resets, but records only a
-// transport frame saying it broke: the bytes the client did receive are in no frame.
+// "Every byte that was forwarded is recorded", also when an answer breaks half-way: the bytes
+// the client did receive are a (malformed) frame beside the transport frame that says why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../../src/server.js';
 import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
