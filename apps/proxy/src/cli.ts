@@ -5,6 +5,7 @@ import { parseCli, USAGE, UsageError } from './config/cli-args.js';
 import { startMcpscope } from './server.js';
 import { runRebuild } from './capture/rebuild-command.js';
 import { InspectorError } from './errors.js';
+import { openBrowser } from './config/open-browser.js';
 import { runExport, runOpen } from './export/export-cli.js';
 
 async function main(): Promise<void> {
@@ -53,6 +54,7 @@ async function main(): Promise<void> {
       '',
     ].join('\n') + '\n',
   );
+  if (options.open) openBrowser(app.dashboardLoginUrl);
   let stopping = false;
   const stop = async () => {
     if (stopping) process.exit(130);
