@@ -66,8 +66,12 @@ test('a large body shows a preview stating its size, and the rest on demand', as
   await openDashboard(page, app);
   const client = await sdkClient(app.mcpUrl);
   const recipient = 'r'.repeat(300_000);
+  const calls = row(page, 'tools/call').filter({ hasText: 'suggest_gifts' });
+  const before = await calls.count();
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 90, recipient } });
-  await row(page, 'tools/call').filter({ hasText: 'suggest_gifts' }).last().click();
+  // Wait for this call's row: clicking `.last()` before it arrives would open an older call.
+  await expect(calls).toHaveCount(before + 1);
+  await calls.last().click();
   const request = page.getByTestId('detail-pane').getByTestId('frame-card').first();
   await request.getByRole('tab', { name: 'Raw' }).click();
   await expect(request.locator('.truncated-note')).toContainText('Showing the first 100.0 kB of 300.');

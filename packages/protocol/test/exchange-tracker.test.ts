@@ -77,6 +77,15 @@ describe('ExchangeTracker', () => {
     expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: 'ECONNREFUSED' })]);
   });
 
+  it('pairs junk with the server\'s id-null error on the same connection: one row, not two', () => {
+    const http = { method: 'POST', path: '/mcp', connectionId: 'h7' };
+    const rows = run([
+      frame('c2s', 'GARBAGE <not json>', { http }),
+      frame('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }, { http: { ...http, status: 400 } }),
+    ]);
+    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'invalid', kind: 'invalid', errorCode: -32700, frameSeqs: [seq - 1, seq] })]);
+  });
+
   it('a body cut short by a broken connection is a transport error, with the bytes received kept', () => {
     const http = { method: 'POST', path: '/mcp', connectionId: 'h9' };
     const rows = run([

@@ -36,6 +36,8 @@ export class ExchangeTracker {
   private readonly orphans = new Map<string, ExchangeSummary>();
   /** Pending requests by `sessionKey|progressToken`. */
   private readonly progress = new Map<string, ExchangeSummary>();
+  /** Junk sent by a client, by connection: the server's id-null error that follows answers it. */
+  private readonly junkRequests = new Map<string, ExchangeSummary>();
   /** Exchanges answered by junk, by connection: a transport frame that follows explains the junk. */
   private readonly cutShort = new Map<string, ExchangeSummary>();
   /** Pending requests by the HTTP connection that carried them, for transport failures. */
@@ -137,7 +139,19 @@ export class ExchangeTracker {
     let ex: ExchangeSummary | undefined;
     let key: string | undefined;
     if (msg.id === null) {
-      // An error to an unparseable request: on HTTP it answers the request of its own connection.
+      // An error to an unparseable request: on HTTP it answers the junk sent on its own connection.
+      const junk = frame.http?.connectionId ? this.junkRequests.get(frame.http.connectionId) : undefined;
+      if (junk) {
+        this.junkRequests.delete(frame.http!.connectionId!);
+        if (msg.kind === 'error') {
+          junk.errorCode = msg.error.code;
+          junk.errorMessage = `${junk.errorMessage ?? ''} — the server answered ${msg.error.code} ${msg.error.message}`.replace(/^ — /, '');
+        }
+        junk.responseSeq = frame.seq;
+        junk.endTs = frame.ts;
+        junk.latencyMs = frame.ts - junk.startTs;
+        return attach(junk, frame, changed);
+      }
       ex = this.onlyPendingOn(frame.http?.connectionId);
       if (ex) key = pairKey(ex.sessionKey, requesterSide, ex.rpcId as string | number);
     } else {
@@ -232,7 +246,7 @@ export class ExchangeTracker {
       }
       return attach(ex, frame, changed);
     }
-    changed.add({
+    const row: ExchangeSummary = {
       id: rowId,
       sessionKey: frame.sessionKey,
       requester: frame.direction === 'c2s' ? 'client' : 'server',
@@ -245,7 +259,13 @@ export class ExchangeTracker {
       size: frame.raw.length,
       diagnostics: 1,
       updatedSeq: frame.seq,
-    });
+    };
+    changed.add(row);
+    // The server's answer to junk (an error with id null) arrives on the same HTTP connection.
+    if (frame.direction === 'c2s' && frame.http?.connectionId) {
+      this.junkRequests.set(frame.http.connectionId, row);
+      if (this.junkRequests.size > 1024) this.junkRequests.delete(this.junkRequests.keys().next().value!);
+    }
   }
 
   private transportFailure(frame: Frame, changed: Set<ExchangeSummary>): void {
