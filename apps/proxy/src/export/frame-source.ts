@@ -11,17 +11,7 @@
 import Database from 'better-sqlite3';
 import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../errors.js';
-
-interface FrameRow {
-  seq: number;
-  ts: number;
-  session_key: string;
-  direction: Frame['direction'];
-  transport: Frame['transport'];
-  kind: Frame['kind'];
-  raw: string;
-  http: string | null;
-}
+import type { FrameRow } from '../capture/capture-store.js';
 
 /** Which exchanges an export keeps; frames outside any kept exchange are left out. */
 export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string, diagnosticCodes: readonly string[]) => boolean;

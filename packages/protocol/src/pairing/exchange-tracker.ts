@@ -36,6 +36,8 @@ export class ExchangeTracker {
   private readonly orphans = new Map<string, ExchangeSummary>();
   /** Pending requests by `sessionKey|progressToken`. */
   private readonly progress = new Map<string, ExchangeSummary>();
+  /** Where each pending exchange is filed in `progress` and `byConnection`, so close() is O(1). */
+  private readonly indexedUnder = new Map<ExchangeSummary, { progressKey: string | undefined; conn: string | undefined }>();
   /** Junk sent by a client, by connection: the server's id-null error that follows answers it. */
   private readonly junkRequests = new Map<string, ExchangeSummary>();
   /** Exchanges answered by junk, by connection: a transport frame that follows explains the junk. */
@@ -124,13 +126,15 @@ export class ExchangeTracker {
     if (this.open.has(key)) ex.diagnostics++; // an id reused while still in flight
     this.open.set(key, ex);
     const token = progressTokenOf(msg.params);
-    if (token !== undefined) this.progress.set(`${frame.sessionKey}|${idKey(token)}`, ex);
+    const progressKey = token === undefined ? undefined : `${frame.sessionKey}|${idKey(token)}`;
+    if (progressKey !== undefined) this.progress.set(progressKey, ex);
     const conn = frame.http?.connectionId;
     if (conn) {
       let set = this.byConnection.get(conn);
       if (!set) this.byConnection.set(conn, (set = new Set()));
       set.add(ex);
     }
+    if (progressKey !== undefined || conn) this.indexedUnder.set(ex, { progressKey, conn });
     changed.add(ex);
   }
 
@@ -320,9 +324,16 @@ export class ExchangeTracker {
 
   private close(key: string, ex: ExchangeSummary): void {
     this.open.delete(key);
-    for (const [token, target] of this.progress) if (target === ex) this.progress.delete(token);
-    for (const [conn, set] of this.byConnection) {
-      if (set.delete(ex) && set.size === 0) this.byConnection.delete(conn);
+    // Only the entries this exchange was filed under: closing must not cost a walk over every
+    // request in flight (it runs once per answer, on the capture's hot path).
+    const under = this.indexedUnder.get(ex);
+    if (!under) return;
+    this.indexedUnder.delete(ex);
+    // A later request may have taken over the same progress token: leave its entry alone.
+    if (under.progressKey !== undefined && this.progress.get(under.progressKey) === ex) this.progress.delete(under.progressKey);
+    if (under.conn !== undefined) {
+      const set = this.byConnection.get(under.conn);
+      if (set?.delete(ex) && set.size === 0) this.byConnection.delete(under.conn);
     }
   }
 }
