@@ -10,7 +10,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { connect, createServer } from 'node:net';
-import type { BenchPath } from './hono-passthrough.js';
+import type { BenchPath } from './paths.js';
 
 export const MITMDUMP = process.env.MITMDUMP ?? 'mitmdump';
 
@@ -66,6 +66,7 @@ export async function startMitmdump(upstreamOrigin: string, opts: { streaming?: 
   process.once('exit', killOnExit);
   return {
     origin: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     close: () =>
       new Promise((resolve) => {
         process.off('exit', killOnExit);

@@ -14,15 +14,16 @@ import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, 
 type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
-  ['alternatives', async () => (await import('./alternatives.js')).bench],
-  ['protocol', async () => (await import('./protocol.js')).benchProtocol],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
+  ['protocol', async () => (await import('./protocol.js')).benchProtocol],
   ['store-ingest', async () => (await import('./store-ingest.js')).bench],
   ['store-query', async () => (await import('./store-query.js')).bench],
   ['store-rss', async () => (await import('./store-rss.js')).bench],
-  ['tap-overhead', async () => (await import('./tap-overhead.js')).benchTapOverhead],
-  ['tap-sse', async () => (await import('./tap-sse.js')).benchTapSse],
+  ['tap', async () => (await import('./tap.js')).bench],
+  ['tap-large', async () => (await import('./tap-large.js')).bench],
+  ['tap-sdk', async () => (await import('./tap-sdk.js')).bench],
+  ['tap-sse', async () => (await import('./tap-sse.js')).bench],
 ];
 
 // Let exit handlers (which stop helper processes such as mitmdump) run on Ctrl-C too.

@@ -17,6 +17,6 @@ for pkg in packages/protocol apps/proxy apps/web; do
 done
 step e2e bash -c "cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME=../reports/e2e.json npx playwright test --reporter=list,json"
 # The bench is not a test, but its smoke mode (tiny sizes) proves every benchmark still runs.
-step "bench smoke" node --import tsx bench/run.ts --smoke --only=alternatives,protocol,dashboard,hub-fanout,store-ingest,store-query,store-rss
+step "bench smoke" node --import tsx bench/run.ts --smoke
 node scripts/summary.mjs reports/*.json || status=1
 exit $status

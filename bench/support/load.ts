@@ -35,17 +35,25 @@ export async function sequential(agent: Agent, url: string, n: number, headers?:
   return out.sort((a, b) => a - b);
 }
 
+export interface LoadRun {
+  /** Requests per second over the whole run. */
+  rps: number;
+  /** Every call's round trip (ms), sorted. */
+  latencies: number[];
+}
+
 /**
- * `clients` concurrent loops of `perClient` calls; returns requests per second. With `sessions`
- * each client first opens its own MCP session (stateful servers).
+ * `clients` concurrent loops of `perClient` calls over keep-alive connections; returns the rate
+ * and every call's latency. With `sessions` each client first opens its own MCP session
+ * (stateful servers).
  */
-export async function throughput(url: string, clients: number, perClient: number, sessions = false): Promise<number> {
+export async function load(url: string, clients: number, perClient: number, sessions = false): Promise<LoadRun> {
   const agent = newAgent(clients);
   const headers = await Promise.all(Array.from({ length: clients }, async () => (sessions ? openSession(agent, url) : HEADERS)));
   await Promise.all(headers.map((h) => call(agent, url, h))); // open the connections
   const t = performance.now();
-  await Promise.all(headers.map((h) => sequential(agent, url, perClient, h)));
+  const perClientLatencies = await Promise.all(headers.map((h) => sequential(agent, url, perClient, h)));
   const rps = (clients * perClient) / ((performance.now() - t) / 1000);
   await agent.close();
-  return rps;
+  return { rps, latencies: perClientLatencies.flat().sort((a, b) => a - b) };
 }

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 export interface Helper {
   origin: string;
+  /** The helper's process id (for memory readings from /proc). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -18,6 +20,7 @@ export function startHelper(script: string, env: Record<string, string> = {}): P
       if (m) {
         resolve({
           origin: m[1]!,
+          pid: child.pid!,
           stop: () =>
             new Promise<void>((done) => {
               if (child.exitCode !== null) return done();

@@ -1,9 +1,18 @@
 /**
- * mcpscope in its own process, as a user runs it, with capture on (an in-memory store, so disk
- * speed does not enter the comparison). Prints `READY <tap origin>`.
+ * mcpscope in its own process, as a user runs it. Capture on by default, into an in-memory store
+ * so disk speed does not enter the latency comparisons; `DB=<file>` stores on disk (as users do,
+ * and as the large-payload benchmark needs: a 50 MB frame in an in-memory store would be counted
+ * as the tap's memory); `CAPTURE=off` records nothing, to show what capture costs.
+ * Prints `READY <tap origin>`.
  */
 import { startMcpscope } from '@mcpscope/proxy/server';
 
-const app = await startMcpscope({ target: `${process.env.UPSTREAM!}/mcp`, db: ':memory:', port: 0, uiPort: 0 });
+const app = await startMcpscope({
+  target: `${process.env.UPSTREAM!}/mcp`,
+  db: process.env.DB ?? ':memory:',
+  port: 0,
+  uiPort: 0,
+  capture: process.env.CAPTURE !== 'off',
+});
 console.log(`READY ${app.tapUrl}`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -52,6 +52,11 @@ export type StartOptions = Partial<CliOptions> & {
   request?: UpstreamRequest;
   webRoot?: string;
   hub?: LiveHubOptions;
+  /**
+   * `false`: the tap forwards and observes as usual but records nothing (no derive, no store, no
+   * broadcast). Not a CLI option: the benchmarks use it to show what capture itself costs.
+   */
+  capture?: boolean;
 };
 
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
@@ -69,7 +74,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
-  const record = (frame: FrameInput) => pipeline.record(frame);
+  const record = options.capture === false ? () => -1 : (frame: FrameInput) => pipeline.record(frame);
   const now = () => performance.timeOrigin + performance.now();
 
   // With --stdio the tap serves the spawned server at /mcp; otherwise it mirrors the upstream's paths.

@@ -1,0 +1,86 @@
+/**
+ * The paths every tap benchmark compares, each a separate process as users run them, all in
+ * front of the same upstream:
+ *   - direct: the client talks to the upstream (the baseline);
+ *   - mcpscope: the tap with capture on;
+ *   - mcpscope, capture off: the same tap recording nothing (what capture itself costs);
+ *   - node pass-through: node:http in, undici out, bytes piped, nothing else (the floor for the
+ *     tap's own approach);
+ *   - hono pass-through: `hono/proxy` on @hono/node-server (the floor for a Hono + fetch proxy);
+ *   - mitmdump: mitmproxy in reverse-proxy mode, default (reads bodies whole) and streaming
+ *     (`stream_large_bodies=1`; then it keeps no bodies). Skipped with the reason when missing.
+ */
+import { mitmdumpVersion, startMitmdump } from './mitmproxy.js';
+import { startHelper, type Helper } from './support/processes.js';
+
+export interface BenchPath {
+  /** The origin a client sends its MCP POSTs to (the endpoint is `${origin}/mcp`). */
+  origin: string;
+  /** The proxy's process, for memory readings; absent for direct. */
+  pid?: number;
+  close(): Promise<void>;
+}
+
+export type StartedPath = BenchPath | { skipped: string };
+
+export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'node' | 'hono' | 'mitmdump' | 'mitmdump streaming';
+
+export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'node', 'hono', 'mitmdump', 'mitmdump streaming'];
+
+/** The row label of each path (mitmdump's carries its version, for whoever reruns this). */
+export function pathName(kind: PathKind): string {
+  switch (kind) {
+    case 'direct':
+      return 'direct';
+    case 'mcpscope':
+      return 'mcpscope';
+    case 'capture off':
+      return 'mcpscope, capture off';
+    case 'node':
+      return 'node pass-through';
+    case 'hono':
+      return 'hono pass-through';
+    case 'mitmdump':
+      return `mitmdump ${mitmdumpVersion()}`;
+    case 'mitmdump streaming':
+      return `mitmdump ${mitmdumpVersion()} streaming`;
+  }
+}
+
+const fromHelper = (h: Helper): BenchPath => ({ origin: h.origin, pid: h.pid, close: () => h.stop() });
+
+/** `tapEnv` goes to the mcpscope processes (e.g. `DB` for an on-disk store). */
+export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record<string, string> = {}): Promise<StartedPath> {
+  const UPSTREAM = upstream.origin;
+  switch (kind) {
+    case 'direct':
+      return { origin: UPSTREAM, close: async () => {} };
+    case 'mcpscope':
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv }));
+    case 'capture off':
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv, CAPTURE: 'off' }));
+    case 'node':
+      return fromHelper(await startHelper('./node-pass-through.ts', { UPSTREAM }));
+    case 'hono':
+      return fromHelper(await startHelper('./hono-pass-through.ts', { UPSTREAM }));
+    case 'mitmdump':
+      return startMitmdump(UPSTREAM);
+    case 'mitmdump streaming':
+      return startMitmdump(UPSTREAM, { streaming: true });
+  }
+}
+
+export interface PathSet {
+  /** Every requested path by its label, in order; skipped ones say why. */
+  all: [name: string, path: StartedPath][];
+  /** The ones that started. */
+  live: [name: string, path: BenchPath][];
+  close(): Promise<void>;
+}
+
+export async function startPaths(kinds: readonly PathKind[], upstream: Helper, tapEnv: Record<string, string> = {}): Promise<PathSet> {
+  const all: [string, StartedPath][] = [];
+  for (const kind of kinds) all.push([pathName(kind), await startPath(kind, upstream, tapEnv)]);
+  const live = all.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
+  return { all, live, close: async () => void (await Promise.all(live.map(([, p]) => p.close()))) };
+}
