@@ -33,7 +33,7 @@ export function schemaFindings(ctx: ItemContext, validator: ValidatorPort | unde
     const where = issue.definition ? `${issue.definition} (${ctx.revision})` : `the JSON-RPC envelope (${ctx.revision})`;
     return {
       code: issue.code,
-      severity: 'error',
+      severity: issue.severity ?? 'error',
       path: joinPath(ctx.base, issue.path),
       message: `${issue.path} ${issue.message} It does not match ${where}; fix the sender so the message follows the schema of the negotiated revision.`,
     };

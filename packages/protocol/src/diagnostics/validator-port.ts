@@ -17,6 +17,11 @@ export interface SchemaIssue {
   definition?: string;
   /** For a missing property: its name. */
   missing?: string;
+  /**
+   * `warning` where the schema and JSON-RPC 2.0 disagree and the sender followed JSON-RPC (an
+   * error that answers an unreadable request with `id: null`); errors otherwise.
+   */
+  severity?: 'warning';
 }
 
 export interface MessageCheck {

@@ -95,6 +95,9 @@ export function resultDefinition(rev: Revision, request: { method: string; param
   return methodIn(request.method, rev)?.result;
 }
 
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
 /** The JSON-RPC envelope as each revision's schema states it. */
 export function envelopeIssues(rev: Revision, v: JsonObject): SchemaIssue[] {
   const issue = (path: string, message: string): SchemaIssue[] => [{ code: 'envelope-invalid', path, message }];
@@ -115,6 +118,17 @@ export function envelopeIssues(rev: Revision, v: JsonObject): SchemaIssue[] {
     }
     if (revisionAtLeast(rev, '2025-11-25')) {
       if ('id' in v && !isId(v.id)) return issue('$.id', `In ${rev} an error's id is a string or an integer, or left out when the request could not be read; null is not allowed.`);
+    } else if (v.id === null && (e.code === PARSE_ERROR || e.code === INVALID_REQUEST)) {
+      // JSON-RPC 2.0 §5 requires null here (the request's id could not be read); this revision's
+      // schema has no null id. The sender did the right thing by JSON-RPC, so this is a warning.
+      return [
+        {
+          code: 'envelope-invalid',
+          path: '$.id',
+          severity: 'warning',
+          message: `is null. JSON-RPC 2.0 requires null when the request could not be read, but the ${rev} schema allows only a string or integer id (2025-11-25 drops the id instead); strict clients of ${rev} may reject this error.`,
+        },
+      ];
     } else if (!isId(v.id)) {
       return issue('$.id', `In ${rev} every error response carries the string or integer id of its request (null is not allowed by the schema).`);
     }

@@ -170,4 +170,22 @@ describe('CaptureDeriver diagnostics', () => {
     expect(out.diagnostics).toMatchObject([{ code: 'invalid-message', severity: 'error' }]);
     expect(out.exchanges[0]).toMatchObject({ status: 'invalid', diagnostics: 1 });
   });
+
+  it('in 2025-03-26 a parse-error answer with id null is a warning (JSON-RPC requires null there), any other null-id error stays an error', () => {
+    const { f, feed } = session('2025-03-26');
+    feed(f('c2s', '{"jsonrpc":'));
+    const parseError = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+    expect(parseError.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'warning', path: '$.id' }]);
+    expect(parseError.diagnostics[0]!.message).toContain('JSON-RPC 2.0 requires null');
+    const otherError = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
+    expect(otherError.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'error', path: '$.id' }]);
+  });
+
+  it('from 2025-11-25 a parse-error answer leaves the id out; a null id there is an error', () => {
+    const { f, feed } = session('2025-11-25');
+    const withoutId = feed(f('s2c', { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }));
+    expect(withoutId.diagnostics.filter((x) => x.code === 'envelope-invalid')).toEqual([]);
+    const nullId = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+    expect(nullId.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'error' }]);
+  });
 });
