@@ -58,7 +58,8 @@ export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record
     case 'mcpscope':
       return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv }));
     case 'capture off':
-      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv, CAPTURE: 'off' }));
+      // Records nothing, so it needs no store file (and must not take the capture-on tap's lock).
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, CAPTURE: 'off' }));
     case 'node':
       return fromHelper(await startHelper('./node-pass-through.ts', { UPSTREAM }));
     case 'hono':
@@ -80,7 +81,13 @@ export interface PathSet {
 
 export async function startPaths(kinds: readonly PathKind[], upstream: Helper, tapEnv: Record<string, string> = {}): Promise<PathSet> {
   const all: [string, StartedPath][] = [];
-  for (const kind of kinds) all.push([pathName(kind), await startPath(kind, upstream, tapEnv)]);
-  const live = all.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
-  return { all, live, close: async () => void (await Promise.all(live.map(([, p]) => p.close()))) };
+  const live = () => all.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
+  const close = async () => void (await Promise.all(live().map(([, p]) => p.close())));
+  try {
+    for (const kind of kinds) all.push([pathName(kind), await startPath(kind, upstream, tapEnv)]);
+  } catch (error) {
+    await close(); // never leave the paths that did start running
+    throw error;
+  }
+  return { all, live: live(), close };
 }

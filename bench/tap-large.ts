@@ -47,6 +47,8 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const samples = new Samples();
   let peaksSinceStart = false;
   try {
+    // Warm-up: the first large body through a fresh process pays for JIT and heap growth once.
+    for (const [, path] of paths.live) await fetchLarge(path.origin, MB);
     for (let round = 0; round < rounds; round++) {
       for (const [name, path] of paths.live) {
         for (const size of sizes) {

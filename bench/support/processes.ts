@@ -12,6 +12,10 @@ export interface Helper {
 export function startHelper(script: string, env: Record<string, string> = {}): Promise<Helper> {
   const path = fileURLToPath(new URL(script, import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // A benchmark that dies must not leave its helpers running (they hold ports and CPU).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
