@@ -19,7 +19,7 @@ const PATHS: PathKind[] = ['direct', 'mcpscope', 'capture off', 'node'];
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
-  const callsPerRun = options.smoke ? 100 : 1000;
+  const callsPerRun = options.smoke ? 100 : 600;
   const demo = await startHelper('./demo-process.ts');
   const paths = await startPaths(PATHS, demo);
   const samples = new Samples();

@@ -24,7 +24,7 @@ const BENCH = 'tap';
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
-  const callsPerRun = options.smoke ? 200 : 1500;
+  const callsPerRun = options.smoke ? 200 : 1000;
   const upstream = await startHelper('./fast-upstream.ts');
   const paths = await startPaths(ALL_PATHS, upstream);
   const samples = new Samples();
