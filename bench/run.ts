@@ -62,8 +62,8 @@ mkdirSync(dir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
 const file = `${dir}bench-${options.smoke ? 'smoke-' : ''}${stamp}.json`;
 writeFileSync(file, JSON.stringify(results, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2));
-// The Markdown table of the latest full run is what bench/README.md quotes.
-if (!options.smoke) writeFileSync(`${dir}latest.md`, formatMarkdown(rows) + '\n');
+// The Markdown table of the latest full run (every benchmark, real sizes) is what bench/README.md quotes.
+if (!options.smoke && !only) writeFileSync(`${dir}latest.md`, formatMarkdown(rows) + '\n');
 console.log(`\nwrote ${file}`);
 // Benchmarks may leave keep-alive sockets in undici's pool; do not wait for them to time out.
 process.exit(rows.some((r) => r.note?.startsWith('failed')) ? 1 : 0);
