@@ -7,6 +7,7 @@ import { runRebuild } from './capture/rebuild-command.js';
 import { InspectorError } from './errors.js';
 import { openBrowser } from './config/open-browser.js';
 import { runExport, runOpen } from './export/export-cli.js';
+import { VERSION } from './version.js';
 
 async function main(): Promise<void> {
   let options;
@@ -25,13 +26,18 @@ async function main(): Promise<void> {
     options = parseCli(argv, process.env);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`mcpscope: ${err.message}\n\n${USAGE}`);
+      // The mistake, not a screenful of help that buries it (git and npm do the same).
+      process.stderr.write(`mcpscope: ${err.message}\nRun \`mcpscope --help\` for the options.\n`);
       process.exit(2);
     }
     throw err;
   }
   if (options.help) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`mcpscope ${VERSION}\n`);
     return;
   }
   const app = await startMcpscope(options);

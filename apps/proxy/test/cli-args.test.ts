@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/config/cli-args.js';
 
 describe('parseCli', () => {
@@ -35,5 +37,25 @@ describe('--stdio', () => {
   it('refuses a command it cannot split, before starting anything', () => {
     expect(() => parseCli(['--stdio', 'node "server.js'])).toThrow(UsageError);
     expect(parseCli(['--stdio', 'node "my server.js"']).stdio).toBe('node "my server.js"');
+  });
+});
+
+describe('the mcpscope command', () => {
+  const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
+  const run = (args: string[]) => spawnSync(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+
+  it('prints its version, the one in package.json', () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const out = run(['--version']);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toBe(`mcpscope ${version}\n`);
+  });
+
+  it('answers a wrong flag with the mistake and where to look, not a screenful of help', () => {
+    const out = run(['--trget', 'http://localhost:3000/mcp']);
+    expect(out.status).toBe(2);
+    expect(out.stderr).toMatch(/^mcpscope: Unknown option '--trget'/);
+    expect(out.stderr).toContain('mcpscope --help');
+    expect(out.stderr.split('\n').length).toBeLessThan(5);
   });
 });

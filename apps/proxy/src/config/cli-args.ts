@@ -20,6 +20,7 @@ export interface CliOptions {
   publicUrl?: string;
   open: boolean;
   help: boolean;
+  version: boolean;
   dangerouslyExposeDashboard: boolean;
   allowHosts: string[];
   /** Retention: keep at most this many frames (the oldest go first). */
@@ -33,7 +34,8 @@ export const USAGE = `mcpscope — see every MCP frame between a client and a se
 Usage:
   mcpscope [--target URL | --stdio "CMD ARGS"] [options]
   mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
-  mcpscope open FILE     the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
+  mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
+  mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 
@@ -52,9 +54,8 @@ Options:
   --allow-host HOST   another Host the tap accepts (repeatable)
   --no-open           do not open the dashboard in a browser
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
+  --version           print the version
   --help              this text
-
-  mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
 `;
 
 export class UsageError extends Error {}
@@ -90,6 +91,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'no-open': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
       },
     }));
   } catch (err) {
@@ -133,6 +135,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     uiHost,
     open: !values['no-open'],
     help: values.help ?? false,
+    version: values.version ?? false,
     dangerouslyExposeDashboard: dangerous,
     allowHosts: values['allow-host'] ?? [],
   };

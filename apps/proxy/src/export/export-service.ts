@@ -10,9 +10,11 @@ import type { FrameSource, Selection } from './frame-source.js';
 import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
+import { VERSION } from '../version.js';
 
 /** Kept in step with apps/proxy/package.json. */
-export const MCPSCOPE_VERSION = '0.1.0';
+/** Written into every export (the HAR creator, the JSONL header). */
+export const MCPSCOPE_VERSION = VERSION;
 
 export const EXPORT_FORMATS = ['jsonl', 'har', 'curl'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
