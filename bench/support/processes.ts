@@ -1,4 +1,7 @@
-/** Starts a bench helper script in its own Node process and waits for its `READY <origin>` line. */
+/**
+ * Starts a bench helper script in its own Node process and waits for its `READY <origin>` line.
+ * The helper imports mcpscope from its build (dist/), as users run it, not from source through tsx.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +14,7 @@ export interface Helper {
 
 export function startHelper(script: string, env: Record<string, string> = {}): Promise<Helper> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   // A benchmark that dies must not leave its helpers running (they hold ports and CPU).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
