@@ -8,7 +8,7 @@
  * Replay's error values become HTTP answers here and nowhere else.
  */
 import { Hono, type Context } from 'hono';
-import { isJsonObject, type ReplayFailure, type ReplayInputAnswer, type ReplayLinks } from '@mcpscope/protocol';
+import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayLinks } from '@mcpscope/protocol';
 import { curlCommand } from './curl.js';
 import { parseReplayBody } from './replay-body.js';
 import { replayStatus, type ReplayError } from './replay-errors.js';
@@ -51,7 +51,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       secretNames: [...new Set(secretNames)],
       ...(parsed.value.secrets ? { secretValues: plan.wire.credentials } : {}),
     });
-    return c.json({ command });
+    return c.json<CurlResponse>({ command });
   });
 
   app.get('/replay/links/:id', (c) => {

@@ -5,6 +5,7 @@
 import type {
   ApiError,
   CurlRequest,
+  CurlResponse,
   ExchangeDetail,
   JsonObject,
   ReplayFailure,
@@ -46,7 +47,7 @@ export class ReplayApi {
   }
 
   async curl(request: CurlRequest): Promise<string> {
-    return (await this.ok<{ command: string }>('POST', '/api/replay/curl', request)).command;
+    return (await this.ok<CurlResponse>('POST', '/api/replay/curl', request)).command;
   }
 
   links(id: string): Promise<ReplayLinks> {

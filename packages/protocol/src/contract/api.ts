@@ -140,6 +140,69 @@ export interface ReplayInput {
 /** Body of `POST /api/replay/inputs/:key`. */
 export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
 
+/** `GET /api/info`: where clients should connect, for the dashboard's first-run page. */
+export interface DashboardInfo {
+  tapUrl: string;
+  mcpUrl: string;
+  upstreamUrl: string;
+  demo: boolean;
+}
+
+/** One redaction rule that matched, and how often. */
+export interface RedactionHit {
+  /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */
+  rule: string;
+  count: number;
+}
+
+/** What an export redacts (or would), for the user to read before downloading. */
+export interface RedactionReport {
+  enabled: boolean;
+  /** What the export redacts, in words. */
+  rules: string[];
+  hits: RedactionHit[];
+}
+
+/** `GET /api/export/preview`: what an export with the same parameters would hold. */
+export interface ExportPreview {
+  frames: number;
+  exchanges: number;
+  sessions: number;
+  redaction: RedactionReport;
+}
+
+/** A line or entry an import could not read; the rest of the file was imported. */
+export interface ImportProblem {
+  /** Where: `line 7`, `entry 3 (POST http://…/mcp)`, `file`. */
+  where: string;
+  message: string;
+}
+
+export type ImportFormat = 'mcpscope-jsonl' | 'har' | 'mcpscope-db';
+
+/** What an import brought in (`POST /api/import`, `mcpscope open`). */
+export interface ImportReport {
+  format: ImportFormat;
+  /** The name imported sessions carry (`import:<name>:…`). */
+  name: string;
+  frames: number;
+  sessionKeys: string[];
+  /** HAR entries that carried no MCP traffic. */
+  skipped: number;
+  /** Lines or entries that could not be imported; the rest was. */
+  problems: ImportProblem[];
+}
+
+/** Answer of `POST /api/import`. */
+export interface ImportResponse {
+  report: ImportReport;
+}
+
+/** Answer of `POST /api/replay/curl`. */
+export interface CurlResponse {
+  command: string;
+}
+
 /** Errors the API answers with, as `{ error: { code, message } }`. Codes are ours, never wire codes. */
 export interface ApiError {
   /** `position`/`length` point into the `filter` parameter when `code` is `bad_filter`. */
