@@ -9,7 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayLinks } from '@mcpscope/protocol';
-import { curlCommand } from './curl.js';
+import { curlCommand } from '../export/curl.js';
 import { parseReplayBody } from './replay-body.js';
 import { replayStatus, type ReplayError } from './replay-errors.js';
 import { planReplay } from './replay-plan.js';
