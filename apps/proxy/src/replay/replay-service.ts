@@ -1,7 +1,7 @@
 /**
  * Replays a client→server message and captures what happens like any other traffic (frames
- * recorded with transport `replay`, paired by the same deriver), then links the new exchange to
- * its original. `session` goes into the live session with its id, version and credentials;
+ * recorded with transport `replay`, paired by the same deriver), linking the new exchange to its
+ * original as its request frame is recorded (so it is stored and pushed with `replayOf`). `session` goes into the live session with its id, version and credentials;
  * `fresh` first opens mcpscope's own session (see fresh-session.ts). Ids on the wire are always
  * `mcpscope-replay-<n>`, which no real client's in-flight id can equal.
  */
@@ -86,14 +86,9 @@ export class ReplayService {
       if (!opened.ok) return opened;
       channel = opened.value;
     }
-    const result = await this.send(channel, message, signal);
-    if (!result.ok) {
-      if (plan.original && result.error.exchange) {
-        this.deps.store.link(result.error.exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
-        result.error.exchange = { ...result.error.exchange, replayOf: plan.original.exchange.id };
-      }
-      return result;
-    }
+    const link = plan.original ? { replayOf: plan.original.exchange.id, mode: plan.mode } : undefined;
+    const result = await this.send(channel, message, signal, link);
+    if (!result.ok) return result;
     const exchange = result.value;
     const response: ReplayResponse = { exchange, mode: plan.mode, sessionKey: channel.sessionKey };
     const { missingCredentials } = wireHeaders(message, channel.wire);
@@ -101,19 +96,17 @@ export class ReplayService {
       response.warnings = [`The client sent ${missingCredentials.join(', ')}, which mcpscope keeps in memory only and no longer has (it restarted since): the replay went without ${missingCredentials.length === 1 ? 'it' : 'them'}.`];
     }
     if (sentId !== undefined) response.sentId = sentId;
-    if (plan.original) {
-      this.deps.store.link(exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
-      response.replayOf = plan.original.exchange.id;
-      response.exchange = { ...exchange, replayOf: plan.original.exchange.id };
-    }
+    if (plan.original) response.replayOf = plan.original.exchange.id;
     return ok(response);
   }
 
   /**
    * Sends one message on a channel, records every frame, and returns its exchange once finished.
-   * Failures still return the captured exchange inside the error.
+   * Failures still return the captured exchange inside the error. With `link`, the exchange is
+   * linked to the one it replays as soon as its request frame has a seq: the pipeline writes that
+   * frame later in the tick, so the summary is stored and broadcast with `replayOf` from the start.
    */
-  async send(channel: Channel, message: JsonObject, signal: AbortSignal): Promise<Result<ExchangeSummary>> {
+  async send(channel: Channel, message: JsonObject, signal: AbortSignal, link?: { replayOf: string; mode: string }): Promise<Result<ExchangeSummary>> {
     const body = JSON.stringify(message);
     const { headers } = wireHeaders(message, channel.wire);
     const abort = AbortSignal.any([signal, AbortSignal.timeout(this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS)]);
@@ -123,6 +116,7 @@ export class ReplayService {
       if (requestSeq === undefined && frame.direction === 'c2s' && frame.kind === 'data') {
         requestSeq = seq;
         connectionId = frame.http?.connectionId;
+        if (link) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
       }
     });
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
