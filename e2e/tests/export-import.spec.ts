@@ -64,6 +64,22 @@ test('a HAR recorded by Chromium imports from the dashboard menu and shows the e
   await expect(page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="ok"]')).toHaveCount(4);
   await expect(page.locator('[data-testid="exchange-row"][data-method="initialize"]')).toHaveCount(2);
   await page.screenshot({ path: '../reports/screenshots/export-import.png' });
+
+  // An imported session is read-only: replaying into it is refused in the panel, which offers a
+  // fresh session instead. Nothing is sent, so the counts the next test relies on stay.
+  await page.keyboard.press('Escape'); // the export menu covers the timeline
+  await expect(page.getByTestId('export-menu-button')).toHaveAttribute('aria-expanded', 'false');
+  await calls.nth(2).click();
+  await page.getByTestId('replay-button').click();
+  await expect(page.getByTestId('replay-editor').locator('.view-lines')).toContainText('tools/call', { timeout: 20_000 });
+  await expect(page.getByTestId('replay-mode-session')).toBeChecked();
+  await page.getByTestId('replay-send').click();
+  const refusal = page.getByTestId('replay-error');
+  await expect(refusal).toHaveAttribute('data-code', 'imported_session');
+  await expect(refusal).toContainText('was imported from a file');
+  await expect(page.getByTestId('replay-retry-fresh')).toBeVisible();
+  await page.getByTestId('replay-close').click();
+  await expect(calls).toHaveCount(4);
 });
 
 test('the menu says what it will redact before the download, and the file holds no secret', async ({ page }) => {

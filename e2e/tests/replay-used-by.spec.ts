@@ -60,6 +60,7 @@ test.describe('replay on the demo server', () => {
     const failed = page.locator('[data-testid="exchange-row"][data-method="tools/call"]');
     await expect(failed).toHaveCount(1);
     await expect(failed).toHaveAttribute('data-status', 'protocol_error');
+    const originalId = await failed.getAttribute('data-id');
     await openReplay(page, failed);
 
     // The editor knows the tool's inputSchema: "fifty" is flagged inline before anything is sent.
@@ -98,6 +99,18 @@ test.describe('replay on the demo server', () => {
     await expect(page.getByTestId('replay-curl')).toContainText("accept: application/json, text/event-stream");
     await expect(page.getByTestId('replay-curl')).toContainText('mcp-session-id: ');
     await page.screenshot({ path: '../reports/screenshots/replay-fresh.png' });
+    const freshReplayId = await result.getAttribute('data-exchange-id');
+    await page.getByTestId('replay-close').click();
+
+    // After replaying, the new row is marked as a replay of #N, and clicking the mark selects the
+    // original. The fresh replay replayed the first replay, and says so.
+    const rowOf = (id: string | null) => page.locator(`[data-testid="exchange-row"][data-id="${id}"]`);
+    await expect(rowOf(originalId).getByTestId('replay-mark')).toHaveCount(0);
+    await expect(rowOf(firstReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${originalId}`);
+    await expect(rowOf(freshReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${firstReplayId}`);
+    await rowOf(firstReplayId).getByTestId('replay-mark').click();
+    await expect(rowOf(originalId)).toHaveAttribute('aria-selected', 'true');
+    await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'false');
 
     await client.close();
     expect(consoleErrors).toEqual([]);
