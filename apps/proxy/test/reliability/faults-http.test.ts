@@ -1,10 +1,10 @@
 // Faults on the HTTP path: whatever the upstream or the client does, the proxy stays up, the
 // client gets a well-formed answer (or exactly the bytes the upstream sent), and the capture holds
 // what was forwarded, frame for frame.
-import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
+import { freePort } from '../support/free-port.js';
 import { eventually, exchanges, framesOfCall, isJsonRpcError, post, rpcId, startProxy, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
@@ -46,12 +46,7 @@ async function readAll(res: Response): Promise<{ text: string; error?: unknown }
 describe('HTTP faults', () => {
   it('upstream down at start: 502 with a JSON-RPC error, then works once the upstream comes up', async () => {
     const row = report.row('upstream down when mcpscope starts, comes up later', '502 + JSON-RPC error with the request id, transport_error recorded; later calls succeed without restarting mcpscope');
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const down = await startProxy(`http://127.0.0.1:${port}/mcp`);
     try {
       const id = rpcId();

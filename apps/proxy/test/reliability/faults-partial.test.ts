@@ -2,7 +2,7 @@
 // the client did receive are a (malformed) frame beside the transport frame that says why.
 import { describe, expect, it } from 'vitest';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { framesOfCall, post, rpcId, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 

@@ -3,7 +3,7 @@
 // calls keep flowing through the same proxy meanwhile.
 import { describe, expect, it } from 'vitest';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { framesOfCall, post, rpcId, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 

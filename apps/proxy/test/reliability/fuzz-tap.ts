@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream, type ProxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream, type ProxiedUpstream } from '../support/proxy-fixture.js';
 import { api, eventually, framesAfter, MCP_HEADERS } from './harness.js';
 import type { reliabilityReport } from './report.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runCliExpectingExit } from './cli-process.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('50-security-access', 'Security: access to the dashboard');

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { exchanges, eventually, post, rpcId, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
-import { sharedUpstream } from './proxy-fixture.js';
+import { sharedUpstream } from '../support/proxy-fixture.js';
 import { SECRETS, secretsOnDisk } from './secrets.js';
 import { framesOfCall, MCP_HEADERS, post, rpcId, tempDb, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';

@@ -10,8 +10,8 @@ import type { ExchangeStatus, FrameView } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startEverythingServer } from './fixtures/everything-server.js';
-import { proxiedUpstream } from './proxy-fixture.js';
+import { startEverything } from '../support/everything.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { eventually, exchanges, framesAfter } from './harness.js';
 import { reliabilityReport } from './report.js';
 
@@ -23,7 +23,7 @@ const IN_FLIGHT = 10;
 const CALLS = Number(process.env.MCPSCOPE_SOAK_CALLS ?? 1000);
 const SEED = 424242;
 
-const proxy = proxiedUpstream(startEverythingServer);
+const proxy = proxiedUpstream(() => startEverything('streamableHttp'));
 
 type Op = 'echo' | 'sum' | 'progress' | 'bad-args' | 'unknown-tool' | 'list-tools' | 'ping' | 'prompt';
 const OPS = fc.constantFrom<Op>('echo', 'echo', 'sum', 'sum', 'progress', 'bad-args', 'unknown-tool', 'list-tools', 'ping', 'prompt');

@@ -3,23 +3,18 @@
  * (which consumes it). DESIGN.md's "Contract" section names these routes; keep them stable.
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
-import type { Direction, FrameKind, HttpInfo, Transport } from '../model/frame.js';
+import type { Frame } from '../model/frame.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
-/** A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut and say their full size. */
-export interface FrameView {
-  seq: number;
-  ts: number;
-  sessionKey: string;
-  direction: Direction;
-  transport: Transport;
-  kind: FrameKind;
-  raw: string;
+/**
+ * A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut (`raw` is then the first part)
+ * and say their full size.
+ */
+export interface FrameView extends Frame {
   /** Bytes of the full raw text (UTF-16 code units as stored). */
   size: number;
   truncated: boolean;
-  http?: HttpInfo;
 }
 
 /** Lists cut bodies at 64 KiB; the detail routes return them whole or as a download. */
@@ -223,7 +218,7 @@ export type ServerEvent =
 export type ExchangeStatusCounts = Partial<Record<ExchangeStatus, number>>;
 
 /** The list form of a frame: the raw text cut at `rawLimit`, with its full size stated. */
-export function toFrameView(frame: import('../model/frame.js').Frame, rawLimit = FRAME_RAW_LIMIT): FrameView {
+export function toFrameView(frame: Frame, rawLimit = FRAME_RAW_LIMIT): FrameView {
   const truncated = frame.raw.length > rawLimit;
   const view: FrameView = {
     seq: frame.seq,

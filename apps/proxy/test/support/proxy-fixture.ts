@@ -1,12 +1,13 @@
 /**
- * The start/close boilerplate of the reliability files, once: an upstream (and, with
- * `proxiedUpstream`, the real mcpscope in front of it) started before the tests of the file or
- * describe block that calls it, and closed after them: proxy first, so nothing is left forwarding
- * to a closed upstream. The handle's fields are read inside tests and hooks, once they have started.
+ * The start/close boilerplate of the tests that run against a real upstream, once: the upstream
+ * (and, with `proxiedUpstream`, the real mcpscope in front of it, capture in memory) started before
+ * the tests of the file or describe block that calls it, and closed after them: proxy first, so
+ * nothing is left forwarding to a closed upstream. The handle's fields are read inside tests and
+ * hooks, once they have started.
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { Mcpscope, StartOptions } from '../../src/server.js';
-import { startProxy } from './harness.js';
+import { startTestMcpscope } from '../helpers.js';
 
 export interface Upstream {
   url: string;
@@ -42,7 +43,7 @@ export function proxiedUpstream<U extends Upstream>(start: () => Promise<U>, opt
   let app: Mcpscope | undefined;
   beforeAll(async () => {
     upstream = await start();
-    app = await startProxy(upstream.url, options);
+    app = await startTestMcpscope({ ...options, target: upstream.url });
   });
   afterAll(async () => {
     await app?.close();
