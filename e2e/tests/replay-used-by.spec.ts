@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests, runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -39,21 +39,15 @@ async function openReplay(page: Page, row: ReturnType<Page['locator']>): Promise
 }
 
 test.describe('replay on the demo server', () => {
-  let app: RunningMcpscope;
-  test.beforeAll(async () => {
-    app = await runMcpscope();
-  });
-  test.afterAll(async () => {
-    await app?.stop();
-  });
+  const proxy = mcpscopeForTests();
 
   test('ChatGPT\'s failed suggest_gifts, fixed in Monaco and replayed in session then fresh mode', async ({ page }) => {
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    await page.goto(app.dashboardLoginUrl);
+    await page.goto(proxy.app.dashboardLoginUrl);
     await expect(page.getByTestId('connection')).toHaveText('live');
 
-    const client = await chatgpt(app.mcpUrl);
+    const client = await chatgpt(proxy.app.mcpUrl);
     await client.listTools(); // as ChatGPT does on connecting: the editor learns the inputSchemas from it
     await expect(client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'fifty' } })).rejects.toMatchObject({ code: -32602 });
 
@@ -117,9 +111,9 @@ test.describe('replay on the demo server', () => {
   });
 
   test('an expired session says so and offers a fresh one; the composer sends from a template', async ({ page }) => {
-    await page.goto(app.dashboardLoginUrl);
+    await page.goto(proxy.app.dashboardLoginUrl);
     await expect(page.getByTestId('connection')).toHaveText('live');
-    const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
+    const transport = new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
     const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
     await client.connect(transport);
     await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 4 } });

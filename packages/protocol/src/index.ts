@@ -47,6 +47,8 @@ export type {
   ReplayFailure,
   ReplayInput,
   ReplayInputAnswer,
+  ReplayInputsResponse,
+  ReplayToolsResponse,
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,

@@ -8,7 +8,7 @@
  * Replay's error values become HTTP answers here and nowhere else.
  */
 import { Hono, type Context } from 'hono';
-import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayLinks } from '@mcpscope/protocol';
+import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInputsResponse, type ReplayToolsResponse, type ReplayLinks } from '@mcpscope/protocol';
 import { curlCommand } from '../export/curl.js';
 import { parseReplayBody } from './replay-body.js';
 import { replayStatus, type ReplayError } from './replay-errors.js';
@@ -66,10 +66,10 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
   app.get('/replay/tools', (c) => {
     const session = c.req.query('session');
     if (!session) return failure(c, { code: 'bad_request', message: 'Name the session: ?session=KEY.' });
-    return c.json({ tools: store.tools(session) });
+    return c.json<ReplayToolsResponse>({ tools: store.tools(session) });
   });
 
-  app.get('/replay/inputs', (c) => c.json({ inputs: inputs.list() }));
+  app.get('/replay/inputs', (c) => c.json<ReplayInputsResponse>({ inputs: inputs.list() }));
 
   app.post('/replay/inputs/:key', async (c) => {
     const body = await jsonBody(c);

@@ -1,9 +1,10 @@
 /**
  * Replays a client→server message and captures what happens like any other traffic (frames
  * recorded with transport `replay`, paired by the same deriver), linking the new exchange to its
- * original as its request frame is recorded (so it is stored and pushed with `replayOf`). `session` goes into the live session with its id, version and credentials;
- * `fresh` first opens mcpscope's own session (see fresh-session.ts). Ids on the wire are always
- * `mcpscope-replay-<n>`, which no real client's in-flight id can equal.
+ * original as its request frame is recorded (so it is stored and pushed with `replayOf`).
+ * `session` goes into the live session with its id, version and credentials; `fresh` first opens
+ * mcpscope's own session (see fresh-session.ts). Ids on the wire are always `mcpscope-replay-<n>`,
+ * which no real client's in-flight id can equal.
  */
 import { isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
@@ -116,7 +117,8 @@ export class ReplayService {
       if (requestSeq === undefined && frame.direction === 'c2s' && frame.kind === 'data') {
         requestSeq = seq;
         connectionId = frame.http?.connectionId;
-        if (link) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
+        // seq is -1 once the pipeline has shut down: nothing is stored, so there is nothing to link.
+        if (link && seq > 0) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
       }
     });
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;

@@ -11,9 +11,11 @@ import type {
   ReplayFailure,
   ReplayInput,
   ReplayInputAnswer,
+  ReplayInputsResponse,
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,
+  ReplayToolsResponse,
 } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { takeToken } from '../api/token.js';
@@ -55,11 +57,11 @@ export class ReplayApi {
   }
 
   async tools(sessionKey: string): Promise<JsonObject[]> {
-    return (await this.ok<{ tools: JsonObject[] }>('GET', `/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
+    return (await this.ok<ReplayToolsResponse>('GET', `/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
   }
 
   async inputs(): Promise<ReplayInput[]> {
-    return (await this.ok<{ inputs: ReplayInput[] }>('GET', '/api/replay/inputs')).inputs;
+    return (await this.ok<ReplayInputsResponse>('GET', '/api/replay/inputs')).inputs;
   }
 
   async answer(key: string, answer: ReplayInputAnswer): Promise<void> {

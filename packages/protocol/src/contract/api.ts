@@ -4,6 +4,7 @@
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Frame } from '../model/frame.js';
+import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
@@ -130,6 +131,16 @@ export interface ReplayInput {
   params?: unknown;
   /** Epoch ms at which mcpscope declines it on the user's behalf. */
   expiresAt: number;
+}
+
+/** Answer of `GET /api/replay/inputs`: what waits for the dashboard user now. */
+export interface ReplayInputsResponse {
+  inputs: ReplayInput[];
+}
+
+/** Answer of `GET /api/replay/tools?session=KEY`: the tools of the session's latest `tools/list`. */
+export interface ReplayToolsResponse {
+  tools: JsonObject[];
 }
 
 /** Body of `POST /api/replay/inputs/:key`. */
