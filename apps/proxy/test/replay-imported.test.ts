@@ -1,9 +1,9 @@
 // Imported sessions (`mcpscope import`, a HAR, the dashboard's import) were recorded elsewhere:
 // no server holds them, so replaying into one is refused with a clear answer that offers a fresh
-// session, and a fresh replay of the same imported request works.
+// session; copying it as curl still works, and so does a fresh replay of the same request.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ImportResponse, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
+import type { CurlResponse, ImportResponse, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/server.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api } from './replay-helpers.js';
@@ -42,6 +42,12 @@ describe('replaying an imported exchange', () => {
     // Nothing was sent, so nothing was captured.
     await settled(app);
     expect(app.store.head()).toBe(before);
+  });
+
+  it('still lets the user copy it as curl (a command sends nothing by itself)', async () => {
+    const { status, body } = await api<CurlResponse>(app, '/api/replay/curl', { exchangeId: importedId, mode: 'session', message });
+    expect(status).toBe(200);
+    expect(body.command).toContain(`--data-raw '${JSON.stringify(message)}'`);
   });
 
   it('in a fresh session goes to the live server and is linked to the imported original', async () => {

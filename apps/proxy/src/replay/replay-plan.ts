@@ -4,7 +4,6 @@
  * negotiated version, the path on the upstream, and the tool's inputSchema for 2026-07-28 headers.
  */
 import { isJsonObject, type JsonObject, type SessionSummary } from '@mcpscope/protocol';
-import { isImportedSession } from '../export/importer.js';
 import type { SessionCredentials } from './credentials.js';
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayBody, ReplayMode } from './replay-body.js';
@@ -43,10 +42,6 @@ export function planReplay(body: ReplayBody, deps: PlanDeps): Result<ReplayPlan>
   const session = sessionKey === undefined ? undefined : deps.store.session(sessionKey);
   if (body.mode === 'session' && (sessionKey === undefined || (!original && !session))) {
     return fail('no_session', 'A session replay needs the exchange (or session) it belongs to; use mode "fresh" for a message composed from scratch.');
-  }
-  // An imported session (mcpscope import, a HAR) was recorded elsewhere: no upstream holds it.
-  if (body.mode === 'session' && isImportedSession(sessionKey!)) {
-    return fail('imported_session', `Session ${sessionKey} was imported from a file: no live server knows it, so nothing can be sent into it. Replay in a fresh session instead: mcpscope opens its own session with the server it proxies.`, { retryWith: 'fresh' });
   }
   if (body.mode === 'session' && session?.transport === 'stdio') {
     return fail('no_session', "Replaying into the stdio server's own session is not available (the bridge owns its pipe); replay in a fresh session: mcpscope starts its own copy of the server.", { retryWith: 'fresh' });

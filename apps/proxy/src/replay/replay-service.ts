@@ -8,6 +8,7 @@
  */
 import { isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
+import { isImportedSession } from '../export/importer.js';
 import type { SessionCredentials } from './credentials.js';
 import { openFreshSession } from './fresh-session.js';
 import { fail, ok, type Result } from './replay-errors.js';
@@ -75,6 +76,11 @@ export class ReplayService {
     const planned = planReplay(body, this.deps);
     if (!planned.ok) return planned;
     const plan = planned.value;
+    // An imported session (mcpscope import, a HAR) was recorded elsewhere: no server holds it, so
+    // nothing is sent into it. (Copy as curl still writes its command: the user decides where.)
+    if (plan.mode === 'session' && plan.sessionKey !== undefined && isImportedSession(plan.sessionKey)) {
+      return fail('imported_session', `Session ${plan.sessionKey} was imported from a file: no live server knows it, so nothing can be sent into it. Replay in a fresh session instead: mcpscope opens its own session with the server it proxies.`, { retryWith: 'fresh' });
+    }
     const message: JsonObject = { ...plan.message };
     const sentId = 'id' in message ? this.nextId() : undefined;
     if (sentId !== undefined) message.id = sentId;
