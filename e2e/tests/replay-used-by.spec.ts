@@ -102,8 +102,11 @@ test.describe('replay on the demo server', () => {
     await expect(rowOf(originalId).getByTestId('replay-mark')).toHaveCount(0);
     await expect(rowOf(firstReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${originalId}`);
     await expect(rowOf(freshReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${firstReplayId}`);
+    await rowOf(freshReplayId).click();
+    await expect(page.getByTestId('detail-replay-of')).toHaveText(`↻ #${firstReplayId}`);
     await rowOf(firstReplayId).getByTestId('replay-mark').click();
     await expect(rowOf(originalId)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('detail-replay-of')).toHaveCount(0);
     await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'false');
 
     await client.close();
