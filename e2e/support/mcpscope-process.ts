@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { test } from '@playwright/test';
 
 const BIN = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
 
@@ -46,5 +47,30 @@ export async function runMcpscope(args: string[] = []): Promise<RunningMcpscope>
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+export interface McpscopeHandle {
+  /** The running mcpscope; read it inside tests and hooks, after beforeAll. */
+  readonly app: RunningMcpscope;
+}
+
+/**
+ * One mcpscope for the tests of the file (or describe block) that calls this: started before
+ * them with `args`, stopped after them.
+ */
+export function mcpscopeForTests(args: string[] = []): McpscopeHandle {
+  let app: RunningMcpscope | undefined;
+  test.beforeAll(async () => {
+    app = await runMcpscope(args);
+  });
+  test.afterAll(async () => {
+    await app?.stop();
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('mcpscope is not running: read it inside a test or hook, after beforeAll');
+      return app;
+    },
   };
 }

@@ -1,22 +1,16 @@
 // The detail pane: bodies as a tree and as exact raw text, the HTTP layer, diagnostics, and the
 // tool's inputSchema beside the arguments with the violation marked; driven by mouse and keys.
 import { expect, test } from '@playwright/test';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests } from '../support/mcpscope-process.js';
 import { SCREENSHOTS, openDashboard, postJunk, row, sdkClient } from '../support/dashboard.js';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
-let app: RunningMcpscope;
-test.beforeAll(async () => {
-  app = await runMcpscope();
-});
-test.afterAll(async () => {
-  await app?.stop();
-});
+const proxy = mcpscopeForTests();
 
 test('a failed tools/call shows its bodies, HTTP layer and the schema violation', async ({ page }) => {
-  await openDashboard(page, app);
-  const client = await sdkClient(app.mcpUrl);
+  await openDashboard(page, proxy.app);
+  const client = await sdkClient(proxy.app.mcpUrl);
   await client.listTools();
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'wedding', budget: 'lots' } }).catch(() => undefined);
 
@@ -50,8 +44,8 @@ test('a failed tools/call shows its bodies, HTTP layer and the schema violation'
 });
 
 test('captured markup is shown as text, never run', async ({ page }) => {
-  await openDashboard(page, app);
-  const client = await sdkClient(app.mcpUrl);
+  await openDashboard(page, proxy.app);
+  const client = await sdkClient(proxy.app.mcpUrl);
   const evil = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
   await client.callTool({ name: 'wrap_gift', arguments: { gift: evil, steps: 1 } });
   await row(page, 'tools/call').filter({ hasText: 'wrap_gift' }).last().click();
@@ -63,8 +57,8 @@ test('captured markup is shown as text, never run', async ({ page }) => {
 });
 
 test('a large body shows a preview stating its size, and the rest on demand', async ({ page }) => {
-  await openDashboard(page, app);
-  const client = await sdkClient(app.mcpUrl);
+  await openDashboard(page, proxy.app);
+  const client = await sdkClient(proxy.app.mcpUrl);
   const recipient = 'r'.repeat(300_000);
   const calls = row(page, 'tools/call').filter({ hasText: 'suggest_gifts' });
   const before = await calls.count();
@@ -83,8 +77,8 @@ test('a large body shows a preview stating its size, and the rest on demand', as
 });
 
 test('an invalid frame shows its diagnostics; keys move, open and close', async ({ page }) => {
-  await openDashboard(page, app);
-  await postJunk(app.mcpUrl, 'GARBAGE <not json>');
+  await openDashboard(page, proxy.app);
+  await postJunk(proxy.app.mcpUrl, 'GARBAGE <not json>');
   const invalid = page.locator('[data-testid="exchange-row"][data-status="invalid"]');
   await expect(invalid).toHaveCount(1);
   await invalid.click();

@@ -1,16 +1,10 @@
 // A dropped WebSocket: the banner says so, and on reconnection the dashboard resumes from the
 // last sequence number it applied: calls made while it was down appear, none twice, none missing.
 import { expect, test, type WebSocketRoute } from '@playwright/test';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests } from '../support/mcpscope-process.js';
 import { openDashboard, rows, row, sdkClient } from '../support/dashboard.js';
 
-let app: RunningMcpscope;
-test.beforeAll(async () => {
-  app = await runMcpscope();
-});
-test.afterAll(async () => {
-  await app?.stop();
-});
+const proxy = mcpscopeForTests();
 
 test('a dropped WebSocket resumes with no gap and no duplicate', async ({ page }) => {
   let blocked = false;
@@ -25,8 +19,8 @@ test('a dropped WebSocket resumes with no gap and no duplicate', async ({ page }
     ws.connectToServer();
     sockets.push(ws);
   });
-  await openDashboard(page, app);
-  const client = await sdkClient(app.mcpUrl);
+  await openDashboard(page, proxy.app);
+  const client = await sdkClient(proxy.app.mcpUrl);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 50 } });
   await expect(row(page, 'tools/call', 'ok')).toHaveCount(1);
 
@@ -51,7 +45,7 @@ test('a dropped WebSocket resumes with no gap and no duplicate', async ({ page }
   // The reconnecting socket asked to resume after a sequence number, not from scratch.
   expect(urls.at(-1)).toMatch(/after=[1-9]\d*/);
   // Exactly what the server has: same ids, each once.
-  const api = await page.request.get(`${app.dashboardUrl}/api/exchanges`, { headers: { authorization: `Bearer ${new URL(app.dashboardLoginUrl).searchParams.get('token')}` } });
+  const api = await page.request.get(`${proxy.app.dashboardUrl}/api/exchanges`, { headers: { authorization: `Bearer ${new URL(proxy.app.dashboardLoginUrl).searchParams.get('token')}` } });
   const expected = ((await api.json()) as { exchanges: { id: string }[] }).exchanges.map((e) => e.id).sort();
   const shown = (await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-id')!))).sort();
   expect(shown).toEqual(expected);

@@ -7,15 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests } from '../support/mcpscope-process.js';
 
-let app: RunningMcpscope;
-test.beforeAll(async () => {
-  app = await runMcpscope();
-});
-test.afterAll(async () => {
-  await app?.stop();
-});
+const proxy = mcpscopeForTests();
 
 const SECRET = 'ak-e2e-SECRET-0123456789';
 
@@ -40,7 +34,7 @@ async function talkMcp({ secret }: { secret: string }): Promise<string[]> {
 test('a HAR recorded by Chromium imports from the dashboard menu and shows the exchanges', async ({ browser, page }) => {
   const dir = mkdtempSync(join(tmpdir(), 'mcpscope-har-'));
   const harPath = join(dir, 'chromium.har');
-  const tapOrigin = new URL(app.mcpUrl).origin;
+  const tapOrigin = new URL(proxy.app.mcpUrl).origin;
   const recording = await browser.newContext({ recordHar: { path: harPath, content: 'embed' } });
   const client = await recording.newPage();
   await client.goto(`${tapOrigin}/`); // any page of the tap's origin: fetch('/mcp') is then same-origin
@@ -52,7 +46,7 @@ test('a HAR recorded by Chromium imports from the dashboard menu and shows the e
   const har = JSON.parse(readFileSync(harPath, 'utf8'));
   expect(har.log.creator.name).toBe('Playwright');
 
-  await page.goto(app.dashboardLoginUrl);
+  await page.goto(proxy.app.dashboardLoginUrl);
   await expect(page.getByTestId('connection')).toHaveText('live');
   // The live capture already holds the page's four requests; the import adds them again as its own session.
   const calls = page.locator('[data-testid="exchange-row"][data-method="tools/call"]');
@@ -64,10 +58,26 @@ test('a HAR recorded by Chromium imports from the dashboard menu and shows the e
   await expect(page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="ok"]')).toHaveCount(4);
   await expect(page.locator('[data-testid="exchange-row"][data-method="initialize"]')).toHaveCount(2);
   await page.screenshot({ path: '../reports/screenshots/export-import.png' });
+
+  // An imported session is read-only: replaying into it is refused in the panel, which offers a
+  // fresh session instead. Nothing is sent, so the counts the next test relies on stay.
+  await page.keyboard.press('Escape'); // the export menu covers the timeline
+  await expect(page.getByTestId('export-menu-button')).toHaveAttribute('aria-expanded', 'false');
+  await calls.nth(2).click();
+  await page.getByTestId('replay-button').click();
+  await expect(page.getByTestId('replay-editor').locator('.view-lines')).toContainText('tools/call', { timeout: 20_000 });
+  await expect(page.getByTestId('replay-mode-session')).toBeChecked();
+  await page.getByTestId('replay-send').click();
+  const refusal = page.getByTestId('replay-error');
+  await expect(refusal).toHaveAttribute('data-code', 'imported_session');
+  await expect(refusal).toContainText('was imported from a file');
+  await expect(page.getByTestId('replay-retry-fresh')).toBeVisible();
+  await page.getByTestId('replay-close').click();
+  await expect(calls).toHaveCount(4);
 });
 
 test('the menu says what it will redact before the download, and the file holds no secret', async ({ page }) => {
-  await page.goto(app.dashboardLoginUrl);
+  await page.goto(proxy.app.dashboardLoginUrl);
   await page.getByTestId('export-menu-button').click();
   const preview = page.getByTestId('export-preview');
   await expect(preview).toContainText('will be replaced by [redacted]');
@@ -97,7 +107,7 @@ test('the menu says what it will redact before the download, and the file holds 
 });
 
 test('mcpscope open FILE serves the dashboard over an export, with no proxy running', async ({ page, request }) => {
-  const res = await request.get(`${app.dashboardUrl}/api/export?format=jsonl`, { headers: { authorization: `Bearer ${new URL(app.dashboardLoginUrl).searchParams.get('token')}` } });
+  const res = await request.get(`${proxy.app.dashboardUrl}/api/export?format=jsonl`, { headers: { authorization: `Bearer ${new URL(proxy.app.dashboardLoginUrl).searchParams.get('token')}` } });
   expect(res.status()).toBe(200);
   const file = join(mkdtempSync(join(tmpdir(), 'mcpscope-open-')), 'shared.jsonl');
   writeFileSync(file, await res.text());

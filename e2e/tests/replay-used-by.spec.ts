@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests, runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
 
 const require = createRequire(import.meta.url);
 
@@ -39,27 +39,22 @@ async function openReplay(page: Page, row: ReturnType<Page['locator']>): Promise
 }
 
 test.describe('replay on the demo server', () => {
-  let app: RunningMcpscope;
-  test.beforeAll(async () => {
-    app = await runMcpscope();
-  });
-  test.afterAll(async () => {
-    await app?.stop();
-  });
+  const proxy = mcpscopeForTests();
 
   test('ChatGPT\'s failed suggest_gifts, fixed in Monaco and replayed in session then fresh mode', async ({ page }) => {
     const consoleErrors: string[] = [];
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
-    await page.goto(app.dashboardLoginUrl);
+    await page.goto(proxy.app.dashboardLoginUrl);
     await expect(page.getByTestId('connection')).toHaveText('live');
 
-    const client = await chatgpt(app.mcpUrl);
+    const client = await chatgpt(proxy.app.mcpUrl);
     await client.listTools(); // as ChatGPT does on connecting: the editor learns the inputSchemas from it
     await expect(client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'fifty' } })).rejects.toMatchObject({ code: -32602 });
 
     const failed = page.locator('[data-testid="exchange-row"][data-method="tools/call"]');
     await expect(failed).toHaveCount(1);
     await expect(failed).toHaveAttribute('data-status', 'protocol_error');
+    const originalId = await failed.getAttribute('data-id');
     await openReplay(page, failed);
 
     // The editor knows the tool's inputSchema: "fifty" is flagged inline before anything is sent.
@@ -98,15 +93,30 @@ test.describe('replay on the demo server', () => {
     await expect(page.getByTestId('replay-curl')).toContainText("accept: application/json, text/event-stream");
     await expect(page.getByTestId('replay-curl')).toContainText('mcp-session-id: ');
     await page.screenshot({ path: '../reports/screenshots/replay-fresh.png' });
+    const freshReplayId = await result.getAttribute('data-exchange-id');
+    await page.getByTestId('replay-close').click();
+
+    // After replaying, the new row is marked as a replay of #N, and clicking the mark selects the
+    // original. The fresh replay replayed the first replay, and says so.
+    const rowOf = (id: string | null) => page.locator(`[data-testid="exchange-row"][data-id="${id}"]`);
+    await expect(rowOf(originalId).getByTestId('replay-mark')).toHaveCount(0);
+    await expect(rowOf(firstReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${originalId}`);
+    await expect(rowOf(freshReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${firstReplayId}`);
+    await rowOf(freshReplayId).click();
+    await expect(page.getByTestId('detail-replay-of')).toHaveText(`↻ #${firstReplayId}`);
+    await rowOf(firstReplayId).getByTestId('replay-mark').click();
+    await expect(rowOf(originalId)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('detail-replay-of')).toHaveCount(0);
+    await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'false');
 
     await client.close();
     expect(consoleErrors).toEqual([]);
   });
 
   test('an expired session says so and offers a fresh one; the composer sends from a template', async ({ page }) => {
-    await page.goto(app.dashboardLoginUrl);
+    await page.goto(proxy.app.dashboardLoginUrl);
     await expect(page.getByTestId('connection')).toHaveText('live');
-    const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
+    const transport = new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl), { requestInit: { headers: { 'user-agent': 'openai-mcp/1.0.0' } } });
     const client = new Client({ name: 'openai-mcp', version: '1.0.0' });
     await client.connect(transport);
     await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'retirement', budget: 4 } });

@@ -3,32 +3,26 @@
 import { expect, test } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { mcpscopeForTests } from '../support/mcpscope-process.js';
 
-let app: RunningMcpscope;
-test.beforeAll(async () => {
-  app = await runMcpscope();
-});
-test.afterAll(async () => {
-  await app?.stop();
-});
+const proxy = mcpscopeForTests();
 
 test('a tools/call through the tap appears live in the dashboard', async ({ page }) => {
   const consoleErrors: string[] = [];
   const foreignRequests: string[] = [];
   page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
   page.on('request', (r) => {
-    if (!r.url().startsWith(app.dashboardUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreignRequests.push(r.url());
+    if (!r.url().startsWith(proxy.app.dashboardUrl) && !r.url().startsWith('data:') && !r.url().startsWith('blob:')) foreignRequests.push(r.url());
   });
 
-  await page.goto(app.dashboardLoginUrl);
+  await page.goto(proxy.app.dashboardLoginUrl);
   // The token leaves the address bar once the app has taken it.
   await expect(page).not.toHaveURL(/token=/);
   await expect(page.getByTestId('connection')).toHaveText('live');
   await expect(page.getByTestId('exchange-row')).toHaveCount(0);
 
   const client = new Client({ name: 'e2e-client', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(app.mcpUrl)));
+  await client.connect(new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl)));
   const result = await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'graduation', budget: 70 } });
   expect(result.structuredContent).toMatchObject({ gifts: expect.any(Array) });
 

@@ -1,10 +1,6 @@
 // Replay against server-everything (the reference server, SDK v1, streamableHttp): a fresh session
 // presents the captured client's capabilities, and a server request during a replay (elicitation)
 // waits for the dashboard user instead of hanging.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,34 +9,15 @@ import type { ExchangeDetail, ReplayInput, ReplayResponse } from '@mcpscope/prot
 import type { Mcpscope } from '../src/server.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { api } from './replay-helpers.js';
+import { startEverything, type Everything } from './support/everything.js';
 
-const require = createRequire(import.meta.url);
-const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
-let everything: ChildProcess;
+let everything: Everything;
 let app: Mcpscope;
 let client: Client;
 
 beforeAll(async () => {
-  const port = await freePort();
-  everything = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let log = '';
-    everything.stderr!.on('data', (d: Buffer) => {
-      log += d.toString();
-      if (log.includes('listening')) resolve();
-    });
-    everything.once('exit', () => reject(new Error(`server-everything exited: ${log}`)));
-  });
-  app = await startTestMcpscope({ target: `http://127.0.0.1:${port}/mcp` });
+  everything = await startEverything('streamableHttp');
+  app = await startTestMcpscope({ target: everything.url });
   client = new Client({ name: 'e2e-chat', version: '2.1.0' }, { capabilities: { elicitation: {} } });
   client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }));
   await client.connect(new StreamableHTTPClientTransport(new URL(app.mcpUrl)));
@@ -48,7 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await app?.close();
-  everything?.kill();
+  await everything?.close();
 });
 
 async function failedSum(): Promise<string> {

@@ -2,7 +2,6 @@
 // malformed input, an unreachable upstream (captured as a transport_error), a server request
 // nobody answers (declined on the user's behalf).
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { ReplayInputs } from '../src/replay/replay-inputs.js';
 import { startDemoServer } from '../src/demo/demo-http.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
+import { freePort } from './support/free-port.js';
 
 const SECRET = 'Bearer sk-test-secret-42';
 let app: Mcpscope;
@@ -104,11 +104,7 @@ describe('upstream down', () => {
   let down: Mcpscope;
   let failedId: string;
   beforeAll(async () => {
-    const srv = createServer();
-    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-    const { port } = srv.address() as { port: number };
-    await new Promise<void>((r) => srv.close(() => r()));
-    down = await startTestMcpscope({ target: `http://127.0.0.1:${port}/mcp` });
+    down = await startTestMcpscope({ target: `http://127.0.0.1:${await freePort()}/mcp` });
     await fetch(down.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': 'gone-1' }, body: JSON.stringify(message) });
     await settled(down);
     failedId = down.store.exchanges(5)[0]!.id;

@@ -29,6 +29,28 @@ describe('migrations', () => {
     store.close();
   });
 
+  it('keeps the replay links of a version-2 file (replay created their table itself then) and marks those replays', () => {
+    const file = tempDbFile();
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[1]!);
+    old.pragma('user_version = 2');
+    // The table exactly as the previous version's ReplayStore created it on start.
+    old.exec(`CREATE TABLE IF NOT EXISTS replay_links (exchange_id TEXT PRIMARY KEY, replay_of TEXT NOT NULL, mode TEXT NOT NULL, ts REAL NOT NULL);
+      CREATE INDEX IF NOT EXISTS replay_links_by_original ON replay_links(replay_of);`);
+    const summary = (id: string) => ({ id, sessionKey: 's', requester: 'client', kind: 'request', method: 'ping', status: 'ok', startTs: Number(id), frameSeqs: [Number(id)], size: 0, diagnostics: 0, updatedSeq: Number(id) });
+    for (const id of ['1', '3']) old.prepare("INSERT INTO exchanges (id, sort_key, session_key, status, method, updated_seq, summary) VALUES (?, ?, 's', 'ok', 'ping', ?, ?)").run(id, Number(id), Number(id), JSON.stringify(summary(id)));
+    old.prepare("INSERT INTO replay_links VALUES ('3', '1', 'session', 9)").run();
+    old.close();
+
+    const store = new CaptureStore(file);
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.exchange('3')).toEqual({ ...summary('3'), replayOf: '1' });
+    expect(store.exchange('1')).toEqual(summary('1'));
+    expect(store.replayLinks.replays('1')).toEqual(['3']);
+    store.close();
+  });
+
   it('refuses a file written by a newer mcpscope and leaves it untouched', () => {
     const file = tempDbFile();
     const newer = new Database(file);

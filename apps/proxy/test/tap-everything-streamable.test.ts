@@ -1,33 +1,24 @@
 // The tap in front of server-everything (Streamable HTTP, stateful, resumable): an official SDK
 // client gets the same answers through the tap as directly, and the capture holds every frame
 // of the session exactly once, in order, with the right direction.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Mcpscope } from '../src/server.js';
-import { settled, startTestMcpscope } from './helpers.js';
-import { startEverything, type Everything } from './support/everything.js';
+import { settled } from './helpers.js';
+import { startEverything } from './support/everything.js';
+import { proxiedUpstream } from './support/proxy-fixture.js';
 import { exercise, newClient, recordWire } from './support/scenario.js';
 import { asMultiset, dataFrames, parsed } from './support/capture.js';
 
-let upstream: Everything;
-let app: Mcpscope;
-beforeAll(async () => {
-  upstream = await startEverything('streamableHttp');
-  app = await startTestMcpscope({ target: upstream.url });
-});
-afterAll(async () => {
-  await app?.close();
-  await upstream?.close();
-});
+const proxy = proxiedUpstream(() => startEverything('streamableHttp'));
 
 describe('Streamable HTTP through the tap (server-everything)', () => {
   it('gives the SDK client the same results as a direct connection, and captures every frame once', async () => {
     const direct = newClient();
-    await direct.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
+    await direct.connect(new StreamableHTTPClientTransport(new URL(proxy.upstream.url)));
     const expected = await exercise(direct);
     await direct.close();
 
-    const { transport, wire } = recordWire(new StreamableHTTPClientTransport(new URL(app.mcpUrl)));
+    const { transport, wire } = recordWire(new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl)));
     const client = newClient();
     await client.connect(transport);
     const got = await exercise(client);
@@ -39,15 +30,15 @@ describe('Streamable HTTP through the tap (server-everything)', () => {
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
     await client.close();
-    await settled(app);
+    await settled(proxy.app);
 
     // Client → server: exactly the messages the client sent, in the order it sent them.
-    expect(parsed(dataFrames(app, sessionId, 'c2s'))).toEqual(wire.sent);
+    expect(parsed(dataFrames(proxy.app, sessionId, 'c2s'))).toEqual(wire.sent);
     // Server → client: exactly what the client received (streams interleave, so compare as sets)…
-    const s2c = dataFrames(app, sessionId, 's2c');
+    const s2c = dataFrames(proxy.app, sessionId, 's2c');
     expect(asMultiset(parsed(s2c))).toEqual(asMultiset(wire.received));
     // …and every exchange is complete, with its request before its response.
-    const exchanges = app.store.exchanges(1000).filter((e) => e.sessionKey === sessionId && e.kind === 'request');
+    const exchanges = proxy.app.store.exchanges(1000).filter((e) => e.sessionKey === sessionId && e.kind === 'request');
     expect(exchanges.length).toBeGreaterThan(10);
     for (const ex of exchanges) {
       expect(ex.status, `${ex.method} ${ex.target ?? ''}`).toMatch(/^(ok|business_error)$/);
@@ -58,18 +49,18 @@ describe('Streamable HTTP through the tap (server-everything)', () => {
     const longCall = exchanges.find((e) => e.target === 'trigger-long-running-operation');
     expect(longCall!.frameSeqs).toHaveLength(5); // request, three progress notifications, result
 
-    const session = app.store.sessions().find((s) => s.sessionKey === sessionId);
+    const session = proxy.app.store.sessions().find((s) => s.sessionKey === sessionId);
     expect(session).toMatchObject({ protocolVersion: '2025-11-25', clientInfo: { name: 'mcpscope-test' }, serverInfo: { name: expect.any(String) } });
     expect(session!.userAgent).toBeTruthy();
   });
 
   it('ends the session with DELETE: the upstream forgets it and says so through the tap', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl));
+    const transport = new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl));
     const client = newClient();
     await client.connect(transport);
     const sessionId = transport.sessionId!;
     await transport.terminateSession();
-    const after = await fetch(app.mcpUrl, {
+    const after = await fetch(proxy.app.mcpUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
@@ -102,7 +93,7 @@ describe('Streamable HTTP through the tap (server-everything)', () => {
       return new Response(body, { status: res.status, headers: res.headers });
     };
     const { transport, wire } = recordWire(
-      new StreamableHTTPClientTransport(new URL(app.mcpUrl), { fetch: cuttingFetch, reconnectionOptions: { initialReconnectionDelay: 1500, maxReconnectionDelay: 3000, reconnectionDelayGrowFactor: 1.5, maxRetries: 4 } }),
+      new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl), { fetch: cuttingFetch, reconnectionOptions: { initialReconnectionDelay: 1500, maxReconnectionDelay: 3000, reconnectionDelayGrowFactor: 1.5, maxRetries: 4 } }),
     );
     const client = newClient();
     await client.connect(transport);
@@ -116,34 +107,34 @@ describe('Streamable HTTP through the tap (server-everything)', () => {
     expect(JSON.stringify(result.content)).toContain('completed');
     const sessionId = transport.sessionId!;
     await client.close();
-    await settled(app);
+    await settled(proxy.app);
 
-    const resumed = app.store.framesAfter(0, 10000).filter((f) => f.sessionKey === sessionId && f.direction === 's2c' && f.kind === 'data');
-    expect(asMultiset(parsed(app.store.framesBySeq(resumed.map((f) => f.seq))))).toEqual(asMultiset(wire.received));
-    const call = app.store.exchanges(1000).find((e) => e.sessionKey === sessionId && e.target === 'trigger-long-running-operation');
+    const resumed = proxy.app.store.framesAfter(0, 10000).filter((f) => f.sessionKey === sessionId && f.direction === 's2c' && f.kind === 'data');
+    expect(asMultiset(parsed(proxy.app.store.framesBySeq(resumed.map((f) => f.seq))))).toEqual(asMultiset(wire.received));
+    const call = proxy.app.store.exchanges(1000).find((e) => e.sessionKey === sessionId && e.target === 'trigger-long-running-operation');
     expect(call).toMatchObject({ status: 'ok' });
   });
 
   it('forwards a batch as one body and records it as one frame with its answers', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } } }) });
+    const init = await fetch(proxy.app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'batcher', version: '1' } } }) });
     const sessionId = init.headers.get('mcp-session-id')!;
     await init.text();
     const withSession = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-03-26' };
-    await (await fetch(app.mcpUrl, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    await (await fetch(proxy.app.mcpUrl, { method: 'POST', headers: withSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
     const batch = '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"ping"}]';
-    const text = await (await fetch(app.mcpUrl, { method: 'POST', headers: withSession, body: batch })).text();
+    const text = await (await fetch(proxy.app.mcpUrl, { method: 'POST', headers: withSession, body: batch })).text();
     expect(text).toContain('"id":"a"');
     expect(text).toContain('"id":"b"');
-    await settled(app);
-    expect(dataFrames(app, sessionId, 'c2s').map((f) => f.raw)).toContain(batch);
-    const pings = app.store.exchanges(1000).filter((e) => e.sessionKey === sessionId && e.method === 'ping');
+    await settled(proxy.app);
+    expect(dataFrames(proxy.app, sessionId, 'c2s').map((f) => f.raw)).toContain(batch);
+    const pings = proxy.app.store.exchanges(1000).filter((e) => e.sessionKey === sessionId && e.method === 'ping');
     expect(pings.map((e) => [e.rpcId, e.status]).sort()).toEqual([['a', 'ok'], ['b', 'ok']]);
   });
 
   it('passes the SSE wire format through byte for byte: priming event, ids, event names', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const res = await fetch(app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
+    const res = await fetch(proxy.app.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }) });
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     expect(res.headers.get('x-accel-buffering')).toBe('no');
     const text = await res.text();

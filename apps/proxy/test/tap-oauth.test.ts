@@ -8,7 +8,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Mcpscope } from '../src/server.js';
 import { settled, startTestMcpscope } from './helpers.js';
-import { freePort } from './support/everything.js';
+import { freePort } from './support/free-port.js';
 import { startOAuthWorld, type OAuthWorld } from './support/oauth-servers.js';
 import { allFrames } from './support/capture.js';
 

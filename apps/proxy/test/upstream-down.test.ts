@@ -1,20 +1,11 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/server.js';
 import { settled, startTestMcpscope } from './helpers.js';
-
-/** A port nothing listens on: bind, note it, close. */
-async function deadPort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
+import { freePort } from './support/free-port.js';
 
 let app: Mcpscope;
 beforeAll(async () => {
-  app = await startTestMcpscope({ target: `http://127.0.0.1:${await deadPort()}/mcp` });
+  app = await startTestMcpscope({ target: `http://127.0.0.1:${await freePort()}/mcp` });
 });
 afterAll(() => app.close());
 

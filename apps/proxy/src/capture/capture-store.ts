@@ -13,6 +13,7 @@ import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } fr
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
+import { ReplayLinks } from './replay-links.js';
 
 export interface FrameRow {
   seq: number;
@@ -53,6 +54,8 @@ export class CaptureStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
+  /** Not derived: survives a rebuild, and stamps `replayOf` on every summary written. */
+  readonly replayLinks: ReplayLinks;
 
   constructor(readonly file: string) {
     this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
@@ -71,6 +74,7 @@ export class CaptureStore {
       this.lock?.release();
       throw err;
     }
+    this.replayLinks = new ReplayLinks(this.db);
     this.insertFrame = this.db.prepare(
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -130,6 +134,7 @@ export class CaptureStore {
    */
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): void {
     for (const ex of set.exchanges) {
+      this.replayLinks.annotate(ex);
       this.upsertExchange.run({
         id: ex.id,
         sortKey: sortKey(ex.id),

@@ -82,6 +82,20 @@ export const MIGRATIONS: readonly string[] = [
     value INTEGER NOT NULL
   );
   `,
+  // 3: replay links (capture/replay-links.ts): which exchange replays which. Not derived, so a
+  // rebuild keeps them. Files from before this migration may already hold the table (replay used
+  // to create it on start), hence IF NOT EXISTS; their replays' summaries get `replayOf` here.
+  `
+  CREATE TABLE IF NOT EXISTS replay_links (
+    exchange_id TEXT PRIMARY KEY,
+    replay_of TEXT NOT NULL,
+    mode TEXT NOT NULL,
+    ts REAL NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS replay_links_by_original ON replay_links(replay_of);
+  UPDATE exchanges SET summary = json_set(summary, '$.replayOf', (SELECT replay_of FROM replay_links WHERE exchange_id = exchanges.id))
+    WHERE id IN (SELECT exchange_id FROM replay_links);
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

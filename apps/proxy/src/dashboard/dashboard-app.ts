@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import { upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { FrameInput, HealthResponse } from '@mcpscope/protocol';
+import type { DashboardInfo, FrameInput, HealthResponse } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { LiveHub } from '../hub/live-hub.js';
@@ -26,7 +26,7 @@ export interface DashboardDeps extends AccessOptions {
   /** Stores imported frames (POST /api/import) through the capture pipeline. */
   importFrames?: (frames: FrameInput[]) => void;
   /** Where clients connect, for the dashboard's first-run page (`GET /api/info`). */
-  info?: { tapUrl: string; mcpUrl: string; upstreamUrl: string; demo: boolean };
+  info?: DashboardInfo;
   /** Demo mode only: sends one sample tools/call through the tap (`POST /api/demo/sample-call`). */
   sampleCall?: () => Promise<void>;
   /** The replay routes (apps/proxy/src/replay), served behind the token like the rest of /api. */

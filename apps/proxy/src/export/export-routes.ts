@@ -9,20 +9,15 @@
  */
 import { Hono, type Context } from 'hono';
 import { InspectorError, type InspectorErrorCode } from '../errors.js';
-import type { FrameInput } from '@mcpscope/protocol';
+import type { FrameInput, ImportResponse } from '@mcpscope/protocol';
 import type { FrameSource } from './frame-source.js';
 import { buildExport, previewExport, EXPORT_FORMATS, type ExportErrorCode, type ExportFormat, type ExportRequest } from './export-service.js';
-import { importCapture, type ImportReport } from './importer.js';
+import { importCapture } from './importer.js';
 
 export interface ExportRoutesDeps {
   source: FrameSource;
   /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
   importFrames?: (frames: FrameInput[]) => void;
-}
-
-/** What `POST /api/import` answers. */
-export interface ImportResponse {
-  report: ImportReport;
 }
 
 /** Larger files are refused before they are read: an import is held in memory whole. */

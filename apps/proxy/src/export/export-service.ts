@@ -3,8 +3,8 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
-import type { Frame } from '@mcpscope/protocol';
-import { Redactor, checkRedactList, type RedactionReport } from './redaction.js';
+import type { ExportPreview, Frame } from '@mcpscope/protocol';
+import { Redactor, checkRedactList } from './redaction.js';
 import { compileFilter } from './filter-select.js';
 import type { FrameSource, Selection } from './frame-source.js';
 import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
@@ -47,13 +47,6 @@ export interface ExportOutput {
   chunks: Iterable<string>;
   /** Complete once `chunks` has been read to the end. */
   redactor: Redactor;
-}
-
-export interface ExportPreview {
-  frames: number;
-  exchanges: number;
-  sessions: number;
-  redaction: RedactionReport;
 }
 
 interface Plan {

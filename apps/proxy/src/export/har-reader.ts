@@ -10,7 +10,7 @@
  */
 import { SseParser, classifyText, type FrameInput, type HttpInfo, type SseEvent } from '@mcpscope/protocol';
 import type { HarEntry, HarLog, McpscopeHarFrame } from './har-types.js';
-import type { ImportProblem } from './jsonl.js';
+import type { ImportProblem } from '@mcpscope/protocol';
 
 export interface HarRead {
   frames: FrameInput[];

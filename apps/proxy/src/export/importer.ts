@@ -4,9 +4,9 @@
  * with live traffic and reads as imported everywhere, and redacts credential headers on the way
  * in (a browser's HAR carries real cookies; the store never holds secrets).
  */
-import type { FrameInput } from '@mcpscope/protocol';
+import type { FrameInput, ImportFormat, ImportProblem, ImportReport } from '@mcpscope/protocol';
 import { redactHeaderValue } from '../security/redact.js';
-import { looksLikeJsonl, readJsonl, type ImportProblem } from './jsonl.js';
+import { looksLikeJsonl, readJsonl } from './jsonl.js';
 import { readHar, type ImportNaming } from './har-reader.js';
 
 export const IMPORTED_SESSION_PREFIX = 'import:';
@@ -14,20 +14,6 @@ export const IMPORTED_SESSION_PREFIX = 'import:';
 /** Imported sessions are read-only: replay and anything that sends must refuse them. */
 export function isImportedSession(sessionKey: string): boolean {
   return sessionKey.startsWith(IMPORTED_SESSION_PREFIX);
-}
-
-export type ImportFormat = 'mcpscope-jsonl' | 'har' | 'mcpscope-db';
-
-export interface ImportReport {
-  format: ImportFormat;
-  /** The name imported sessions carry (`import:<name>:…`). */
-  name: string;
-  frames: number;
-  sessionKeys: string[];
-  /** HAR entries that carried no MCP traffic. */
-  skipped: number;
-  /** Lines or entries that could not be imported; the rest was. */
-  problems: ImportProblem[];
 }
 
 export type ImportResult =

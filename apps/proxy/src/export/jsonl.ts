@@ -7,7 +7,7 @@
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
-import type { Direction, Frame, FrameKind, HttpInfo, Transport } from '@mcpscope/protocol';
+import type { Direction, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
 export const JSONL_VERSION = 1;
@@ -21,12 +21,6 @@ export interface JsonlHeader {
   filter?: string;
   session?: string;
   redaction: { enabled: boolean; rules: string[] };
-}
-
-export interface ImportProblem {
-  /** Where: `line 7`, `entry 3 (POST http://…/mcp)`, `file`. */
-  where: string;
-  message: string;
 }
 
 export interface JsonlRead {

@@ -16,7 +16,8 @@ import { createDashboardApp } from '../dashboard/dashboard-app.js';
 import { loopbackHosts, newToken } from '../dashboard/access.js';
 import { closeServer, DEFAULT_WEB_ROOT, listen } from '../server.js';
 import { FrameSource } from './frame-source.js';
-import { IMPORTED_SESSION_PREFIX, importCapture, type ImportReport } from './importer.js';
+import { IMPORTED_SESSION_PREFIX, importCapture } from './importer.js';
+import type { ImportReport } from '@mcpscope/protocol';
 
 export interface OpenOptions {
   file: string;

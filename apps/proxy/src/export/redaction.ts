@@ -13,7 +13,7 @@
  *
  * A redactor counts what it replaced, so the dashboard and the CLI can say what was removed.
  */
-import type { Frame, HttpInfo, JsonValue } from '@mcpscope/protocol';
+import type { Frame, HttpInfo, JsonValue, RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from '../security/redact.js';
 import { formatPath, matchesPath, parseJsonPath, type PathSegment } from './json-path.js';
 
@@ -34,19 +34,6 @@ export interface RedactionOptions {
   enabled: boolean;
   /** Extra keys (`card_number`) or JSON paths (`$.params.arguments.card`) to redact. */
   extra?: readonly string[];
-}
-
-export interface RedactionHit {
-  /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */
-  rule: string;
-  count: number;
-}
-
-export interface RedactionReport {
-  enabled: boolean;
-  /** What the export redacts, in words, for the user to read before downloading. */
-  rules: string[];
-  hits: RedactionHit[];
 }
 
 /** Keys whose values are credentials wherever they appear (compared without `_`/`-`, any case). */

@@ -11,6 +11,7 @@ export type ReplayErrorCode =
   | 'not_found'
   | 'not_replayable'
   | 'no_session'
+  | 'imported_session'
   | 'upstream_unreachable'
   | 'session_expired'
   | 'fresh_session_failed'
@@ -40,6 +41,7 @@ const STATUS: Record<ReplayErrorCode, 400 | 404 | 409 | 502 | 504> = {
   not_found: 404,
   not_replayable: 400,
   no_session: 409,
+  imported_session: 409,
   upstream_unreachable: 502,
   session_expired: 409,
   fresh_session_failed: 502,

@@ -8,8 +8,8 @@
  * Replay's error values become HTTP answers here and nowhere else.
  */
 import { Hono, type Context } from 'hono';
-import { isJsonObject, type ReplayFailure, type ReplayInputAnswer, type ReplayLinks } from '@mcpscope/protocol';
-import { curlCommand } from './curl.js';
+import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInputsResponse, type ReplayToolsResponse, type ReplayLinks } from '@mcpscope/protocol';
+import { curlCommand } from '../export/curl.js';
 import { parseReplayBody } from './replay-body.js';
 import { replayStatus, type ReplayError } from './replay-errors.js';
 import { planReplay } from './replay-plan.js';
@@ -51,7 +51,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
       secretNames: [...new Set(secretNames)],
       ...(parsed.value.secrets ? { secretValues: plan.wire.credentials } : {}),
     });
-    return c.json({ command });
+    return c.json<CurlResponse>({ command });
   });
 
   app.get('/replay/links/:id', (c) => {
@@ -66,10 +66,10 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
   app.get('/replay/tools', (c) => {
     const session = c.req.query('session');
     if (!session) return failure(c, { code: 'bad_request', message: 'Name the session: ?session=KEY.' });
-    return c.json({ tools: store.tools(session) });
+    return c.json<ReplayToolsResponse>({ tools: store.tools(session) });
   });
 
-  app.get('/replay/inputs', (c) => c.json({ inputs: inputs.list() }));
+  app.get('/replay/inputs', (c) => c.json<ReplayInputsResponse>({ inputs: inputs.list() }));
 
   app.post('/replay/inputs/:key', async (c) => {
     const body = await jsonBody(c);

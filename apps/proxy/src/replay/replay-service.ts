@@ -1,12 +1,14 @@
 /**
  * Replays a client→server message and captures what happens like any other traffic (frames
- * recorded with transport `replay`, paired by the same deriver), then links the new exchange to
- * its original. `session` goes into the live session with its id, version and credentials;
- * `fresh` first opens mcpscope's own session (see fresh-session.ts). Ids on the wire are always
- * `mcpscope-replay-<n>`, which no real client's in-flight id can equal.
+ * recorded with transport `replay`, paired by the same deriver), linking the new exchange to its
+ * original as its request frame is recorded (so it is stored and pushed with `replayOf`).
+ * `session` goes into the live session with its id, version and credentials; `fresh` first opens
+ * mcpscope's own session (see fresh-session.ts). Ids on the wire are always `mcpscope-replay-<n>`,
+ * which no real client's in-flight id can equal.
  */
 import { isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
+import { isImportedSession } from '../export/importer.js';
 import type { SessionCredentials } from './credentials.js';
 import { openFreshSession } from './fresh-session.js';
 import { fail, ok, type Result } from './replay-errors.js';
@@ -74,6 +76,11 @@ export class ReplayService {
     const planned = planReplay(body, this.deps);
     if (!planned.ok) return planned;
     const plan = planned.value;
+    // An imported session (mcpscope import, a HAR) was recorded elsewhere: no server holds it, so
+    // nothing is sent into it. (Copy as curl still writes its command: the user decides where.)
+    if (plan.mode === 'session' && plan.sessionKey !== undefined && isImportedSession(plan.sessionKey)) {
+      return fail('imported_session', `Session ${plan.sessionKey} was imported from a file: no live server knows it, so nothing can be sent into it. Replay in a fresh session instead: mcpscope opens its own session with the server it proxies.`, { retryWith: 'fresh' });
+    }
     const message: JsonObject = { ...plan.message };
     const sentId = 'id' in message ? this.nextId() : undefined;
     if (sentId !== undefined) message.id = sentId;
@@ -86,14 +93,9 @@ export class ReplayService {
       if (!opened.ok) return opened;
       channel = opened.value;
     }
-    const result = await this.send(channel, message, signal);
-    if (!result.ok) {
-      if (plan.original && result.error.exchange) {
-        this.deps.store.link(result.error.exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
-        result.error.exchange = { ...result.error.exchange, replayOf: plan.original.exchange.id };
-      }
-      return result;
-    }
+    const link = plan.original ? { replayOf: plan.original.exchange.id, mode: plan.mode } : undefined;
+    const result = await this.send(channel, message, signal, link);
+    if (!result.ok) return result;
     const exchange = result.value;
     const response: ReplayResponse = { exchange, mode: plan.mode, sessionKey: channel.sessionKey };
     const { missingCredentials } = wireHeaders(message, channel.wire);
@@ -101,19 +103,17 @@ export class ReplayService {
       response.warnings = [`The client sent ${missingCredentials.join(', ')}, which mcpscope keeps in memory only and no longer has (it restarted since): the replay went without ${missingCredentials.length === 1 ? 'it' : 'them'}.`];
     }
     if (sentId !== undefined) response.sentId = sentId;
-    if (plan.original) {
-      this.deps.store.link(exchange.id, plan.original.exchange.id, plan.mode, this.deps.now());
-      response.replayOf = plan.original.exchange.id;
-      response.exchange = { ...exchange, replayOf: plan.original.exchange.id };
-    }
+    if (plan.original) response.replayOf = plan.original.exchange.id;
     return ok(response);
   }
 
   /**
    * Sends one message on a channel, records every frame, and returns its exchange once finished.
-   * Failures still return the captured exchange inside the error.
+   * Failures still return the captured exchange inside the error. With `link`, the exchange is
+   * linked to the one it replays as soon as its request frame has a seq: the pipeline writes that
+   * frame later in the tick, so the summary is stored and broadcast with `replayOf` from the start.
    */
-  async send(channel: Channel, message: JsonObject, signal: AbortSignal): Promise<Result<ExchangeSummary>> {
+  async send(channel: Channel, message: JsonObject, signal: AbortSignal, link?: { replayOf: string; mode: string }): Promise<Result<ExchangeSummary>> {
     const body = JSON.stringify(message);
     const { headers } = wireHeaders(message, channel.wire);
     const abort = AbortSignal.any([signal, AbortSignal.timeout(this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS)]);
@@ -123,6 +123,8 @@ export class ReplayService {
       if (requestSeq === undefined && frame.direction === 'c2s' && frame.kind === 'data') {
         requestSeq = seq;
         connectionId = frame.http?.connectionId;
+        // seq is -1 once the pipeline has shut down: nothing is stored, so there is nothing to link.
+        if (link && seq > 0) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
       }
     });
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;

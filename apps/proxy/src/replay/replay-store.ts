@@ -1,7 +1,8 @@
 /**
  * What replay reads from the capture (the original request, its session, the session's latest
  * `tools/list`) and the one thing it writes: the link between a replay and its original, both
- * ways. The link lives in its own table beside the derived ones; frames stay untouched.
+ * ways. The link lives in the store's `replay_links` table (capture/replay-links.ts), beside the
+ * derived ones; frames stay untouched.
  */
 import { classifyText, isJsonObject, type ExchangeSummary, type FrameView, type JsonObject, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
@@ -13,27 +14,15 @@ export interface OriginalRequest {
 }
 
 export class ReplayStore {
-  constructor(private readonly store: CaptureStore) {
-    store.db.exec(`
-      CREATE TABLE IF NOT EXISTS replay_links (
-        exchange_id TEXT PRIMARY KEY,
-        replay_of TEXT NOT NULL,
-        mode TEXT NOT NULL,
-        ts REAL NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS replay_links_by_original ON replay_links(replay_of);
-    `);
-  }
+  constructor(private readonly store: CaptureStore) {}
 
   head(): number {
     return this.store.head();
   }
 
+  /** The exchange as stored (a replay's summary carries `replayOf`). */
   exchange(id: string): ExchangeSummary | undefined {
-    const ex = this.store.exchange(id);
-    if (!ex) return undefined;
-    const replayOf = this.replayOf(id);
-    return replayOf === undefined ? ex : { ...ex, replayOf };
+    return this.store.exchange(id);
   }
 
   /** The exchange and the frame that carried its client→server message. */
@@ -66,17 +55,16 @@ export class ReplayStore {
     return msg.result.tools.filter(isJsonObject);
   }
 
+  /** Links a replay to its original; call it before the replay's request frame is written. */
   link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
-    this.store.db.prepare('INSERT OR REPLACE INTO replay_links (exchange_id, replay_of, mode, ts) VALUES (?, ?, ?, ?)').run(exchangeId, replayOf, mode, ts);
+    this.store.replayLinks.link(exchangeId, replayOf, mode, ts);
   }
 
   replayOf(exchangeId: string): string | undefined {
-    const row = this.store.db.prepare('SELECT replay_of FROM replay_links WHERE exchange_id = ?').get(exchangeId) as { replay_of: string } | undefined;
-    return row?.replay_of;
+    return this.store.replayLinks.replayOf(exchangeId);
   }
 
   replays(exchangeId: string): string[] {
-    const rows = this.store.db.prepare('SELECT exchange_id FROM replay_links WHERE replay_of = ? ORDER BY ts').all(exchangeId) as { exchange_id: string }[];
-    return rows.map((r) => r.exchange_id);
+    return this.store.replayLinks.replays(exchangeId);
   }
 }

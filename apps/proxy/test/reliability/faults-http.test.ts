@@ -1,30 +1,20 @@
 // Faults on the HTTP path: whatever the upstream or the client does, the proxy stays up, the
 // client gets a well-formed answer (or exactly the bytes the upstream sent), and the capture holds
 // what was forwarded, frame for frame.
-import { createServer } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../../src/server.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
+import { freePort } from '../support/free-port.js';
 import { eventually, exchanges, framesOfCall, isJsonRpcError, post, rpcId, startProxy, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('10-faults-http', 'Faults on the HTTP path');
-let upstream: FaultyUpstream;
-let app: Mcpscope;
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-  app = await startProxy(upstream.url);
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
+const proxy = proxiedUpstream(startFaultyUpstream);
 
 // After every fault the same proxy still serves an ordinary call.
 afterEach(async () => {
   const id = rpcId();
-  const res = await post(app.mcpUrl, toolCall(id, 'echo', { text: 'still alive' }));
+  const res = await post(proxy.app.mcpUrl, toolCall(id, 'echo', { text: 'still alive' }));
   expect(res.status).toBe(200);
   expect(await res.json()).toMatchObject({ id, result: { content: [{ text: 'still alive' }] } });
 });
@@ -56,12 +46,7 @@ async function readAll(res: Response): Promise<{ text: string; error?: unknown }
 describe('HTTP faults', () => {
   it('upstream down at start: 502 with a JSON-RPC error, then works once the upstream comes up', async () => {
     const row = report.row('upstream down when mcpscope starts, comes up later', '502 + JSON-RPC error with the request id, transport_error recorded; later calls succeed without restarting mcpscope');
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const down = await startProxy(`http://127.0.0.1:${port}/mcp`);
     try {
       const id = rpcId();
@@ -87,10 +72,10 @@ describe('HTTP faults', () => {
   it('upstream dies mid-SSE-stream: the client gets the events sent and an ended stream; both are recorded', async () => {
     const row = report.row('upstream destroys the TCP connection after 2 SSE events', 'client receives both events and then the end of the stream (no hang); 2 event frames + a transport frame recorded; exchange transport_error');
     const id = rpcId();
-    const res = await post(app.mcpUrl, toolCall(id, 'die-mid-sse'));
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'die-mid-sse'));
     const { text } = await readAll(res);
     const delivered = dataEvents(text);
-    const { exchange, frames } = await framesOfCall(app, id, 4);
+    const { exchange, frames } = await framesOfCall(proxy.app, id, 4);
     const events = frames.filter((f) => f.direction === 's2c' && f.kind === 'data').map((f) => f.raw);
     const transport = frames.filter((f) => f.kind === 'transport');
     row.observed(`${res.status}, ${delivered.length} events delivered, ${events.length} event frames + ${transport.length} transport frame recorded, exchange ${exchange.status}`);
@@ -104,9 +89,9 @@ describe('HTTP faults', () => {
   it('connection reset before any answer: 502 with a JSON-RPC error', async () => {
     const row = report.row('upstream resets the connection before answering', '502 + JSON-RPC error with the id, transport_error recorded');
     const id = rpcId();
-    const res = await post(app.mcpUrl, toolCall(id, 'reset'));
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'reset'));
     const body = (await res.json()) as { error?: { message?: string } };
-    const { exchange } = await framesOfCall(app, id, 2);
+    const { exchange } = await framesOfCall(proxy.app, id, 2);
     row.observed(`${res.status} "${body.error?.message}", exchange ${exchange.status}`);
     expect(res.status).toBe(502);
     expect(isJsonRpcError(body, id)).toBe(true);
@@ -116,9 +101,9 @@ describe('HTTP faults', () => {
   it('connection reset mid-body: the client sees the body break, not a hang; the failure is recorded', async () => {
     const row = report.row('upstream sends headers and 30 of 1000 bytes, then resets', 'the client read ends with an error (headers were already sent), a transport frame is recorded, exchange transport_error');
     const id = rpcId();
-    const res = await post(app.mcpUrl, toolCall(id, 'reset-mid-body'));
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'reset-mid-body'));
     const { error } = await readAll(res);
-    const { exchange, frames } = await framesOfCall(app, id, 2);
+    const { exchange, frames } = await framesOfCall(proxy.app, id, 2);
     row.observed(`${res.status}, body ${error ? 'broke' : 'ended cleanly'}, frames ${frames.map((f) => `${f.direction}/${f.kind}`).join(', ')}, exchange ${exchange.status}`);
     expect(error).toBeDefined();
     expect(frames.some((f) => f.kind === 'transport')).toBe(true);
@@ -131,9 +116,9 @@ describe('HTTP faults', () => {
   ])('%s: forwarded unchanged and recorded as it came', async (name, fault) => {
     const row = report.row(fault, 'the client receives exactly the upstream bytes and status; the body is recorded verbatim as one frame');
     const id = rpcId();
-    const res = await post(app.mcpUrl, toolCall(id, name));
+    const res = await post(proxy.app.mcpUrl, toolCall(id, name));
     const text = await res.text();
-    const { frames } = await framesOfCall(app, id, 2);
+    const { frames } = await framesOfCall(proxy.app, id, 2);
     const answer = frames.find((f) => f.direction === 's2c');
     row.observed(`${res.status} ${res.headers.get('content-type')}, ${text.length} chars delivered, recorded frame ${answer?.raw === text ? 'identical' : 'DIFFERENT'}`);
     expect(res.status).toBe(200);
@@ -143,10 +128,10 @@ describe('HTTP faults', () => {
   it('invalid UTF-8 in an answer: the client gets the exact bytes; the frame is recorded', async () => {
     const row = report.row('upstream answer contains bytes that are not UTF-8 (0xFF 0xFE 0xC3 0x28)', 'the client receives the exact bytes; the frame is recorded with the valid text around them intact');
     const id = rpcId();
-    const direct = new Uint8Array(await (await post(upstream.url, toolCall(id, 'invalid-utf8'))).arrayBuffer());
-    const res = await post(app.mcpUrl, toolCall(id, 'invalid-utf8'));
+    const direct = new Uint8Array(await (await post(proxy.upstream.url, toolCall(id, 'invalid-utf8'))).arrayBuffer());
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'invalid-utf8'));
     const through = new Uint8Array(await res.arrayBuffer());
-    const { frames } = await framesOfCall(app, id, 2);
+    const { frames } = await framesOfCall(proxy.app, id, 2);
     const raw = frames.find((f) => f.direction === 's2c')?.raw ?? '';
     const same = Buffer.from(direct).equals(Buffer.from(through));
     row.observed(`bytes through the tap ${same ? 'identical to' : 'DIFFER from'} direct; recorded ${raw.length} chars`);
@@ -159,17 +144,17 @@ describe('HTTP faults', () => {
     const row = report.row('client aborts an SSE answer after 3 events (upstream would send 200)', 'the upstream sees its request closed; the events forwarded are recorded in order; a client-disconnected frame; exchange cancelled');
     const id = rpcId();
     const abort = new AbortController();
-    const res = await post(app.mcpUrl, toolCall(id, 'slow-sse', { count: 200, ms: 10 }), { signal: abort.signal });
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'slow-sse', { count: 200, ms: 10 }), { signal: abort.signal });
     const reader = res.body!.getReader();
     let text = '';
     while (dataEvents(text).length < 3) text += new TextDecoder().decode((await reader.read()).value);
     abort.abort();
-    await eventually(async () => (upstream.seen.closedEarly.get('slow-sse') ? true : undefined), 'the upstream to see the close');
+    await eventually(async () => (proxy.upstream.seen.closedEarly.get('slow-sse') ? true : undefined), 'the upstream to see the close');
     const exchange = await eventually(async () => {
-      const ex = (await exchanges(app)).find((e) => e.rpcId === id);
+      const ex = (await exchanges(proxy.app)).find((e) => e.rpcId === id);
       return ex && ex.status !== 'pending' ? ex : undefined;
     }, 'the exchange to end');
-    const { frames } = await framesOfCall(app, id, exchange.frameSeqs.length);
+    const { frames } = await framesOfCall(proxy.app, id, exchange.frameSeqs.length);
     const progress = frames.filter((f) => f.kind === 'data' && f.direction === 's2c').map((f) => JSON.parse(f.raw).params.progress as number);
     row.observed(`upstream closed early: yes; ${progress.length} events recorded (1..${progress.length}), exchange ${exchange.status}`);
     expect(progress.length).toBeGreaterThanOrEqual(3);
@@ -183,9 +168,9 @@ describe('HTTP faults', () => {
     const id = rpcId();
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     const request = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"nested","arguments":{"depth":100000},"deep":${deep}}}`;
-    const res = await post(app.mcpUrl, request);
+    const res = await post(proxy.app.mcpUrl, request);
     const text = await res.text();
-    const { frames } = await framesOfCall(app, id, 2);
+    const { frames } = await framesOfCall(proxy.app, id, 2);
     const [c2s, s2c] = [frames.find((f) => f.direction === 'c2s'), frames.find((f) => f.direction === 's2c')];
     row.observed(`${res.status}, answer ${text.length} chars, recorded sizes ${c2s?.size} / ${s2c?.size}`);
     expect(res.status).toBe(200);

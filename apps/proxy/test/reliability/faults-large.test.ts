@@ -1,9 +1,10 @@
 // Large tool results through the real CLI: a 10 MB and a 50 MB result reach the client whole, are
 // recorded whole, and the proxy's peak memory grows by a bounded multiple of the payload (not by
 // several copies per chunk, not by the sum of all payloads).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, memoryOf } from './cli-process.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { sharedUpstream } from '../support/proxy-fixture.js';
 import { eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
@@ -15,12 +16,7 @@ const report = reliabilityReport('20-faults-large', 'Large payloads and memory')
  */
 const GROWTH_PER_BYTE = 6;
 const FIXED_ALLOWANCE = 24 * 2 ** 20;
-let upstream: FaultyUpstream;
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-});
-afterAll(() => upstream.close());
+const shared = sharedUpstream(startFaultyUpstream);
 
 async function drain(res: Response): Promise<number> {
   let bytes = 0;
@@ -36,7 +32,7 @@ describe('large tool results', () => {
   it.each([10, 50])('a %i MB tool result passes whole, is recorded whole, and peak memory stays bounded', async (mb) => {
     const payload = mb * 1024 * 1024;
     const row = report.row(`${mb} MB tool result through the tap (built CLI, file database)`, `the client receives every byte; one frame of the full size is recorded; proxy peak RSS grows ≤ ${GROWTH_PER_BYTE}× the payload + 24 MB`);
-    const app = await runCli(['--target', upstream.url, '--db', tempDb()]);
+    const app = await runCli(['--target', shared.upstream.url, '--db', tempDb()]);
     try {
       const warm = rpcId();
       await (await post(app.mcpUrl, toolCall(warm, 'echo'))).text();

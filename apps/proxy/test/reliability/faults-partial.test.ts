@@ -1,29 +1,19 @@
 // "Every byte that was forwarded is recorded", also when an answer breaks half-way: the bytes
 // the client did receive are a (malformed) frame beside the transport frame that says why.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../../src/server.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
-import { framesOfCall, post, rpcId, startProxy, toolCall } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
+import { framesOfCall, post, rpcId, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('11-faults-partial', 'Faults: partial bodies');
-let upstream: FaultyUpstream;
-let app: Mcpscope;
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-  app = await startProxy(upstream.url);
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
+const proxy = proxiedUpstream(startFaultyUpstream);
 
 describe('a body that breaks half-way', () => {
   it('the bytes the client received before the reset are in the capture', async () => {
     const row = report.row('upstream sends 30 bytes of a JSON answer, then resets', 'the 30 bytes the client received are recorded (as a partial frame), beside the transport frame');
     const id = rpcId();
-    const res = await post(app.mcpUrl, toolCall(id, 'reset-mid-body'));
+    const res = await post(proxy.app.mcpUrl, toolCall(id, 'reset-mid-body'));
     const reader = res.body!.getReader();
     let received = '';
     try {
@@ -35,7 +25,7 @@ describe('a body that breaks half-way', () => {
     } catch {
       // the break is the point of the test
     }
-    const { frames } = await framesOfCall(app, id, 2);
+    const { frames } = await framesOfCall(proxy.app, id, 2);
     const s2c = frames.filter((f) => f.direction === 's2c');
     row.observed(`client received ${received.length} bytes; s2c frames: ${s2c.map((f) => `${f.kind} "${f.raw.slice(0, 40)}"`).join(', ')}`);
     expect(received.length).toBeGreaterThan(0);

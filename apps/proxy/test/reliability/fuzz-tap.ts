@@ -5,17 +5,16 @@
  * exactly one frame each, verbatim. fast-check shrinks any failure to a minimal body.
  */
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Mcpscope } from '../../src/server.js';
+import { expect, it } from 'vitest';
 import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
-import { api, eventually, framesAfter, MCP_HEADERS, startProxy } from './harness.js';
+import { proxiedUpstream, type ProxiedUpstream } from '../support/proxy-fixture.js';
+import { api, eventually, framesAfter, MCP_HEADERS } from './harness.js';
 import type { reliabilityReport } from './report.js';
 
 const RUNS = 120;
-let upstream: FaultyUpstream;
-let app: Mcpscope;
+let proxy: ProxiedUpstream<FaultyUpstream>;
 
-const head = async () => (await api<{ head: number }>(app, '/api/frames?limit=1')).head;
+const head = async () => (await api<{ head: number }>(proxy.app, '/api/frames?limit=1')).head;
 
 interface Outcome {
   status: number;
@@ -29,11 +28,11 @@ async function roundTrip(body: Uint8Array): Promise<{ direct: { status: number; 
     const res = await fetch(url, { method: 'POST', headers: MCP_HEADERS, body });
     return { status: res.status, body: await res.text() };
   };
-  const direct = await send(upstream.url);
+  const direct = await send(proxy.upstream.url);
   const before = await head();
-  const tap = await send(app.mcpUrl);
+  const tap = await send(proxy.app.mcpUrl);
   const recorded = await eventually(async () => {
-    const frames = (await framesAfter(app, before)).filter((f) => f.kind === 'data');
+    const frames = (await framesAfter(proxy.app, before)).filter((f) => f.kind === 'data');
     return frames.length >= 2 ? frames.map((f) => ({ direction: f.direction, raw: f.raw })) : undefined;
   }, 'the request and its answer to be recorded', 5_000);
   return { direct, tap: { ...tap, recorded } };
@@ -70,14 +69,7 @@ const asStored = (text: string, tolerant: boolean) =>
   tolerant && !text.includes('"jsonrpc"') ? text.replace(CODE_STRING, (_m, key: string, value: string) => `${key}"[redacted] (${value.length} chars)"`) : text;
 
 export function fuzzTapTests(report: ReturnType<typeof reliabilityReport>, tolerant: boolean): void {
-  beforeAll(async () => {
-    upstream = await startFaultyUpstream();
-    app = await startProxy(upstream.url);
-  });
-  afterAll(async () => {
-    await app.close();
-    await upstream.close();
-  });
+  proxy = proxiedUpstream(startFaultyUpstream);
 
   it(`forwards any body unchanged, answers like the upstream, and records both sides ${tolerant ? 'as stored by design' : 'verbatim'}`, async () => {
     const row = report.row(`${RUNS} random POST bodies (random bytes, any JSON value, JSON-RPC look-alikes, batches, Unicode text), shrunk on failure`, `the client gets exactly the upstream's status and body; the capture has exactly one request frame and one answer frame; valid UTF-8 bodies are recorded verbatim${tolerant ? ' (tolerating the known redaction of "code" strings in bodies without "jsonrpc")' : ''}`);

@@ -3,26 +3,15 @@
 // MCP Inspector remote code execution (CVE-2025-49596). The tap serves none of it, and a wildcard
 // dashboard bind is refused unless the user says they mean it.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Mcpscope } from '../../src/server.js';
 import { runCliExpectingExit } from './cli-process.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
-import { startProxy } from './harness.js';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('50-security-access', 'Security: access to the dashboard');
-let upstream: FaultyUpstream;
-let app: Mcpscope;
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-  app = await startProxy(upstream.url);
-});
-afterAll(async () => {
-  await app.close();
-  await upstream.close();
-});
+const proxy = proxiedUpstream(startFaultyUpstream);
 
 /** Every route of DESIGN.md's contract, existing or not yet, plus one that exists nowhere. */
 const ROUTES: [method: string, path: string][] = [
@@ -39,7 +28,7 @@ const ROUTES: [method: string, path: string][] = [
 
 /** A raw request, so that Host can be anything (fetch will not forge it). */
 function raw(method: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  const { port } = new URL(app.dashboardUrl);
+  const { port } = new URL(proxy.app.dashboardUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
       let body = '';
@@ -53,7 +42,7 @@ function raw(method: string, path: string, headers: Record<string, string>): Pro
 
 function wsStatus(path: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(app.dashboardUrl.replace('http', 'ws') + path, { headers });
+    const ws = new WebSocket(proxy.app.dashboardUrl.replace('http', 'ws') + path, { headers });
     ws.on('open', () => (ws.close(), resolve(101)));
     ws.on('unexpected-response', (_req, res) => (res.resume(), resolve(res.statusCode ?? 0)));
     ws.on('error', () => resolve(-1));
@@ -61,7 +50,7 @@ function wsStatus(path: string, headers: Record<string, string>): Promise<number
 }
 
 describe('dashboard access', () => {
-  const host = () => new URL(app.dashboardUrl).host;
+  const host = () => new URL(proxy.app.dashboardUrl).host;
   const json = { 'content-type': 'application/json' };
 
   it('every API route refuses a missing or wrong token with 401', async () => {
@@ -83,8 +72,8 @@ describe('dashboard access', () => {
 
   it('every API route and the page refuse a foreign Host or Origin with 403, even with the right token', async () => {
     const row = report.row('the right token, but Host evil.example / 127.0.0.1.evil.example / localhost.evil (DNS rebinding), or Origin https://evil.example / null (cross-site, sandboxed iframe)', '403 on every API route and on the dashboard page');
-    const auth = { authorization: `Bearer ${app.token}`, ...json };
-    const { port } = new URL(app.dashboardUrl);
+    const auth = { authorization: `Bearer ${proxy.app.token}`, ...json };
+    const { port } = new URL(proxy.app.dashboardUrl);
     const foreignHosts = [`evil.example:${port}`, `127.0.0.1.evil.example:${port}`, `localhost.evil:${port}`, 'evil.example'];
     const foreignOrigins = ['https://evil.example', `http://evil.example:${port}`, 'null'];
     const seen = new Set<number>();
@@ -105,13 +94,13 @@ describe('dashboard access', () => {
 
   it('the WebSocket refuses a missing or wrong token (401) and a foreign Host or Origin (403)', async () => {
     const row = report.row('WebSocket /ws without a token, with a wrong token, with the token from a foreign Origin or Host', '401, 401, 403, 403; the right token from the dashboard origin connects');
-    const t = encodeURIComponent(app.token);
+    const t = encodeURIComponent(proxy.app.token);
     const results = {
       none: await wsStatus('/ws', {}),
       wrong: await wsStatus('/ws?token=not-the-token-not-the-token', {}),
       origin: await wsStatus(`/ws?token=${t}`, { origin: 'https://evil.example' }),
       host: await wsStatus(`/ws?token=${t}`, { host: 'evil.example' }),
-      ok: await wsStatus(`/ws?token=${t}`, { origin: app.dashboardUrl }),
+      ok: await wsStatus(`/ws?token=${t}`, { origin: proxy.app.dashboardUrl }),
     };
     row.observed(JSON.stringify(results));
     expect(results).toEqual({ none: 401, wrong: 401, origin: 403, host: 403, ok: 101 });
@@ -119,17 +108,17 @@ describe('dashboard access', () => {
 
   it('the tap port serves no dashboard path: everything there goes to the upstream', async () => {
     const row = report.row('dashboard paths (/, /index.html, /api/*, /ws, /assets/) requested on the tap port, with the token', 'each is forwarded to the upstream (same status and body as asking the upstream directly); no token, no dashboard HTML');
-    const upstreamOrigin = new URL(upstream.url).origin;
-    const paths = ['/', '/index.html', '/api/health', '/api/exchanges', `/api/exchanges?token=${app.token}`, '/ws', '/assets/index.js'];
+    const upstreamOrigin = new URL(proxy.upstream.url).origin;
+    const paths = ['/', '/index.html', '/api/health', '/api/exchanges', `/api/exchanges?token=${proxy.app.token}`, '/ws', '/assets/index.js'];
     const outcomes: string[] = [];
     for (const path of paths) {
-      const viaTap = await fetch(app.tapUrl + path, { headers: { authorization: `Bearer ${app.token}` } });
+      const viaTap = await fetch(proxy.app.tapUrl + path, { headers: { authorization: `Bearer ${proxy.app.token}` } });
       const direct = await fetch(upstreamOrigin + path);
       const [tapBody, directBody] = [await viaTap.text(), await direct.text()];
       outcomes.push(`${path.split('?')[0]} ${viaTap.status}${tapBody === directBody ? ' (= upstream)' : ' (DIFFERS)'}`);
       expect.soft(viaTap.status, path).toBe(direct.status);
       expect.soft(tapBody, path).toBe(directBody);
-      expect.soft(tapBody).not.toContain(app.token);
+      expect.soft(tapBody).not.toContain(proxy.app.token);
     }
     row.observed(outcomes.join('; '));
   });

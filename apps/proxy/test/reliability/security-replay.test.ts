@@ -4,21 +4,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../../src/server.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
-import { exchanges, eventually, post, rpcId, startProxy, toolCall } from './harness.js';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
+import { exchanges, eventually, post, rpcId, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('62-security-replay', 'Security: replay');
-let upstream: FaultyUpstream;
-let app: Mcpscope;
+const proxy = proxiedUpstream(startFaultyUpstream);
 let foreign: Server;
 let foreignUrl: string;
 let foreignHits = 0;
 
 beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-  app = await startProxy(upstream.url);
   foreign = createServer((req, res) => {
     foreignHits += 1;
     req.resume();
@@ -28,8 +25,6 @@ beforeAll(async () => {
   foreignUrl = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}/mcp`;
 });
 afterAll(async () => {
-  await app.close();
-  await upstream.close();
   await new Promise((r) => foreign.close(r));
 });
 
@@ -37,22 +32,22 @@ describe('replay cannot be pointed at another host', () => {
   it('ignores or refuses every attempt to name a URL or host; the other host never sees a request', async () => {
     const row = report.row('POST /api/replay with target / url / upstream / host / origin fields and an X-Forwarded-Host header naming another local server', 'each is refused (4xx) or replayed to the configured upstream only; the other server receives nothing');
     const id = rpcId();
-    await (await post(app.mcpUrl, toolCall(id, 'echo', { text: 'original' }))).text();
-    const original = await eventually(async () => (await exchanges(app)).find((e) => e.rpcId === id && e.status === 'ok'), 'the original call');
+    await (await post(proxy.app.mcpUrl, toolCall(id, 'echo', { text: 'original' }))).text();
+    const original = await eventually(async () => (await exchanges(proxy.app)).find((e) => e.rpcId === id && e.status === 'ok'), 'the original call');
     const message = JSON.parse(toolCall(id, 'echo', { text: 'replayed' })) as unknown;
     const replay = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-      fetch(`${app.dashboardUrl}/api/replay`, {
+      fetch(`${proxy.app.dashboardUrl}/api/replay`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json', ...headers },
+        headers: { authorization: `Bearer ${proxy.app.token}`, 'content-type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
     // First, a plain replay works and reaches the upstream: the refusals below are not vacuous.
-    const plainBefore = upstream.seen.requests.get('echo') ?? 0;
+    const plainBefore = proxy.upstream.seen.requests.get('echo') ?? 0;
     const plain = await replay({ exchangeId: original.id, message, mode: 'session' });
     await plain.text();
     expect(plain.status).toBeLessThan(300);
-    expect((upstream.seen.requests.get('echo') ?? 0) - plainBefore).toBe(1);
-    const upstreamBefore = upstream.seen.requests.get('echo') ?? 0;
+    expect((proxy.upstream.seen.requests.get('echo') ?? 0) - plainBefore).toBe(1);
+    const upstreamBefore = proxy.upstream.seen.requests.get('echo') ?? 0;
     const attempts: Record<string, unknown>[] = [
       { target: foreignUrl },
       { url: foreignUrl },
@@ -70,7 +65,7 @@ describe('replay cannot be pointed at another host', () => {
         await res.text();
       }
     }
-    const upstreamGot = (upstream.seen.requests.get('echo') ?? 0) - upstreamBefore;
+    const upstreamGot = (proxy.upstream.seen.requests.get('echo') ?? 0) - upstreamBefore;
     row.observed(`statuses ${[...new Set(statuses)].join(', ')}; requests reaching the other server: ${foreignHits}; replays reaching the upstream: ${upstreamGot}`);
     expect(foreignHits).toBe(0);
     // Every attempt either failed cleanly or went where it belongs.

@@ -1,27 +1,23 @@
 // Secrets in OAuth bodies
 // (access_token, refresh_token, code_verifier, client_secret) and in headers stay out of the capture
 // file and out of every export format.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { sharedUpstream } from '../support/proxy-fixture.js';
 import { eventually, framesAfter, MCP_HEADERS, post, rpcId, tempDb, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 import { SECRETS, secretsOnDisk } from './secrets.js';
 
 const report = reliabilityReport('61-security-secrets-oauth-export', 'Security: secrets in OAuth bodies and exports');
-let upstream: FaultyUpstream;
+const shared = sharedUpstream(startFaultyUpstream);
 const OAUTH = ['SECRET-ACCESS-TOKEN-5b1f', 'SECRET-REFRESH-TOKEN-77c2', 'SECRET-VERIFIER-4d4d4d4d', 'SECRET-CLIENT-SECRET-9a9a'];
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-});
-afterAll(() => upstream.close());
 
 describe('secrets in OAuth bodies and exports', () => {
   it('never reach the database, the WAL, or a JSONL / HAR export', async () => {
     const row = report.row('an OAuth token exchange (code_verifier, client_secret → access_token, refresh_token) and a Bearer-authenticated tools/call through the tap, then GET /api/export as jsonl and har', 'the client gets the real tokens; none of the secrets is in the .db, the -wal, or either export');
     const db = tempDb();
-    const app = await runCli(['--target', upstream.url, '--db', db]);
+    const app = await runCli(['--target', shared.upstream.url, '--db', db]);
     try {
       const token = await fetch(`${new URL(app.mcpUrl).origin}/oauth/token`, {
         method: 'POST',

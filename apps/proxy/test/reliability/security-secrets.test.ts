@@ -1,26 +1,22 @@
 // Secrets that travel through the tap never reach the capture file: Authorization, Cookie,
 // X-Api-Key, Proxy-Authorization from the client and Set-Cookie from the server are redacted
 // before storage. Checked where it matters: the bytes of the SQLite file and its WAL.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from './cli-process.js';
-import { startFaultyUpstream, type FaultyUpstream } from './fixtures/faulty-upstream.js';
+import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
+import { sharedUpstream } from '../support/proxy-fixture.js';
 import { SECRETS, secretsOnDisk } from './secrets.js';
 import { framesOfCall, MCP_HEADERS, post, rpcId, tempDb, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('60-security-secrets', 'Security: secrets');
-let upstream: FaultyUpstream;
-
-beforeAll(async () => {
-  upstream = await startFaultyUpstream();
-});
-afterAll(() => upstream.close());
+const shared = sharedUpstream(startFaultyUpstream);
 
 describe('secrets', () => {
   it('a bearer token, cookies and API keys sent through the tap are not in the .db or -wal file', async () => {
     const row = report.row('Authorization: Bearer, Cookie, X-Api-Key, Proxy-Authorization on a request and Set-Cookie on its answer, through the tap', 'the upstream receives them unchanged; the capture records that they were sent (redacted marker) but their values are in neither the .db nor the -wal file');
     const db = tempDb();
-    const app = await runCli(['--target', upstream.url, '--db', db]);
+    const app = await runCli(['--target', shared.upstream.url, '--db', db]);
     try {
       const id = rpcId();
       const res = await post(app.mcpUrl, toolCall(id, 'set-cookie'), {

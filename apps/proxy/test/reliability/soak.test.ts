@@ -5,14 +5,14 @@
 // same answers for every uniquely tagged call, and exactly as many server messages recorded as the
 // clients received.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ExchangeStatus, FrameView } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Mcpscope } from '../../src/server.js';
-import { startEverythingServer } from './fixtures/everything-server.js';
-import { eventually, exchanges, framesAfter, startProxy } from './harness.js';
+import { startEverything } from '../support/everything.js';
+import { proxiedUpstream } from '../support/proxy-fixture.js';
+import { eventually, exchanges, framesAfter } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('90-soak', 'Soak');
@@ -23,16 +23,7 @@ const IN_FLIGHT = 10;
 const CALLS = Number(process.env.MCPSCOPE_SOAK_CALLS ?? 1000);
 const SEED = 424242;
 
-let server: Awaited<ReturnType<typeof startEverythingServer>>;
-let app: Mcpscope;
-beforeAll(async () => {
-  server = await startEverythingServer();
-  app = await startProxy(server.url);
-});
-afterAll(async () => {
-  await app.close();
-  await server.close();
-});
+const proxy = proxiedUpstream(() => startEverything('streamableHttp'));
 
 type Op = 'echo' | 'sum' | 'progress' | 'bad-args' | 'unknown-tool' | 'list-tools' | 'ping' | 'prompt';
 const OPS = fc.constantFrom<Op>('echo', 'echo', 'sum', 'sum', 'progress', 'bad-args', 'unknown-tool', 'list-tools', 'ping', 'prompt');
@@ -104,7 +95,7 @@ describe('soak', () => {
     const clients = await Promise.all(
       Array.from({ length: CLIENTS }, async (_, c) => {
         const client = new Client({ name: `soak-${c}`, version: '1.0.0' });
-        const transport = new StreamableHTTPClientTransport(new URL(app.mcpUrl));
+        const transport = new StreamableHTTPClientTransport(new URL(proxy.app.mcpUrl));
         await client.connect(transport);
         delivered += 1; // the initialize answer, delivered before we could count
         const onmessage = transport.onmessage!;
@@ -125,10 +116,10 @@ describe('soak', () => {
     );
 
     const captured = await eventually(async () => {
-      const all = (await exchanges(app)).filter((e) => e.requester === 'client' && e.method !== 'initialize' && e.kind === 'request');
+      const all = (await exchanges(proxy.app)).filter((e) => e.requester === 'client' && e.method !== 'initialize' && e.kind === 'request');
       return all.length >= CALLS && all.every((e) => e.status !== 'pending') ? all : undefined;
     }, 'every call to be captured', 30_000);
-    const frames = await framesAfter(app);
+    const frames = await framesAfter(proxy.app);
     await Promise.all(clients.map(({ client }) => client.close()));
 
     const key = (s: { session: string; method?: string; status: string }) => `${s.session} ${s.method} ${s.status}`;

@@ -5,18 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 const require = createRequire(import.meta.url);
 export const EVERYTHING_BIN = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
-
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 export interface Everything {
   /** The MCP endpoint: `/mcp` for streamableHttp, `/sse` for sse. */

@@ -1,13 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
-
-/** `GET /api/info`: where clients should connect, for the first-run page. */
-export interface DashboardInfo {
-  tapUrl: string;
-  mcpUrl: string;
-  upstreamUrl: string;
-  demo: boolean;
-}
+import type { DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;

@@ -9,6 +9,7 @@ import type { Diagnostic } from '@mcpscope/protocol';
 import type { ApiClient, ExchangeDetailView } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
+import { ReplayMark } from '../timeline/ReplayMark.js';
 import { StatusBadge } from '../timeline/StatusBadge.js';
 import { formatDuration, formatSize } from '../timeline/status.js';
 import { DetailActions } from './actions.js';
@@ -79,6 +80,12 @@ export function DetailPane({ api }: { api: ApiClient }) {
         <dd>{formatSize(ex.size)}</dd>
         <dt>session</dt>
         <dd className="mono">{ex.sessionKey}</dd>
+        {ex.replayOf !== undefined && (
+          <>
+            <dt>replay of</dt>
+            <dd data-testid="detail-replay-of"><ReplayMark of={ex.replayOf} /></dd>
+          </>
+        )}
         {ex.errorMessage && (
           <>
             <dt>{ex.status === 'business_error' ? 'tool said' : 'error'}</dt>

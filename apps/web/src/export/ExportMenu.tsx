@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
-import { downloadExport, fetchPreview, type ExportFormat, type ExportParams, type ExportPreview } from './export-api.js';
+import type { ExportPreview } from '@mcpscope/protocol';
+import { downloadExport, fetchPreview, type ExportFormat, type ExportParams } from './export-api.js';
 import { parseRedactInput, summariseRedaction } from './redaction-summary.js';
 import { ImportSection } from './ImportSection.js';
 import './export-menu.css';

@@ -5,7 +5,8 @@
  */
 import { useState } from 'react';
 import type { ApiClient } from '../api/client.js';
-import { importFile, type ImportReport } from './export-api.js';
+import type { ImportReport } from '@mcpscope/protocol';
+import { importFile } from './export-api.js';
 
 type State = { status: 'idle' } | { status: 'busy'; name: string } | { status: 'done'; report: ImportReport } | { status: 'error'; message: string };
 

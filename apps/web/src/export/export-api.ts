@@ -1,8 +1,8 @@
 /**
- * The export and import API as the dashboard calls it. The response shapes mirror
- * apps/proxy/src/export (ExportPreview, ImportReport); they belong in @mcpscope/protocol's
- * contract and move there when that package takes them.
+ * The export and import API as the dashboard calls it. The response shapes (ExportPreview,
+ * ImportReport) are the shared contract in @mcpscope/protocol, the same types the proxy answers with.
  */
+import type { ExportPreview, ImportReport, ImportResponse } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 
 export type ExportFormat = 'jsonl' | 'har';
@@ -14,32 +14,6 @@ export interface ExportParams {
   /** Extra keys or `$.json.paths` to redact. */
   redact: string[];
   unredacted: boolean;
-}
-
-export interface RedactionHit {
-  rule: string;
-  count: number;
-}
-
-export interface ExportPreview {
-  frames: number;
-  exchanges: number;
-  sessions: number;
-  redaction: { enabled: boolean; rules: string[]; hits: RedactionHit[] };
-}
-
-export interface ImportProblem {
-  where: string;
-  message: string;
-}
-
-export interface ImportReport {
-  format: string;
-  name: string;
-  frames: number;
-  sessionKeys: string[];
-  skipped: number;
-  problems: ImportProblem[];
 }
 
 export function exportQuery(params: ExportParams): string {
@@ -85,5 +59,5 @@ export async function downloadExport(api: ApiClient, params: ExportParams): Prom
 export async function importFile(api: ApiClient, file: File): Promise<ImportReport> {
   const res = await api.raw(`/api/import?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
   if (!res.ok) throw await errorOf(res);
-  return ((await res.json()) as { report: ImportReport }).report;
+  return ((await res.json()) as ImportResponse).report;
 }

@@ -2,7 +2,7 @@
  * What the export menu says about redaction before a download: in plain words, what will be
  * removed and how many times, or a clear warning when the user opted out.
  */
-import type { ExportPreview } from './export-api.js';
+import type { ExportPreview } from '@mcpscope/protocol';
 
 export interface RedactionSummary {
   tone: 'safe' | 'danger';

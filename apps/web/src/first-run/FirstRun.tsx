@@ -4,7 +4,8 @@
  * sends a real sample call through the tap so the timeline fills within seconds.
  */
 import { useEffect, useState } from 'react';
-import type { ApiClient, DashboardInfo } from '../api/client.js';
+import type { DashboardInfo } from '@mcpscope/protocol';
+import type { ApiClient } from '../api/client.js';
 import { CopyButton } from '../detail/CopyButton.js';
 
 function Snippet({ text }: { text: string }) {

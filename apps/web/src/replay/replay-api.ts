@@ -5,14 +5,17 @@
 import type {
   ApiError,
   CurlRequest,
+  CurlResponse,
   ExchangeDetail,
   JsonObject,
   ReplayFailure,
   ReplayInput,
   ReplayInputAnswer,
+  ReplayInputsResponse,
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,
+  ReplayToolsResponse,
 } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { takeToken } from '../api/token.js';
@@ -46,7 +49,7 @@ export class ReplayApi {
   }
 
   async curl(request: CurlRequest): Promise<string> {
-    return (await this.ok<{ command: string }>('POST', '/api/replay/curl', request)).command;
+    return (await this.ok<CurlResponse>('POST', '/api/replay/curl', request)).command;
   }
 
   links(id: string): Promise<ReplayLinks> {
@@ -54,11 +57,11 @@ export class ReplayApi {
   }
 
   async tools(sessionKey: string): Promise<JsonObject[]> {
-    return (await this.ok<{ tools: JsonObject[] }>('GET', `/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
+    return (await this.ok<ReplayToolsResponse>('GET', `/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
   }
 
   async inputs(): Promise<ReplayInput[]> {
-    return (await this.ok<{ inputs: ReplayInput[] }>('GET', '/api/replay/inputs')).inputs;
+    return (await this.ok<ReplayInputsResponse>('GET', '/api/replay/inputs')).inputs;
   }
 
   async answer(key: string, answer: ReplayInputAnswer): Promise<void> {

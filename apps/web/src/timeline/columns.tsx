@@ -5,6 +5,7 @@
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
+import { ReplayMark } from './ReplayMark.js';
 import { StatusBadge } from './StatusBadge.js';
 import { formatDuration, formatSize } from './status.js';
 
@@ -39,7 +40,14 @@ export const columns = helper.columns([
   helper.accessor('startTs', { id: 'time', header: 'Time', cell: (info) => time(info.getValue()) }),
   helper.accessor('sessionKey', { id: 'session', header: 'Session', cell: (info) => <SessionCell sessionKey={info.getValue()} /> }),
   helper.display({ id: 'direction', header: 'Dir', cell: (info) => <Direction ex={info.row.original} /> }),
-  helper.accessor((ex) => ex.method ?? (ex.kind === 'invalid' ? '(not JSON-RPC)' : ''), { id: 'method', header: 'Method' }),
+  helper.accessor((ex) => ex.method ?? (ex.kind === 'invalid' ? '(not JSON-RPC)' : ''), {
+    id: 'method',
+    header: 'Method',
+    cell: (info) => {
+      const replayOf = info.row.original.replayOf;
+      return replayOf === undefined ? info.getValue() : <>{info.getValue()} <ReplayMark of={replayOf} /></>;
+    },
+  }),
   helper.accessor((ex) => ex.target ?? '', { id: 'target', header: 'Target' }),
   helper.accessor((ex) => (ex.rpcId === undefined ? '' : JSON.stringify(ex.rpcId)), { id: 'id', header: 'Id' }),
   helper.display({ id: 'status', header: 'Status', cell: (info) => <StatusBadge ex={info.row.original} /> }),

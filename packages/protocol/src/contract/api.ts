@@ -3,23 +3,19 @@
  * (which consumes it). DESIGN.md's "Contract" section names these routes; keep them stable.
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
-import type { Direction, FrameKind, HttpInfo, Transport } from '../model/frame.js';
+import type { Frame } from '../model/frame.js';
+import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
-/** A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut and say their full size. */
-export interface FrameView {
-  seq: number;
-  ts: number;
-  sessionKey: string;
-  direction: Direction;
-  transport: Transport;
-  kind: FrameKind;
-  raw: string;
+/**
+ * A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut (`raw` is then the first part)
+ * and say their full size.
+ */
+export interface FrameView extends Frame {
   /** Bytes of the full raw text (UTF-16 code units as stored). */
   size: number;
   truncated: boolean;
-  http?: HttpInfo;
 }
 
 /** Lists cut bodies at 64 KiB; the detail routes return them whole or as a download. */
@@ -137,8 +133,81 @@ export interface ReplayInput {
   expiresAt: number;
 }
 
+/** Answer of `GET /api/replay/inputs`: what waits for the dashboard user now. */
+export interface ReplayInputsResponse {
+  inputs: ReplayInput[];
+}
+
+/** Answer of `GET /api/replay/tools?session=KEY`: the tools of the session's latest `tools/list`. */
+export interface ReplayToolsResponse {
+  tools: JsonObject[];
+}
+
 /** Body of `POST /api/replay/inputs/:key`. */
 export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
+
+/** `GET /api/info`: where clients should connect, for the dashboard's first-run page. */
+export interface DashboardInfo {
+  tapUrl: string;
+  mcpUrl: string;
+  upstreamUrl: string;
+  demo: boolean;
+}
+
+/** One redaction rule that matched, and how often. */
+export interface RedactionHit {
+  /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */
+  rule: string;
+  count: number;
+}
+
+/** What an export redacts (or would), for the user to read before downloading. */
+export interface RedactionReport {
+  enabled: boolean;
+  /** What the export redacts, in words. */
+  rules: string[];
+  hits: RedactionHit[];
+}
+
+/** `GET /api/export/preview`: what an export with the same parameters would hold. */
+export interface ExportPreview {
+  frames: number;
+  exchanges: number;
+  sessions: number;
+  redaction: RedactionReport;
+}
+
+/** A line or entry an import could not read; the rest of the file was imported. */
+export interface ImportProblem {
+  /** Where: `line 7`, `entry 3 (POST http://…/mcp)`, `file`. */
+  where: string;
+  message: string;
+}
+
+export type ImportFormat = 'mcpscope-jsonl' | 'har' | 'mcpscope-db';
+
+/** What an import brought in (`POST /api/import`, `mcpscope open`). */
+export interface ImportReport {
+  format: ImportFormat;
+  /** The name imported sessions carry (`import:<name>:…`). */
+  name: string;
+  frames: number;
+  sessionKeys: string[];
+  /** HAR entries that carried no MCP traffic. */
+  skipped: number;
+  /** Lines or entries that could not be imported; the rest was. */
+  problems: ImportProblem[];
+}
+
+/** Answer of `POST /api/import`. */
+export interface ImportResponse {
+  report: ImportReport;
+}
+
+/** Answer of `POST /api/replay/curl`. */
+export interface CurlResponse {
+  command: string;
+}
 
 /** Errors the API answers with, as `{ error: { code, message } }`. Codes are ours, never wire codes. */
 export interface ApiError {
@@ -160,7 +229,7 @@ export type ServerEvent =
 export type ExchangeStatusCounts = Partial<Record<ExchangeStatus, number>>;
 
 /** The list form of a frame: the raw text cut at `rawLimit`, with its full size stated. */
-export function toFrameView(frame: import('../model/frame.js').Frame, rawLimit = FRAME_RAW_LIMIT): FrameView {
+export function toFrameView(frame: Frame, rawLimit = FRAME_RAW_LIMIT): FrameView {
   const truncated = frame.raw.length > rawLimit;
   const view: FrameView = {
     seq: frame.seq,
