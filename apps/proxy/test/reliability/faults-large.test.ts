@@ -13,9 +13,12 @@ const report = reliabilityReport('20-faults-large', 'Large payloads and memory')
  * Peak RSS growth allowed: a few whole copies of the payload (the recorded text, its JSON parse
  * for deriving, SQLite's bound copy) plus a fixed allowance for V8 growing its heaps. It fails on
  * per-chunk copying, on buffering every stream, and on memory that grows with the sum of payloads.
+ * The allowance is 48 MB: on a loaded machine V8 lets garbage pile up longer before collecting
+ * (95 MB for the 10 MB case was seen once, against 60–80 MB when quiet). What this test exists to
+ * catch grows with the payload and shows at 50 MB either way; bench/tap-large.ts measures the rest.
  */
 const GROWTH_PER_BYTE = 6;
-const FIXED_ALLOWANCE = 24 * 2 ** 20;
+const FIXED_ALLOWANCE = 48 * 2 ** 20;
 const shared = sharedUpstream(startFaultyUpstream);
 
 async function drain(res: Response): Promise<number> {
@@ -31,7 +34,7 @@ async function drain(res: Response): Promise<number> {
 describe('large tool results', () => {
   it.each([10, 50])('a %i MB tool result passes whole, is recorded whole, and peak memory stays bounded', async (mb) => {
     const payload = mb * 1024 * 1024;
-    const row = report.row(`${mb} MB tool result through the tap (built CLI, file database)`, `the client receives every byte; one frame of the full size is recorded; proxy peak RSS grows ≤ ${GROWTH_PER_BYTE}× the payload + 24 MB`);
+    const row = report.row(`${mb} MB tool result through the tap (built CLI, file database)`, `the client receives every byte; one frame of the full size is recorded; proxy peak RSS grows ≤ ${GROWTH_PER_BYTE}× the payload + 48 MB`);
     const app = await runCli(['--target', shared.upstream.url, '--db', tempDb()]);
     try {
       const warm = rpcId();
