@@ -108,6 +108,11 @@ test.describe('replay on the demo server', () => {
     await expect(rowOf(originalId)).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('detail-replay-of')).toHaveCount(0);
     await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'false');
+    // The original says what it was replayed as; following that link selects the replay.
+    await expect(page.getByTestId('detail-replayed-as')).toHaveText(`↻ #${firstReplayId}`);
+    await page.getByTestId('replayed-as').click();
+    await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('detail-replayed-as')).toHaveText(`↻ #${freshReplayId}`);
 
     await client.close();
     expect(consoleErrors).toEqual([]);

@@ -9,7 +9,7 @@ import type { Diagnostic } from '@mcpscope/protocol';
 import type { ApiClient, ExchangeDetailView } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { ReplayMark } from '../timeline/ReplayMark.js';
+import { ReplayedAs, ReplayMark } from '../timeline/ReplayMark.js';
 import { StatusBadge } from '../timeline/StatusBadge.js';
 import { formatDuration, formatSize } from '../timeline/status.js';
 import { DetailActions } from './actions.js';
@@ -26,6 +26,8 @@ function marksFor(diagnostics: readonly Diagnostic[] | undefined, seq: number): 
 export function DetailPane({ api }: { api: ApiClient }) {
   const id = useUi((s) => s.selected);
   const summary = useLive((s) => (id ? s.index.get(id) : undefined));
+  // Joined into a string: the index's lists change in place, and a string compares by value.
+  const replays = useLive((s) => (id ? s.index.replaysOf(id).join(' ') : ''));
   const [detail, setDetail] = useState<ExchangeDetailView | undefined>();
   const [error, setError] = useState<string | undefined>();
   const close = () => useUi.getState().closeDetail();
@@ -84,6 +86,12 @@ export function DetailPane({ api }: { api: ApiClient }) {
           <>
             <dt>replay of</dt>
             <dd data-testid="detail-replay-of"><ReplayMark of={ex.replayOf} /></dd>
+          </>
+        )}
+        {replays && (
+          <>
+            <dt>replayed as</dt>
+            <dd data-testid="detail-replayed-as"><ReplayedAs ids={replays.split(' ')} /></dd>
           </>
         )}
         {ex.errorMessage && (

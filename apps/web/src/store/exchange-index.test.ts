@@ -43,6 +43,22 @@ describe('exchange index', () => {
   });
 });
 
+describe('replays of an exchange', () => {
+  const replay = (id: string, updatedSeq: number, of: string): ExchangeSummary => ({ ...ex(id, updatedSeq, 'ok'), replayOf: of });
+
+  it('lists every replay of an original once, in capture order, however the updates arrive', () => {
+    const updates = [ex('1', 1, 'protocol_error'), replay('9', 9, '1'), replay('4', 4, '1'), replay('4', 5, '1'), replay('12', 12, '9'), ex('5', 5)];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(updates.concat(updates), { minLength: updates.length * 2 }), (shuffled) => {
+        const idx = build(shuffled);
+        expect(idx.replaysOf('1')).toEqual(['4', '9']);
+        expect(idx.replaysOf('9')).toEqual(['12']);
+        expect(idx.replaysOf('5')).toEqual([]);
+      }),
+    );
+  });
+});
+
 describe('filtered view', () => {
   it('stays equal to a full rebuild however the updates are batched', () => {
     const statuses: ExchangeSummary['status'][] = ['pending', 'ok', 'protocol_error', 'business_error'];

@@ -64,12 +64,16 @@ export function mergeSorted(ids: string[], more: readonly string[]): void {
   for (const id of merged) ids.push(id);
 }
 
+const NO_REPLAYS: readonly string[] = [];
+
 export class ExchangeIndex {
   readonly byId = new Map<string, ExchangeSummary>();
   /** Ids in capture order (oldest first). */
   readonly ids: string[] = [];
   /** Moves on every change, so selectors can tell that the (mutable) index changed. */
   version = 0;
+  /** Original id → the ids of its replays, in capture order (the detail's "replayed as"). */
+  private readonly replaysByOriginal = new Map<string, string[]>();
 
   get size(): number {
     return this.ids.length;
@@ -88,6 +92,7 @@ export class ExchangeIndex {
       // A stale copy or a repeat: each change to a summary comes with a higher updatedSeq.
       if (current && current.updatedSeq >= ex.updatedSeq) continue;
       this.byId.set(ex.id, ex);
+      if (ex.replayOf !== undefined && current?.replayOf !== ex.replayOf) this.linkReplay(ex.id, ex.replayOf);
       if (current) updated.push(ex);
       else added.push(ex);
     }
@@ -100,7 +105,19 @@ export class ExchangeIndex {
     return { added, updated };
   }
 
+  /** The replays of `id` that this index holds (empty when none). */
+  replaysOf(id: string): readonly string[] {
+    return this.replaysByOriginal.get(id) ?? NO_REPLAYS;
+  }
+
+  private linkReplay(replayId: string, originalId: string): void {
+    const list = this.replaysByOriginal.get(originalId);
+    if (!list) this.replaysByOriginal.set(originalId, [replayId]);
+    else if (!list.includes(replayId)) insertSorted(list, replayId);
+  }
+
   clear(): void {
+    this.replaysByOriginal.clear();
     this.byId.clear();
     this.ids.length = 0;
     this.version++;

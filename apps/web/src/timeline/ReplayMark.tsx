@@ -22,3 +22,16 @@ export function ReplayMark({ of }: { of: string }) {
     </button>
   );
 }
+
+/** The detail's "replayed as": one link per replay of the open exchange, selecting it when clicked. */
+export function ReplayedAs({ ids }: { ids: readonly string[] }) {
+  return (
+    <>
+      {ids.map((id) => (
+        <button key={id} type="button" className="replay-mark" data-testid="replayed-as" title={`Replay #${id}: click to select it`} onClick={() => useUi.getState().select(id, true)}>
+          ↻ #{id}
+        </button>
+      ))}
+    </>
+  );
+}
