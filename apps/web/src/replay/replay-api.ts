@@ -12,7 +12,6 @@ import type {
   ReplayInput,
   ReplayInputAnswer,
   ReplayInputsResponse,
-  ReplayLinks,
   ReplayRequest,
   ReplayResponse,
   ReplayToolsResponse,
@@ -50,10 +49,6 @@ export class ReplayApi {
 
   async curl(request: CurlRequest): Promise<string> {
     return (await this.ok<CurlResponse>('POST', '/api/replay/curl', request)).command;
-  }
-
-  links(id: string): Promise<ReplayLinks> {
-    return this.ok('GET', `/api/replay/links/${encodeURIComponent(id)}`);
   }
 
   async tools(sessionKey: string): Promise<JsonObject[]> {
