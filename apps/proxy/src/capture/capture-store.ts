@@ -13,6 +13,7 @@ import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } fr
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
+import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
 export interface FrameRow {
   seq: number;
@@ -46,13 +47,17 @@ export class CaptureStore {
   readonly db: Database.Database;
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
+  private readonly updateExchange: Database.Statement;
   private readonly linkFrame: Database.Statement;
   private readonly upsertSession: Database.Statement;
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
+  /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
+  private readonly writeTransaction: (set: WriteSet) => void;
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
+  private readonly checkpointer: WalCheckpointer | undefined;
 
   constructor(readonly file: string) {
     this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
@@ -66,6 +71,7 @@ export class CaptureStore {
       this.db.pragma('cache_size = -32768');
       this.db.pragma('temp_store = MEMORY');
       migrate(this.db);
+      if (file !== ':memory:') this.db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     } catch (err) {
       this.db.close();
       this.lock?.release();
@@ -75,11 +81,19 @@ export class CaptureStore {
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, sort_key, session_key, status, method, updated_seq, summary, kind, requester, target, latency_ms, size, error_code, diagnostics)
-       VALUES (@id, @sortKey, @sessionKey, @status, @method, @updatedSeq, @summary, @kind, @requester, @target, @latencyMs, @size, @errorCode, @diagnostics)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, method = excluded.method, updated_seq = excluded.updated_seq,
-         summary = excluded.summary, kind = excluded.kind, requester = excluded.requester, target = excluded.target,
+      `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
+         status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
          latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics`,
+    );
+    // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
+    // every index over a column named in SET, equal value or not, so the common update names only
+    // the columns that change; a row whose identity did change (an orphan answer whose request
+    // came later) fails the WHERE and takes the full upsert above.
+    this.updateExchange = this.db.prepare(
+      `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
+       WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
     );
     this.linkFrame = this.db.prepare('INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)');
     this.upsertSession = this.db.prepare(
@@ -90,6 +104,13 @@ export class CaptureStore {
       'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.headStmt = this.db.prepare('SELECT MAX(seq) AS head FROM frames');
+    this.writeTransaction = this.db.transaction((set: WriteSet) => {
+      for (const f of set.frames) {
+        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
+      }
+      this.writeDerived(set, set.frames[0]?.seq ?? 0);
+    });
+    this.checkpointer = file === ':memory:' ? undefined : new WalCheckpointer(file);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     this.db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
@@ -115,12 +136,7 @@ export class CaptureStore {
 
   /** Writes one tick's worth of frames and derived rows atomically. */
   write(set: WriteSet): void {
-    this.db.transaction(() => {
-      for (const f of set.frames) {
-        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
-      }
-      this.writeDerived(set, set.frames[0]?.seq ?? 0);
-    })();
+    this.writeTransaction(set);
   }
 
   /**
@@ -130,22 +146,21 @@ export class CaptureStore {
    */
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): void {
     for (const ex of set.exchanges) {
-      this.upsertExchange.run({
-        id: ex.id,
-        sortKey: sortKey(ex.id),
-        sessionKey: ex.sessionKey,
-        status: ex.status,
-        method: ex.method ?? null,
-        updatedSeq: ex.updatedSeq,
-        summary: JSON.stringify(ex),
-        kind: ex.kind,
-        requester: ex.requester,
-        target: ex.target ?? null,
-        latencyMs: ex.latencyMs ?? null,
-        size: ex.size,
-        errorCode: ex.errorCode ?? null,
-        diagnostics: ex.diagnostics,
-      });
+      // Positional parameters, in the order of both statements: binding by name costs a property
+      // lookup per column per row on the hottest write.
+      const key = sortKey(ex.id);
+      const method = ex.method ?? null;
+      const target = ex.target ?? null;
+      const summary = JSON.stringify(ex);
+      const latency = ex.latencyMs ?? null;
+      const code = ex.errorCode ?? null;
+      // A row made by a frame of an earlier write exists already: update it in place.
+      const updated =
+        Math.trunc(key) < newFrom &&
+        this.updateExchange.run(ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.id, ex.kind, ex.requester, method, target).changes === 1;
+      if (!updated) {
+        this.upsertExchange.run(ex.id, key, ex.sessionKey, ex.kind, ex.requester, method, target, ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics);
+      }
       for (const seq of ex.frameSeqs) if (seq >= newFrom) this.linkFrame.run(seq, ex.id);
     }
     for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
@@ -241,6 +256,7 @@ export class CaptureStore {
 
   close(): void {
     if (this.db.open) this.db.close();
+    this.checkpointer?.stop();
     this.lock?.release();
   }
 }
