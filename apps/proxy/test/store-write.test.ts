@@ -2,6 +2,7 @@
 // before its request (another stream, capture order) is stored first as an orphan with no method;
 // when the request arrives in a later tick the same row becomes that call, and the filters that
 // look at what a row is (method, tool, kind) must find it from then on.
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseFilter, type FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
@@ -54,5 +55,22 @@ describe('exchange rows across ticks', () => {
     expect(page(store, 'status:pending')).toEqual([]);
     expect(page(store, 'code:-32602 tool:wrap_gift')).toEqual([expect.objectContaining({ id: '1', status: 'protocol_error', latencyMs: 15 })]);
     store.close();
+  });
+
+  it('a long capture, checkpointed in the background, is one settled file after close', () => {
+    const file = tempDbFile();
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    for (let i = 0; i < 6000; i++) {
+      pipeline.record(frame(i % 2 ? 's2c' : 'c2s', i % 2 ? { jsonrpc: '2.0', id: i - 1, result: {} } : { jsonrpc: '2.0', id: i, method: 'ping' }, i));
+      if (i % 256 === 255) pipeline.flush();
+    }
+    pipeline.close();
+    store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new CaptureStore(file);
+    expect(reopened.head()).toBe(6000);
+    expect(page(reopened, 'status:pending')).toEqual([]);
+    reopened.close();
   });
 });

@@ -15,6 +15,9 @@ import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
+/** Frames written before checkpoints move to a worker thread. */
+const CHECKPOINTER_AFTER_FRAMES = 2000;
+
 export interface FrameRow {
   seq: number;
   ts: number;
@@ -57,7 +60,9 @@ export class CaptureStore {
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
-  private readonly checkpointer: WalCheckpointer | undefined;
+  /** Started once a capture is more than a handful of frames (see write). */
+  private checkpointer: WalCheckpointer | undefined;
+  private framesWritten = 0;
 
   constructor(readonly file: string) {
     this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
@@ -110,7 +115,6 @@ export class CaptureStore {
       }
       this.writeDerived(set, set.frames[0]?.seq ?? 0);
     });
-    this.checkpointer = file === ':memory:' ? undefined : new WalCheckpointer(file);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     this.db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
@@ -137,6 +141,10 @@ export class CaptureStore {
   /** Writes one tick's worth of frames and derived rows atomically. */
   write(set: WriteSet): void {
     this.writeTransaction(set);
+    // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
+    // need: its WAL stays small, and close() checkpoints it.
+    this.framesWritten += set.frames.length;
+    if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
   }
 
   /**
@@ -245,6 +253,22 @@ export class CaptureStore {
     return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
   }
 
+  /** The stored deriver snapshot (see CapturePipeline), if any: as of frame `seq`, state as JSON text. */
+  deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
+    return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
+  }
+
+  setDeriverSnapshot(seq: number, version: number, state: string): void {
+    this.stmt(
+      'INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state',
+    ).run(seq, version, state);
+  }
+
+  /** The lowest stored seq (retention removes the oldest frames), 0 for an empty store. */
+  oldest(): number {
+    return (this.stmt('SELECT MIN(seq) AS oldest FROM frames').get() as { oldest: number | null }).oldest ?? 0;
+  }
+
   /** A counter in the meta table (0 when unset). */
   meta(key: string): number {
     return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
@@ -255,8 +279,9 @@ export class CaptureStore {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    // The checkpointer's connection first: the last connection to close settles the WAL.
     this.checkpointer?.stop();
+    if (this.db.open) this.db.close();
     this.lock?.release();
   }
 }

@@ -8,6 +8,10 @@
  * writer, every `intervalMs`. The writer keeps a high automatic threshold as a safety net, so the
  * WAL stays bounded even if the worker falls behind or dies.
  *
+ * Stopping waits (bounded) until the worker's connection is closed, so the store's own connection
+ * is the last one and its close checkpoints and removes the WAL before `close()` returns, as it did
+ * without a worker: a reader that opens the file right after finds it settled.
+ *
  * The worker is plain JavaScript evaluated from a string: it then runs the same way from source
  * (tsx, vitest) and from the build, with better-sqlite3 resolved by the main thread.
  */
@@ -30,25 +34,39 @@ const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
   clearInterval(timer);
   try { db.close(); } catch {}
+  const closed = new Int32Array(workerData.closed);
+  Atomics.store(closed, 0, 1);
+  Atomics.notify(closed, 0);
   parentPort.close();
 });
 `;
 
 const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
 
+/** How long `stop()` waits for the worker's connection to close (a checkpoint under way finishes first). */
+const STOP_WAIT_MS = 5000;
+
 export class WalCheckpointer {
   private readonly worker: Worker;
+  /** Set to 1 by the worker once its connection is closed. */
+  private readonly closed = new Int32Array(new SharedArrayBuffer(4));
+  private alive = true;
 
   constructor(file: string, intervalMs = 100) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: sqlitePath, file, intervalMs } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: sqlitePath, file, intervalMs, closed: this.closed.buffer } });
     // A failed checkpointer costs only the writer doing its own checkpoints: never crash for it.
-    this.worker.on('error', () => {});
+    this.worker.on('error', () => (this.alive = false));
+    this.worker.on('exit', () => (this.alive = false));
     // It must not keep a process alive that is otherwise done.
     this.worker.unref();
   }
 
-  /** Asks the worker to close its connection and end (it finishes any checkpoint under way). */
+  /** Closes the worker's connection (after any checkpoint under way) and waits for that, bounded. */
   stop(): void {
+    if (!this.alive) return;
+    this.alive = false;
     this.worker.postMessage('stop');
+    // Blocking on purpose: the store's close() is synchronous and must end with the file settled.
+    Atomics.wait(this.closed, 0, 0, STOP_WAIT_MS);
   }
 }
