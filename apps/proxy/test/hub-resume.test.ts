@@ -25,6 +25,8 @@ class Dashboard {
   cursor = 0;
   resyncs = 0;
   reconnects = 0;
+  /** Messages that came as binary frames: a browser would get a Blob it cannot parse as JSON. */
+  binaryMessages = 0;
   private ws: WebSocket | undefined;
   private dropAfter: number | undefined;
   private received = 0;
@@ -40,7 +42,10 @@ class Dashboard {
     const url = `${this.mcpscope.dashboardUrl.replace('http', 'ws')}/ws?after=${this.cursor}`;
     const ws = new WebSocket(url, ['mcpscope', `mcpscope.token.${this.mcpscope.token}`]);
     this.ws = ws;
-    ws.on('message', (data) => this.onMessage(ws, JSON.parse(String(data)) as ServerEvent));
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryMessages++;
+      this.onMessage(ws, JSON.parse(String(data)) as ServerEvent);
+    });
     ws.on('close', () => {
       if (this.ws === ws) this.closed = true;
     });
@@ -162,6 +167,7 @@ describe('live hub resume', () => {
           }
           expect(d.seqs).toEqual(Array.from({ length: head }, (_, i) => i + 1));
           expect(d.exchanges).toEqual(final);
+          expect(d.binaryMessages).toBe(0);
         }
         await app.close();
         app = undefined;

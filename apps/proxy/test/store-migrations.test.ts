@@ -6,6 +6,8 @@ import { CaptureStore } from '../src/capture/capture-store.js';
 import { CaptureQuery } from '../src/capture/capture-query.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
 import { InspectorError } from '../src/errors.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { warmDeriver } from '../src/capture/deriver-snapshot.js';
 import { parseFilter } from '@mcpscope/protocol';
 import { tempDbFile } from './store-helpers.js';
 
@@ -48,6 +50,27 @@ describe('migrations', () => {
     expect(store.exchange('3')).toEqual({ ...summary('3'), replayOf: '1' });
     expect(store.exchange('1')).toEqual(summary('1'));
     expect(store.replayLinks.replays('1')).toEqual(['3']);
+    store.close();
+  });
+
+  it('opens a version-2 file (no deriver snapshot yet) by replaying its frames, and continues it', () => {
+    const file = tempDbFile();
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[1]!);
+    old.pragma('user_version = 2');
+    const raw = '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"suggest_gifts"}}';
+    old.prepare("INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (1, 1.5, 's', 'c2s', 'http-json', 'data', ?, NULL, ?)").run(raw, raw.length);
+    old.close();
+
+    const store = new CaptureStore(file);
+    expect(warmDeriver(store)).toMatchObject({ replayed: 1 });
+    expect(warmDeriver(store).restoredAt).toBeUndefined();
+    const pipeline = new CapturePipeline(store);
+    pipeline.record({ ts: 9.5, sessionKey: 's', direction: 's2c', transport: 'http-json', kind: 'data', raw: '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}' });
+    pipeline.close();
+    // The answer pairs with the request stored before the upgrade: one exchange, not an orphan.
+    expect(store.exchanges(10)).toEqual([expect.objectContaining({ id: '1', status: 'ok', frameSeqs: [1, 2], latencyMs: 8 })]);
     store.close();
   });
 

@@ -58,8 +58,8 @@ export type {
 } from './contract/api.js';
 export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
-export { CaptureDeriver } from './derive/capture-deriver.js';
-export type { CaptureDeriverDeps, Derived } from './derive/capture-deriver.js';
+export { CaptureDeriver, DERIVER_STATE_VERSION } from './derive/capture-deriver.js';
+export type { CaptureDeriverDeps, Derived, DeriverState } from './derive/capture-deriver.js';
 export type { CompileResult, CompiledSchema, MessageCheck, SchemaIssue, SchemaIssueCode, ValidatorPort } from './diagnostics/validator-port.js';
 export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './validate/revisions.js';
 export type { Revision } from './validate/revisions.js';

@@ -7,11 +7,14 @@
  * Durability window: a frame handed to `record()` is committed before the next turn of the event
  * loop (setImmediate), i.e. within one tick of being forwarded.
  *
- * On open the pipeline replays the stored frames through a fresh deriver (without writing), so
- * capture that continues after a restart pairs and counts exactly as if it had never stopped.
+ * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
+ * it (or, without a usable snapshot, every stored frame) without writing, so capture that
+ * continues after a restart pairs and counts exactly as if it had never stopped
+ * (deriver-snapshot.ts).
  */
-import { type CaptureDeriver, type Diagnostic, type ExchangeSummary, type Frame, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
-import { createDeriver } from './deriver.js';
+import type { CaptureDeriver, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
+import { derive } from './replay.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../security/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
@@ -28,16 +31,15 @@ export interface CaptureBatch {
 
 export type BatchListener = (batch: CaptureBatch) => void;
 
-/** Frames read per page when replaying the store (warm-up and rebuild). */
-export const REPLAY_PAGE = 5000;
-
 export class CapturePipeline {
   private seq: number;
   private queue: Frame[] = [];
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  private readonly deriver = createDeriver();
+  private readonly deriver: CaptureDeriver;
+  /** Frames derived since the stored snapshot was taken. */
+  private sinceSnapshot: number;
   readonly retention: Retention;
 
   constructor(
@@ -45,7 +47,9 @@ export class CapturePipeline {
     limits: RetentionLimits = {},
   ) {
     this.seq = store.head();
-    replayInto(store, this.deriver, () => {});
+    const warm = warmDeriver(store);
+    this.deriver = warm.deriver;
+    this.sinceSnapshot = warm.replayed;
     this.retention = new Retention(store, limits);
     this.retention.enforce();
   }
@@ -77,9 +81,10 @@ export class CapturePipeline {
     return this.seq;
   }
 
-  /** Writes what is queued and accepts nothing more. */
+  /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
     this.flush();
+    if (!this.closed && this.store.db.open) saveSnapshot(this.store, this.deriver, this.seq);
     this.closed = true;
   }
 
@@ -93,33 +98,11 @@ export class CapturePipeline {
     this.store.write(batch);
     const trim = this.retention.afterWrite(frames);
     if (trim) batch.retention = trim;
+    this.sinceSnapshot += frames.length;
+    if (this.sinceSnapshot >= SNAPSHOT_EVERY) {
+      saveSnapshot(this.store, this.deriver, batch.head);
+      this.sinceSnapshot = 0;
+    }
     for (const listener of this.listeners) listener(batch);
-  }
-}
-
-/** Runs frames through the deriver, merging what changed (last state of each row wins). */
-export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Omit<CaptureBatch, 'frames' | 'head'> {
-  const exchanges = new Map<string, ExchangeSummary>();
-  const sessions = new Map<string, SessionSummary>();
-  const diagnostics: Diagnostic[] = [];
-  for (const frame of frames) {
-    const derived = deriver.ingest(frame);
-    for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
-    for (const s of derived.sessions) sessions.set(s.sessionKey, s);
-    for (const d of derived.diagnostics) diagnostics.push(d);
-  }
-  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics };
-}
-
-/** Feeds every stored frame, in seq order and page by page, through `deriver`. */
-export function replayInto(store: CaptureStore, deriver: CaptureDeriver, onPage: (frames: Frame[], derived: ReturnType<typeof derive>) => void): number {
-  let after = 0;
-  let total = 0;
-  for (;;) {
-    const frames = store.rawFramesAfter(after, REPLAY_PAGE);
-    if (frames.length === 0) return total;
-    onPage(frames, derive(deriver, frames));
-    after = frames[frames.length - 1]!.seq;
-    total += frames.length;
   }
 }

@@ -14,6 +14,10 @@ import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { ReplayLinks } from './replay-links.js';
+import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+
+/** Frames written before checkpoints move to a worker thread. */
+const CHECKPOINTER_AFTER_FRAMES = 2000;
 
 export interface FrameRow {
   seq: number;
@@ -47,15 +51,21 @@ export class CaptureStore {
   readonly db: Database.Database;
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
+  private readonly updateExchange: Database.Statement;
   private readonly linkFrame: Database.Statement;
   private readonly upsertSession: Database.Statement;
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
+  /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
+  private readonly writeTransaction: (set: WriteSet) => void;
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
   /** Not derived: survives a rebuild, and stamps `replayOf` on every summary written. */
   readonly replayLinks: ReplayLinks;
+  /** Started once a capture is more than a handful of frames (see write). */
+  private checkpointer: WalCheckpointer | undefined;
+  private framesWritten = 0;
 
   constructor(readonly file: string) {
     this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
@@ -69,6 +79,7 @@ export class CaptureStore {
       this.db.pragma('cache_size = -32768');
       this.db.pragma('temp_store = MEMORY');
       migrate(this.db);
+      if (file !== ':memory:') this.db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     } catch (err) {
       this.db.close();
       this.lock?.release();
@@ -79,11 +90,19 @@ export class CaptureStore {
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, sort_key, session_key, status, method, updated_seq, summary, kind, requester, target, latency_ms, size, error_code, diagnostics)
-       VALUES (@id, @sortKey, @sessionKey, @status, @method, @updatedSeq, @summary, @kind, @requester, @target, @latencyMs, @size, @errorCode, @diagnostics)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, method = excluded.method, updated_seq = excluded.updated_seq,
-         summary = excluded.summary, kind = excluded.kind, requester = excluded.requester, target = excluded.target,
+      `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
+         status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
          latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics`,
+    );
+    // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
+    // every index over a column named in SET, equal value or not, so the common update names only
+    // the columns that change; a row whose identity did change (an orphan answer whose request
+    // came later) fails the WHERE and takes the full upsert above.
+    this.updateExchange = this.db.prepare(
+      `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
+       WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
     );
     this.linkFrame = this.db.prepare('INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)');
     this.upsertSession = this.db.prepare(
@@ -94,6 +113,12 @@ export class CaptureStore {
       'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.headStmt = this.db.prepare('SELECT MAX(seq) AS head FROM frames');
+    this.writeTransaction = this.db.transaction((set: WriteSet) => {
+      for (const f of set.frames) {
+        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
+      }
+      this.writeDerived(set, set.frames[0]?.seq ?? 0);
+    });
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     this.db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
@@ -119,12 +144,11 @@ export class CaptureStore {
 
   /** Writes one tick's worth of frames and derived rows atomically. */
   write(set: WriteSet): void {
-    this.db.transaction(() => {
-      for (const f of set.frames) {
-        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
-      }
-      this.writeDerived(set, set.frames[0]?.seq ?? 0);
-    })();
+    this.writeTransaction(set);
+    // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
+    // need: its WAL stays small, and close() checkpoints it.
+    this.framesWritten += set.frames.length;
+    if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
   }
 
   /**
@@ -135,22 +159,21 @@ export class CaptureStore {
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): void {
     for (const ex of set.exchanges) {
       this.replayLinks.annotate(ex);
-      this.upsertExchange.run({
-        id: ex.id,
-        sortKey: sortKey(ex.id),
-        sessionKey: ex.sessionKey,
-        status: ex.status,
-        method: ex.method ?? null,
-        updatedSeq: ex.updatedSeq,
-        summary: JSON.stringify(ex),
-        kind: ex.kind,
-        requester: ex.requester,
-        target: ex.target ?? null,
-        latencyMs: ex.latencyMs ?? null,
-        size: ex.size,
-        errorCode: ex.errorCode ?? null,
-        diagnostics: ex.diagnostics,
-      });
+      // Positional parameters, in the order of both statements: binding by name costs a property
+      // lookup per column per row on the hottest write.
+      const key = sortKey(ex.id);
+      const method = ex.method ?? null;
+      const target = ex.target ?? null;
+      const summary = JSON.stringify(ex);
+      const latency = ex.latencyMs ?? null;
+      const code = ex.errorCode ?? null;
+      // A row made by a frame of an earlier write exists already: update it in place.
+      const updated =
+        Math.trunc(key) < newFrom &&
+        this.updateExchange.run(ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.id, ex.kind, ex.requester, method, target).changes === 1;
+      if (!updated) {
+        this.upsertExchange.run(ex.id, key, ex.sessionKey, ex.kind, ex.requester, method, target, ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics);
+      }
       for (const seq of ex.frameSeqs) if (seq >= newFrom) this.linkFrame.run(seq, ex.id);
     }
     for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
@@ -235,6 +258,22 @@ export class CaptureStore {
     return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
   }
 
+  /** The stored deriver snapshot (see CapturePipeline), if any: as of frame `seq`, state as JSON text. */
+  deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
+    return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
+  }
+
+  setDeriverSnapshot(seq: number, version: number, state: string): void {
+    this.stmt(
+      'INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state',
+    ).run(seq, version, state);
+  }
+
+  /** The lowest stored seq (retention removes the oldest frames), 0 for an empty store. */
+  oldest(): number {
+    return (this.stmt('SELECT MIN(seq) AS oldest FROM frames').get() as { oldest: number | null }).oldest ?? 0;
+  }
+
   /** A counter in the meta table (0 when unset). */
   meta(key: string): number {
     return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
@@ -245,6 +284,8 @@ export class CaptureStore {
   }
 
   close(): void {
+    // The checkpointer's connection first: the last connection to close settles the WAL.
+    this.checkpointer?.stop();
     if (this.db.open) this.db.close();
     this.lock?.release();
   }

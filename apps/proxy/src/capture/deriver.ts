@@ -12,3 +12,9 @@ export function createDeriver(): CaptureDeriver {
   validator ??= createValidator();
   return new CaptureDeriver({ validator });
 }
+
+/** A deriver continuing from a snapshot; throws when the snapshot cannot be used. */
+export function restoreDeriver(state: unknown): CaptureDeriver {
+  validator ??= createValidator();
+  return CaptureDeriver.restore(state, { validator });
+}

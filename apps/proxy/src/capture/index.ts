@@ -3,7 +3,9 @@
  * the store, the pipeline that feeds it, filtered queries, rebuild, and the API routes over them.
  */
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
-export { CapturePipeline, REPLAY_PAGE, type CaptureBatch } from './capture-pipeline.js';
+export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
+export { REPLAY_PAGE } from './replay.js';
+export { SNAPSHOT_EVERY } from './deriver-snapshot.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
 export { Retention, readRetentionState, type RetentionLimits } from './retention.js';

@@ -96,6 +96,17 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE exchanges SET summary = json_set(summary, '$.replayOf', (SELECT replay_of FROM replay_links WHERE exchange_id = exchanges.id))
     WHERE id IN (SELECT exchange_id FROM replay_links);
   `,
+  // 4: the deriver's state as of frame `seq` (one row), so opening a file restores it and replays
+  // only the frames after `seq` instead of every frame. Derived like the rest: a file without it,
+  // or with one of another `version`, is warmed by replaying frames.
+  `
+  CREATE TABLE deriver_snapshot (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    state TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

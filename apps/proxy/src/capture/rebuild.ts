@@ -2,11 +2,13 @@
  * Rebuild: empty the derived tables and compute them again from the frames, with the same
  * deriver live capture uses. `mcpscope rebuild --db FILE` runs it (after an upgrade that derives
  * more, or to check a capture). One transaction: an interrupted rebuild leaves the file as it was.
+ * The stored deriver snapshot is never read here (frames alone), and is replaced by the rebuild's.
  */
 import { createDeriver } from './deriver.js';
 import type { CaptureStore } from './capture-store.js';
-import { replayInto } from './capture-pipeline.js';
+import { replayInto } from './replay.js';
 import { DERIVED_TABLES } from './migrations.js';
+import { saveSnapshot } from './deriver-snapshot.js';
 
 export interface RebuildResult {
   frames: number;
@@ -20,7 +22,10 @@ export function rebuildDerived(store: CaptureStore): RebuildResult {
   let frames = 0;
   db.transaction(() => {
     for (const table of DERIVED_TABLES) db.exec(`DELETE FROM ${table}`);
-    frames = replayInto(store, createDeriver(), (page, derived) => store.writeDerived(derived, page[0]!.seq));
+    const deriver = createDeriver();
+    frames = replayInto(store, deriver, (page, derived) => store.writeDerived(derived, page[0]!.seq));
+    // The snapshot a later capture continues from must match the rows just rebuilt.
+    saveSnapshot(store, deriver, store.head());
   })();
   const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   return { frames, exchanges: count('exchanges'), sessions: count('sessions'), diagnostics: count('diagnostics') };

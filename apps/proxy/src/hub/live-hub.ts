@@ -16,7 +16,8 @@
  *   update sent before it.
  * A client that falls behind (socket buffer over the bound, or a catch-up too large) is sent
  * `resync` and closed: it reloads from the API and reconnects. Nothing is dropped silently, and a
- * slow client never slows the tap: sending never waits, and each flush is serialized once for all.
+ * slow client never slows the tap: sending never waits, and each flush is serialized once for all,
+ * to UTF-8 bytes too, so a dashboard more costs the tap only the socket write.
  */
 import type { WSContext } from 'hono/ws';
 import type { ExchangeSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
@@ -35,6 +36,18 @@ export interface LiveHubOptions {
 
 /** Close code sent after `resync`: the client should reload from the API, then reconnect. */
 export const RESYNC_CLOSE_CODE = 4000;
+
+/** The `ws` socket under Hono's WSContext: sending it bytes skips a UTF-8 encoding per client. */
+interface RawSocket {
+  send(data: Buffer, options: { binary: boolean }): void;
+  bufferedAmount?: number;
+}
+
+/** One serialized event: the text (for sockets without a raw `ws`) and its UTF-8 bytes. */
+interface Outgoing {
+  text: string;
+  bytes: Buffer;
+}
 
 interface Pending {
   frames: FrameView[];
@@ -77,7 +90,7 @@ export class LiveHub {
     // head is exactly where this client's live deltas will start: no gap, no overlap.
     this.flush();
     const head = this.store.head();
-    this.sendTo(ws, JSON.stringify({ type: 'hello', head } satisfies ServerEvent));
+    this.sendTo(ws, outgoing({ type: 'hello', head }));
     if (after !== undefined && after < head) {
       if (head - after > this.maxCatchUp) {
         this.resync(ws, head, `${head - after} frames behind; reload from the API`);
@@ -109,7 +122,7 @@ export class LiveHub {
     if (this.clients.size === 0) return;
     const messages = deltaMessages(p);
     for (const ws of [...this.clients]) {
-      const buffered = (ws.raw as { bufferedAmount?: number } | undefined)?.bufferedAmount ?? 0;
+      const buffered = (ws.raw as Partial<RawSocket> | undefined)?.bufferedAmount ?? 0;
       if (buffered > this.maxBufferedBytes) {
         this.clients.delete(ws);
         this.resync(ws, p.head, 'the dashboard fell behind; reload from the API');
@@ -134,6 +147,11 @@ export class LiveHub {
   }
 
   private enqueue(batch: CaptureBatch): void {
+    if (this.clients.size === 0) {
+      // Nobody to tell: a client that attaches later catches up from the store.
+      this.pending = emptyPending(batch.head);
+      return;
+    }
     const p = this.pending;
     for (const f of batch.frames) p.frames.push(toFrameView(f));
     for (const ex of batch.exchanges) p.exchanges.set(ex.id, ex);
@@ -143,11 +161,6 @@ export class LiveHub {
       p.oldestSeq = batch.retention.oldestSeq;
     }
     p.head = batch.head;
-    if (this.clients.size === 0) {
-      // Nobody to tell: a client that attaches later catches up from the store.
-      this.pending = emptyPending(batch.head);
-      return;
-    }
     if (!this.timer) {
       this.timer = setInterval(() => this.flush(), this.flushIntervalMs);
       this.timer.unref();
@@ -155,14 +168,17 @@ export class LiveHub {
   }
 
   private resync(ws: WSContext, head: number, reason: string): void {
-    this.sendTo(ws, JSON.stringify({ type: 'resync', head, reason } satisfies ServerEvent));
+    this.sendTo(ws, outgoing({ type: 'resync', head, reason }));
     ws.close(RESYNC_CLOSE_CODE, 'resync');
   }
 
   /** Sends without waiting; a socket that throws is gone and is dropped. */
-  private sendTo(ws: WSContext, message: string): boolean {
+  private sendTo(ws: WSContext, message: Outgoing): boolean {
     try {
-      ws.send(message);
+      const raw = ws.raw as Partial<RawSocket> | undefined;
+      // The same bytes for every dashboard, as a text frame (browsers read JSON from text).
+      if (typeof raw?.send === 'function') raw.send(message.bytes, { binary: false });
+      else ws.send(message.text);
       return true;
     } catch {
       this.clients.delete(ws);
@@ -171,11 +187,16 @@ export class LiveHub {
   }
 }
 
+function outgoing(event: ServerEvent): Outgoing {
+  const text = JSON.stringify(event);
+  return { text, bytes: Buffer.from(text) };
+}
+
 /** One flush as serialized messages, frames/add last (see the guarantee above). */
-function deltaMessages(p: Pending): string[] {
-  const out: string[] = [];
+function deltaMessages(p: Pending): Outgoing[] {
+  const out: Outgoing[] = [];
   const head = p.head;
-  const event = (e: ServerEvent) => out.push(JSON.stringify(e));
+  const event = (e: ServerEvent) => out.push(outgoing(e));
   if (p.removedFrames > 0) event({ type: 'retention', head, removedFrames: p.removedFrames, oldestSeq: p.oldestSeq });
   if (p.sessions.size > 0) event({ type: 'sessions/update', head, sessions: [...p.sessions.values()] });
   if (p.exchanges.size > 0) event({ type: 'exchanges/update', head, exchanges: [...p.exchanges.values()] });

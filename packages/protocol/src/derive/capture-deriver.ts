@@ -11,15 +11,17 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ValidatorPort } from '../diagnostics/validator-port.js';
 import { isTerminal, type ExchangeSummary } from '../model/exchange.js';
 import type { Frame } from '../model/frame.js';
+import { copyJson } from '../model/json-copy.js';
 import { classifyText, isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
 import { ExchangeTracker } from '../pairing/exchange-tracker.js';
+import type { TrackerState } from '../pairing/tracker-state.js';
 import type { SessionSummary } from '../session/session-summary.js';
-import { SessionTracker } from '../session/session-tracker.js';
+import { SessionTracker, type SessionTrackerState } from '../session/session-tracker.js';
 import { DEFAULT_REVISION, isRevision, type Revision } from '../validate/revisions.js';
 import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
 import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
-import { ToolRegistry } from './tool-registry.js';
+import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 
 export interface Derived {
   exchanges: ExchangeSummary[];
@@ -39,22 +41,84 @@ interface RequestInfo {
   target?: string;
 }
 
+type Extras = Pick<ExchangeSummary, 'chainOf' | 'inputRequired'>;
+
+/**
+ * Bump when what a snapshot holds, or what it means to the code that continues from it, changes:
+ * a snapshot of another version is never restored (the capture is replayed from frames instead).
+ */
+export const DERIVER_STATE_VERSION = 1;
+
+/** Everything a deriver knows, as plain JSON: `CaptureDeriver.restore` continues from it. */
+export interface DeriverState {
+  version: number;
+  exchanges: TrackerState;
+  sessions: SessionTrackerState;
+  tools: ToolRegistryState;
+  requests: [exchangeId: string, RequestInfo][];
+  counts: [exchangeId: string, number][];
+  extras: [exchangeId: string, Extras][];
+  chains: [key: string, exchangeId: string][];
+  rootOf: [exchangeId: string, root: string][];
+}
+
+/** MRTR answers still waiting for their retry; the oldest is forgotten past this. */
+const MAX_WAITING_CHAINS = 1024;
+
 export class CaptureDeriver {
-  private readonly exchanges = new ExchangeTracker();
-  private readonly sessions = new SessionTracker();
+  private readonly exchanges: ExchangeTracker;
+  private readonly sessions: SessionTracker;
   private readonly tools: ToolRegistry;
   private readonly validator: ValidatorPort | undefined;
   /** Requests still in flight, by exchange id: what their answers are validated against. */
-  private readonly requests = new Map<string, RequestInfo>();
+  private readonly requests: Map<string, RequestInfo>;
   /** Diagnostics counted per open exchange, and fields the tracker does not know about. */
-  private readonly counts = new Map<string, number>();
-  private readonly extras = new Map<string, Pick<ExchangeSummary, 'chainOf' | 'inputRequired'>>();
+  private readonly counts: Map<string, number>;
+  private readonly extras: Map<string, Extras>;
   /** 2026-07-28 MRTR: the exchange an `input_required` answer left waiting for its retry. */
-  private readonly chains = new Map<string, string>();
+  private readonly chains: Map<string, string>;
+  /** The first exchange of a multi-round chain, for each round still waiting for its retry. */
+  private readonly rootOf: Map<string, string>;
 
-  constructor(deps: CaptureDeriverDeps = {}) {
+  /** `state` is for `restore`, which checks it first. */
+  constructor(deps: CaptureDeriverDeps = {}, state?: DeriverState) {
     this.validator = deps.validator;
-    this.tools = new ToolRegistry(deps.validator);
+    this.exchanges = state ? ExchangeTracker.restore(state.exchanges) : new ExchangeTracker();
+    this.sessions = state ? SessionTracker.restore(state.sessions) : new SessionTracker();
+    this.tools = state ? ToolRegistry.restore(state.tools, deps.validator) : new ToolRegistry(deps.validator);
+    this.requests = new Map(copyJson(state?.requests ?? []));
+    this.counts = new Map(state?.counts ?? []);
+    this.extras = new Map(copyJson(state?.extras ?? []));
+    this.chains = new Map(state?.chains ?? []);
+    this.rootOf = new Map(state?.rootOf ?? []);
+  }
+
+  /**
+   * What this deriver knows, as plain JSON (safe to keep and to serialize): a deriver restored
+   * from it derives from the next frame on exactly what this one would. Its size is bounded by
+   * what is in flight and by the sessions seen, not by how much was captured.
+   */
+  snapshot(): DeriverState {
+    return {
+      version: DERIVER_STATE_VERSION,
+      exchanges: this.exchanges.snapshot(),
+      sessions: this.sessions.snapshot(),
+      tools: this.tools.snapshot(),
+      requests: copyJson([...this.requests]),
+      counts: [...this.counts],
+      extras: copyJson([...this.extras]),
+      chains: [...this.chains],
+      rootOf: [...this.rootOf],
+    };
+  }
+
+  /** A deriver that continues from `state`. Throws when the state is of another version or malformed. */
+  static restore(state: unknown, deps: CaptureDeriverDeps = {}): CaptureDeriver {
+    const s = state as Partial<DeriverState> | null;
+    if (typeof s !== 'object' || s === null || s.version !== DERIVER_STATE_VERSION) {
+      throw new TypeError(`deriver state: not version ${DERIVER_STATE_VERSION}`);
+    }
+    return new CaptureDeriver(deps, s as DeriverState);
   }
 
   /** Derives what one frame changes. Summaries returned are copies, safe to keep. */
@@ -77,6 +141,7 @@ export class CaptureDeriver {
       }
     });
     const exchanges = this.exchanges.ingest(frame, message);
+    for (const id of this.exchanges.takeEvicted()) this.forget(id);
     for (const s of this.sessions.ingestExchanges(exchanges)) if (!sessions.includes(s)) sessions.push(s);
 
     const diagnostics: Diagnostic[] = [];
@@ -154,6 +219,11 @@ export class CaptureDeriver {
       this.extras.set(exchange.id, { ...this.extras.get(exchange.id), inputRequired: true });
       const state = typeof item.result.requestState === 'string' ? item.result.requestState : '';
       this.chains.set(chainKey(frame.sessionKey, ctx.request.method, ctx.request.target, state), exchange.id);
+      if (this.chains.size > MAX_WAITING_CHAINS) {
+        const [key, oldest] = this.chains.entries().next().value!;
+        this.chains.delete(key);
+        this.rootOf.delete(oldest);
+      }
     }
     if (item.kind === 'request' && item.params && ('requestState' in item.params || 'inputResponses' in item.params)) {
       const state = typeof item.params.requestState === 'string' ? item.params.requestState : '';
@@ -163,13 +233,13 @@ export class CaptureDeriver {
         this.chains.delete(key);
         // A chain of several rounds points every retry at the exchange that started it.
         const root = this.extras.get(first)?.chainOf ?? this.rootOf.get(first) ?? first;
+        // `first` waited only for this retry: nothing reads its root again.
+        this.rootOf.delete(first);
         this.rootOf.set(exchange.id, root);
         this.extras.set(exchange.id, { ...this.extras.get(exchange.id), chainOf: root });
       }
     }
   }
-
-  private readonly rootOf = new Map<string, string>();
 
   /** Applies what the deriver knows to a tracker copy; forgets it once the exchange is settled. */
   private finish(out: ExchangeSummary): ExchangeSummary {
@@ -178,13 +248,21 @@ export class CaptureDeriver {
     out.diagnostics = this.counts.get(ex.id) ?? 0;
     const extras = this.extras.get(ex.id);
     if (extras) Object.assign(out, extras);
-    if (isTerminal(ex.status) && ex.status !== 'cancelled' && ex.status !== 'orphan') {
-      this.counts.delete(ex.id);
-      this.extras.delete(ex.id);
-      this.requests.delete(ex.id);
+    // A cancelled request still waits for its answer, an orphan for its request; once the tracker
+    // lets go of them (answered, paired, or evicted) they are settled too.
+    const waiting = (ex.status === 'cancelled' || ex.status === 'orphan') && this.exchanges.holds(ex);
+    if (isTerminal(ex.status) && !waiting) {
+      this.forget(ex.id);
       if (!out.inputRequired) this.rootOf.delete(ex.id);
     }
     return out;
+  }
+
+  private forget(id: string): void {
+    this.counts.delete(id);
+    this.extras.delete(id);
+    this.requests.delete(id);
+    this.sessions.forget(id);
   }
 }
 

@@ -5,6 +5,7 @@
  * result changes shape between calls.
  */
 import type { CompileResult, ValidatorPort } from '../diagnostics/validator-port.js';
+import { copyJson } from '../model/json-copy.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { joinPath, type Finding } from './item-context.js';
 
@@ -23,10 +24,37 @@ interface SessionTools {
   skipped: Set<string>;
 }
 
+/** The registry's state as plain JSON, for CaptureDeriver snapshots. Compiled schemas are left out: they are compiled again on first use, to the same result. */
+export type ToolRegistryState = [
+  sessionKey: string,
+  tools: [name: string, tool: JsonObject][] | null,
+  shapes: [tool: string, shape: string][],
+  skipped: string[],
+][];
+
 export class ToolRegistry {
   private readonly sessions = new Map<string, SessionTools>();
 
   constructor(private readonly validator: ValidatorPort | undefined) {}
+
+  snapshot(): ToolRegistryState {
+    return [...this.sessions].map(([key, s]) => [
+      key,
+      s.tools ? [...s.tools].map(([name, entry]) => [name, copyJson(entry.tool)]) : null,
+      [...s.shapes],
+      [...s.skipped],
+    ]);
+  }
+
+  static restore(state: ToolRegistryState, validator: ValidatorPort | undefined): ToolRegistry {
+    const r = new ToolRegistry(validator);
+    for (const [key, tools, shapes, skipped] of state) {
+      const s: SessionTools = { shapes: new Map(shapes), skipped: new Set(skipped) };
+      if (tools) s.tools = new Map(tools.map(([name, tool]) => [name, { tool: copyJson(tool) }]));
+      r.sessions.set(key, s);
+    }
+    return r;
+  }
 
   /** Records a tools/list result: the first page replaces the list, later pages (with cursor) extend it. */
   onToolsList(sessionKey: string, requestParams: JsonObject | undefined, result: JsonObject): void {

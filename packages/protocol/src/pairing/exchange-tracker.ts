@@ -23,8 +23,12 @@ import {
 } from '../model/json-rpc.js';
 import type { ExchangeSummary, Requester } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
+import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
 
 type Side = 'client' | 'server';
+
+/** Answers waiting for a request that never comes are forgotten, oldest first, past this. */
+export const MAX_ORPHANS = 1024;
 
 const sideOf = (direction: Frame['direction']): Side => (direction === 'c2s' ? 'client' : 'server');
 const otherSide = (side: Side): Side => (side === 'client' ? 'server' : 'client');
@@ -44,10 +48,13 @@ export class ExchangeTracker {
   private readonly cutShort = new Map<string, ExchangeSummary>();
   /** Pending requests by the HTTP connection that carried them, for transport failures. */
   private readonly byConnection = new Map<string, Set<ExchangeSummary>>();
+  /** Ids of orphans let go of by the last ingest (see takeEvicted). */
+  private evicted: string[] = [];
 
   /** Feeds one frame; returns the exchanges it created or changed (copies, safe to keep). */
   ingest(frame: Frame, message: Message = classifyText(frame.raw)): ExchangeSummary[] {
     const changed = new Set<ExchangeSummary>();
+    this.evicted = [];
     if (frame.kind === 'log') return [];
     if (frame.kind === 'transport') {
       this.transportFailure(frame, changed);
@@ -59,9 +66,54 @@ export class ExchangeTracker {
     return [...changed].map((ex) => ({ ...ex, frameSeqs: [...ex.frameSeqs] }));
   }
 
+  /** Orphans the last ingest stopped waiting on: they will never change again. */
+  takeEvicted(): string[] {
+    const out = this.evicted;
+    this.evicted = [];
+    return out;
+  }
+
+  /** Whether pairing may still change this exchange (a request waiting for its answer, an answer for its request). */
+  holds(ex: Pick<ExchangeSummary, 'id' | 'sessionKey' | 'requester' | 'rpcId'>): boolean {
+    if (ex.requester === 'none' || ex.rpcId === undefined || ex.rpcId === null) return false;
+    const key = pairKey(ex.sessionKey, ex.requester, ex.rpcId);
+    return this.open.get(key)?.id === ex.id || this.orphans.get(key)?.id === ex.id;
+  }
+
   /** The pending request `side` sent with `id` in the session, if any (read-only: do not mutate). */
   pendingRequest(sessionKey: string, side: 'client' | 'server', id: string | number): Readonly<ExchangeSummary> | undefined {
     return this.open.get(pairKey(sessionKey, side, id));
+  }
+
+  /** What the tracker holds, as plain JSON (see tracker-state.ts). */
+  snapshot(): TrackerState {
+    const rows = new RowNumbering();
+    const state: Omit<TrackerState, 'rows'> = {
+      open: rows.entries(this.open),
+      orphans: rows.entries(this.orphans),
+      progress: rows.entries(this.progress),
+      junkRequests: rows.entries(this.junkRequests),
+      cutShort: rows.entries(this.cutShort),
+      byConnection: [...this.byConnection].map(([conn, set]) => [conn, [...set].map((ex) => rows.ref(ex))]),
+      indexedUnder: [...this.indexedUnder].map(([ex, u]) => [rows.ref(ex), u.progressKey ?? null, u.conn ?? null]),
+    };
+    return { rows: rows.rows(), ...state };
+  }
+
+  /** A tracker that continues exactly where the one that made `state` was. Throws on a malformed state. */
+  static restore(state: TrackerState): ExchangeTracker {
+    const t = new ExchangeTracker();
+    const rows = new RowTable(state.rows);
+    rows.fill(t.open, state.open);
+    rows.fill(t.orphans, state.orphans);
+    rows.fill(t.progress, state.progress);
+    rows.fill(t.junkRequests, state.junkRequests);
+    rows.fill(t.cutShort, state.cutShort);
+    for (const [conn, list] of state.byConnection) t.byConnection.set(conn, new Set(list.map((i) => rows.at(i))));
+    for (const [i, progressKey, conn] of state.indexedUnder) {
+      t.indexedUnder.set(rows.at(i), { progressKey: progressKey ?? undefined, conn: conn ?? undefined });
+    }
+    return t;
   }
 
   /** Number of exchanges still waiting for an answer (for tests and memory checks). */
@@ -181,7 +233,7 @@ export class ExchangeTracker {
       };
       applyOutcome(orphan, msg);
       if (orphan.status === 'ok') orphan.status = 'orphan';
-      if (msg.id !== null) this.orphans.set(pairKey(frame.sessionKey, requesterSide, msg.id), orphan);
+      if (msg.id !== null) this.addOrphan(pairKey(frame.sessionKey, requesterSide, msg.id), orphan);
       changed.add(orphan);
       return;
     }
@@ -313,6 +365,18 @@ export class ExchangeTracker {
       diagnostics: 0,
       updatedSeq: frame.seq,
     });
+  }
+
+  private addOrphan(key: string, orphan: ExchangeSummary): void {
+    const replaced = this.orphans.get(key);
+    if (replaced) this.evicted.push(replaced.id);
+    this.orphans.delete(key);
+    this.orphans.set(key, orphan);
+    if (this.orphans.size > MAX_ORPHANS) {
+      const [oldestKey, oldest] = this.orphans.entries().next().value!;
+      this.orphans.delete(oldestKey);
+      this.evicted.push(oldest.id);
+    }
   }
 
   private onlyPendingOn(connectionId: string | undefined): ExchangeSummary | undefined {

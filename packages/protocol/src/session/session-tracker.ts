@@ -2,12 +2,20 @@
  * Derives session summaries from frames and exchange updates. Pure and incremental.
  */
 import type { Frame } from '../model/frame.js';
+import { copyJson } from '../model/json-copy.js';
 import { isJsonObject, type Message } from '../model/json-rpc.js';
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { SessionSummary } from './session-summary.js';
 
 const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 const MODERN_CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
+
+/** The tracker's state as plain JSON, for CaptureDeriver snapshots. */
+export interface SessionTrackerState {
+  sessions: SessionSummary[];
+  statusOf: [exchangeId: string, status: ExchangeStatus][];
+  initializeIds: [sessionKey: string, id: unknown][];
+}
 
 export class SessionTracker {
   private readonly sessions = new Map<string, SessionSummary>();
@@ -16,6 +24,31 @@ export class SessionTracker {
   private readonly initializeIds = new Map<string, unknown>();
   /** What each session's label was computed from, so it is recomputed only when that changes. */
   private readonly labelledFrom = new WeakMap<SessionSummary, { ua: string | undefined; info: unknown }>();
+
+  /**
+   * What the tracker holds, as plain JSON. Labels are not part of it: a restored tracker computes
+   * each label again from the same user agent and clientInfo, which gives the same label.
+   */
+  snapshot(): SessionTrackerState {
+    return {
+      sessions: [...this.sessions.values()].map((s) => copyJson(s)),
+      statusOf: [...this.statusOf],
+      initializeIds: copyJson([...this.initializeIds]),
+    };
+  }
+
+  static restore(state: SessionTrackerState): SessionTracker {
+    const t = new SessionTracker();
+    for (const s of state.sessions) t.sessions.set(s.sessionKey, copyJson(s));
+    for (const [id, status] of state.statusOf) t.statusOf.set(id, status);
+    for (const [key, id] of copyJson(state.initializeIds)) t.initializeIds.set(key, id);
+    return t;
+  }
+
+  /** Stops following an exchange's status (it is settled and will not change again). */
+  forget(exchangeId: string): void {
+    this.statusOf.delete(exchangeId);
+  }
 
   get(sessionKey: string): SessionSummary | undefined {
     return this.sessions.get(sessionKey);

@@ -1,0 +1,43 @@
+/**
+ * Warm start: the pipeline keeps a snapshot of its deriver in the store (every SNAPSHOT_EVERY
+ * frames and on close), so opening a capture restores the deriver and replays only the frames
+ * after the snapshot, instead of every stored frame (about 20 s for a million frames).
+ *
+ * Correctness first: a snapshot is used only when it is of this deriver's version, covers no
+ * frame the store lacks, and leaves no stored frame after it unreplayed; anything else (no
+ * snapshot, an older format, a parse or restore failure, retention having removed frames the
+ * snapshot did not cover) falls back to replaying every stored frame, as before snapshots.
+ * After kill -9 the last periodic snapshot is still valid: it is older, so more frames replay.
+ */
+import { DERIVER_STATE_VERSION, type CaptureDeriver } from '@mcpscope/protocol';
+import type { CaptureStore } from './capture-store.js';
+import { createDeriver, restoreDeriver } from './deriver.js';
+import { replayInto } from './replay.js';
+
+/** Frames between periodic snapshots: what a restart after kill -9 replays at most. */
+export const SNAPSHOT_EVERY = 50_000;
+
+/** A deriver that has seen every stored frame; `replayed` is how many frames that took. */
+export function warmDeriver(store: CaptureStore): { deriver: CaptureDeriver; replayed: number; restoredAt?: number } {
+  const restored = restore(store);
+  if (restored) return { deriver: restored.deriver, replayed: replayInto(store, restored.deriver, () => {}, restored.seq), restoredAt: restored.seq };
+  const deriver = createDeriver();
+  return { deriver, replayed: replayInto(store, deriver, () => {}) };
+}
+
+export function saveSnapshot(store: CaptureStore, deriver: CaptureDeriver, seq: number): void {
+  store.setDeriverSnapshot(seq, DERIVER_STATE_VERSION, JSON.stringify(deriver.snapshot()));
+}
+
+function restore(store: CaptureStore): { deriver: CaptureDeriver; seq: number } | undefined {
+  const row = store.deriverSnapshot();
+  if (!row || row.version !== DERIVER_STATE_VERSION || row.seq > store.head()) return undefined;
+  // Frames after the snapshot that retention has already removed were never derived into it.
+  const oldest = store.oldest();
+  if (oldest !== 0 && oldest > row.seq + 1) return undefined;
+  try {
+    return { deriver: restoreDeriver(JSON.parse(row.state)), seq: row.seq };
+  } catch {
+    return undefined; // unreadable: replay instead
+  }
+}

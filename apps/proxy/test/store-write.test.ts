@@ -1,0 +1,76 @@
+// The store updates an exchange row in place when a later tick changes it. An answer captured
+// before its request (another stream, capture order) is stored first as an orphan with no method;
+// when the request arrives in a later tick the same row becomes that call, and the filters that
+// look at what a row is (method, tool, kind) must find it from then on.
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parseFilter, type FrameInput } from '@mcpscope/protocol';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { CaptureQuery } from '../src/capture/capture-query.js';
+import { tempDbFile } from './store-helpers.js';
+
+const frame = (direction: FrameInput['direction'], body: unknown, ts: number): FrameInput => ({
+  ts,
+  sessionKey: 's1',
+  direction,
+  transport: 'http-json',
+  kind: 'data',
+  raw: JSON.stringify(body),
+});
+
+function page(store: CaptureStore, filter: string) {
+  const parsed = parseFilter(filter);
+  if (!parsed.ok) throw new Error(`bad filter ${filter}`);
+  return new CaptureQuery(store).exchanges(parsed.filter, 50).exchanges;
+}
+
+describe('exchange rows across ticks', () => {
+  it('an orphan answer becomes the call its late request names, and filters on the call find it', () => {
+    const store = new CaptureStore(tempDbFile());
+    const pipeline = new CapturePipeline(store);
+    pipeline.record(frame('s2c', { jsonrpc: '2.0', id: 7, result: { content: [{ type: 'text', text: 'a scarf' }] } }, 10));
+    pipeline.flush();
+    expect(page(store, 'status:orphan').map((e) => e.id)).toEqual(['1']);
+    expect(page(store, 'tool:suggest_gifts')).toEqual([]);
+
+    pipeline.record(frame('c2s', { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'suggest_gifts', arguments: {} } }, 20));
+    pipeline.flush();
+    const found = page(store, 'method:tools/call tool:suggest_gifts');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ id: '1', kind: 'request', requester: 'client', method: 'tools/call', target: 'suggest_gifts', status: 'ok' });
+    expect(page(store, 'status:orphan')).toEqual([]);
+    expect(store.exchange('1')).toMatchObject({ method: 'tools/call', frameSeqs: [2, 1] });
+    store.close();
+  });
+
+  it('an answer in a later tick moves the row from pending to its outcome', () => {
+    const store = new CaptureStore(tempDbFile());
+    const pipeline = new CapturePipeline(store);
+    pipeline.record(frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wrap_gift' } }, 10));
+    pipeline.flush();
+    expect(page(store, 'status:pending tool:wrap_gift').map((e) => e.id)).toEqual(['1']);
+    pipeline.record(frame('s2c', { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'no ribbon' } }, 25));
+    pipeline.flush();
+    expect(page(store, 'status:pending')).toEqual([]);
+    expect(page(store, 'code:-32602 tool:wrap_gift')).toEqual([expect.objectContaining({ id: '1', status: 'protocol_error', latencyMs: 15 })]);
+    store.close();
+  });
+
+  it('a long capture, checkpointed in the background, is one settled file after close', () => {
+    const file = tempDbFile();
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    for (let i = 0; i < 6000; i++) {
+      pipeline.record(frame(i % 2 ? 's2c' : 'c2s', i % 2 ? { jsonrpc: '2.0', id: i - 1, result: {} } : { jsonrpc: '2.0', id: i, method: 'ping' }, i));
+      if (i % 256 === 255) pipeline.flush();
+    }
+    pipeline.close();
+    store.close();
+    expect(existsSync(`${file}-wal`)).toBe(false);
+    const reopened = new CaptureStore(file);
+    expect(reopened.head()).toBe(6000);
+    expect(page(reopened, 'status:pending')).toEqual([]);
+    reopened.close();
+  });
+});
