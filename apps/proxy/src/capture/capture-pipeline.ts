@@ -22,6 +22,8 @@ import { Retention, type RetentionLimits, type Trim } from './retention.js';
 export interface CaptureBatch {
   frames: Frame[];
   exchanges: ExchangeSummary[];
+  /** Each exchange as the JSON text the store wrote, in `exchanges` order (set once written). */
+  exchangeJson?: string[];
   sessions: SessionSummary[];
   diagnostics: Diagnostic[];
   head: number;
@@ -95,7 +97,7 @@ export class CapturePipeline {
     const frames = this.queue;
     this.queue = [];
     const batch: CaptureBatch = { ...derive(this.deriver, frames), frames, head: frames[frames.length - 1]!.seq };
-    this.store.write(batch);
+    batch.exchangeJson = this.store.write(batch);
     const trim = this.retention.afterWrite(frames);
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;

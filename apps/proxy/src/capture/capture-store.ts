@@ -57,7 +57,7 @@ export class CaptureStore {
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
-  private readonly writeTransaction: (set: WriteSet) => void;
+  private readonly writeTransaction: (set: WriteSet) => string[];
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
@@ -117,7 +117,7 @@ export class CaptureStore {
       for (const f of set.frames) {
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
-      this.writeDerived(set, set.frames[0]?.seq ?? 0);
+      return this.writeDerived(set, set.frames[0]?.seq ?? 0);
     });
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
@@ -142,13 +142,17 @@ export class CaptureStore {
     return (this.headStmt.get() as { head: number | null }).head ?? 0;
   }
 
-  /** Writes one tick's worth of frames and derived rows atomically. */
-  write(set: WriteSet): void {
-    this.writeTransaction(set);
+  /**
+   * Writes one tick's worth of frames and derived rows atomically. Returns each exchange's summary
+   * as the JSON text stored, in `set.exchanges` order (the live hub sends that text as it is).
+   */
+  write(set: WriteSet): string[] {
+    const summaries = this.writeTransaction(set);
     // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
     // need: its WAL stays small, and close() checkpoints it.
     this.framesWritten += set.frames.length;
     if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
+    return summaries;
   }
 
   /**
@@ -156,7 +160,8 @@ export class CaptureStore {
    * Frame links are written for frames from `newFrom` on: older frames of an exchange were linked
    * when they were written.
    */
-  writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): void {
+  writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): string[] {
+    const summaries: string[] = [];
     for (const ex of set.exchanges) {
       this.replayLinks.annotate(ex);
       // Positional parameters, in the order of both statements: binding by name costs a property
@@ -165,6 +170,7 @@ export class CaptureStore {
       const method = ex.method ?? null;
       const target = ex.target ?? null;
       const summary = JSON.stringify(ex);
+      summaries.push(summary);
       const latency = ex.latencyMs ?? null;
       const code = ex.errorCode ?? null;
       // A row made by a frame of an earlier write exists already: update it in place.
@@ -180,6 +186,7 @@ export class CaptureStore {
     for (const d of set.diagnostics) {
       this.insertDiagnostic.run(d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
     }
+    return summaries;
   }
 
   /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
@@ -224,12 +231,9 @@ export class CaptureStore {
     return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
-  /** Exchanges changed by frames after `after`, oldest change first (for WebSocket catch-up). */
-  exchangesUpdatedAfter(after: number, limit: number): ExchangeSummary[] {
-    const rows = this
-      .stmt('SELECT summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?')
-      .all(after, limit) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  /** Exchanges changed by frames after `after`, oldest change first, as stored JSON text (for WebSocket catch-up). */
+  exchangesUpdatedAfter(after: number, limit: number): { id: string; summary: string }[] {
+    return this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
   }
 
   exchange(id: string): ExchangeSummary | undefined {

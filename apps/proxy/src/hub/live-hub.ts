@@ -20,7 +20,7 @@
  * to UTF-8 bytes too, so a dashboard more costs the tap only the socket write.
  */
 import type { WSContext } from 'hono/ws';
-import type { ExchangeSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
+import type { FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
 import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
@@ -39,19 +39,27 @@ export const RESYNC_CLOSE_CODE = 4000;
 
 /** The `ws` socket under Hono's WSContext: sending it bytes skips a UTF-8 encoding per client. */
 interface RawSocket {
-  send(data: Buffer, options: { binary: boolean }): void;
+  send(data: Uint8Array, options: { binary: boolean }): void;
   bufferedAmount?: number;
 }
 
 /** One serialized event: the text (for sockets without a raw `ws`) and its UTF-8 bytes. */
 interface Outgoing {
   text: string;
-  bytes: Buffer;
+  bytes: Uint8Array;
 }
+
+/**
+ * TextEncoder rather than Buffer.from: a flush holding any non-Latin-1 character is a two-byte
+ * string, which Buffer.from transcodes slowly (measured on a flush of 1,000 frames, one in ten
+ * with a "≤": 3.7–4.5 µs per frame with Buffer.from, 2.7 with TextEncoder, serialization included).
+ */
+const utf8 = new TextEncoder();
 
 interface Pending {
   frames: FrameView[];
-  exchanges: Map<string, ExchangeSummary>;
+  /** The latest state of each changed exchange, as the JSON text the store wrote (not serialized again). */
+  exchanges: Map<string, string>;
   sessions: Map<string, SessionSummary>;
   removedFrames: number;
   oldestSeq: number;
@@ -141,7 +149,7 @@ export class LiveHub {
       p.oldestSeq = retention.oldestSeq;
     }
     for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
-    for (const ex of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(ex.id, ex);
+    for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
     p.frames = this.store.framesAfter(after, this.maxCatchUp);
     for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) return;
   }
@@ -154,7 +162,7 @@ export class LiveHub {
     }
     const p = this.pending;
     for (const f of batch.frames) p.frames.push(toFrameView(f));
-    for (const ex of batch.exchanges) p.exchanges.set(ex.id, ex);
+    batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
     if (batch.retention) {
       p.removedFrames += batch.retention.removedFrames;
@@ -189,7 +197,7 @@ export class LiveHub {
 
 function outgoing(event: ServerEvent): Outgoing {
   const text = JSON.stringify(event);
-  return { text, bytes: Buffer.from(text) };
+  return { text, bytes: utf8.encode(text) };
 }
 
 /** One flush as serialized messages, frames/add last (see the guarantee above). */
@@ -199,7 +207,11 @@ function deltaMessages(p: Pending): Outgoing[] {
   const event = (e: ServerEvent) => out.push(outgoing(e));
   if (p.removedFrames > 0) event({ type: 'retention', head, removedFrames: p.removedFrames, oldestSeq: p.oldestSeq });
   if (p.sessions.size > 0) event({ type: 'sessions/update', head, sessions: [...p.sessions.values()] });
-  if (p.exchanges.size > 0) event({ type: 'exchanges/update', head, exchanges: [...p.exchanges.values()] });
+  if (p.exchanges.size > 0) {
+    // The ServerEvent `{ type: 'exchanges/update', head, exchanges }`, spliced from stored JSON.
+    const text = `{"type":"exchanges/update","head":${JSON.stringify(head)},"exchanges":[${[...p.exchanges.values()].join(',')}]}`;
+    out.push({ text, bytes: utf8.encode(text) });
+  }
   if (p.frames.length > 0) event({ type: 'frames/add', head, frames: p.frames });
   return out;
 }
