@@ -250,7 +250,10 @@ export class CaptureDeriver {
     if (extras) Object.assign(out, extras);
     // A cancelled request still waits for its answer, an orphan for its request; once the tracker
     // lets go of them (answered, paired, or evicted) they are settled too.
-    const waiting = (ex.status === 'cancelled' || ex.status === 'orphan') && this.exchanges.holds(ex);
+    // So is junk (or a malformed answer) that may still get the server's id-null answer (or the
+    // tap's word that its body broke): its diagnostics count and session count must carry over.
+    const waiting =
+      ((ex.status === 'cancelled' || ex.status === 'orphan') && this.exchanges.holds(ex)) || (ex.status === 'invalid' && this.exchanges.awaitsMore(ex.id));
     if (isTerminal(ex.status) && !waiting) {
       this.forget(ex.id);
       if (!out.inputRequired) this.rootOf.delete(ex.id);

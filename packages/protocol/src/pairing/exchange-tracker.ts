@@ -80,6 +80,16 @@ export class ExchangeTracker {
     return this.open.get(key)?.id === ex.id || this.orphans.get(key)?.id === ex.id;
   }
 
+  /**
+   * Whether a row that looks settled may still take a frame: junk waiting for the server's id-null
+   * answer, or a malformed answer waiting for word that its body broke. (Both maps are bounded.)
+   */
+  awaitsMore(id: string): boolean {
+    for (const row of this.junkRequests.values()) if (row.id === id) return true;
+    for (const row of this.cutShort.values()) if (row.id === id) return true;
+    return false;
+  }
+
   /** The pending request `side` sent with `id` in the session, if any (read-only: do not mutate). */
   pendingRequest(sessionKey: string, side: 'client' | 'server', id: string | number): Readonly<ExchangeSummary> | undefined {
     return this.open.get(pairKey(sessionKey, side, id));
@@ -298,7 +308,7 @@ export class ExchangeTracker {
       if (frame.http?.connectionId) {
         this.cutShort.set(frame.http.connectionId, ex);
         // Bounded: an upstream that answers junk forever must not grow this without limit.
-        if (this.cutShort.size > 1024) this.cutShort.delete(this.cutShort.keys().next().value!);
+        if (this.cutShort.size > 1024) this.evictOldest(this.cutShort);
       }
       return attach(ex, frame, changed);
     }
@@ -320,8 +330,15 @@ export class ExchangeTracker {
     // The server's answer to junk (an error with id null) arrives on the same HTTP connection.
     if (frame.direction === 'c2s' && frame.http?.connectionId) {
       this.junkRequests.set(frame.http.connectionId, row);
-      if (this.junkRequests.size > 1024) this.junkRequests.delete(this.junkRequests.keys().next().value!);
+      if (this.junkRequests.size > 1024) this.evictOldest(this.junkRequests);
     }
+  }
+
+  /** Lets go of the oldest waiting row; the deriver then forgets what it kept for it. */
+  private evictOldest(waiting: Map<string, ExchangeSummary>): void {
+    const [key, row] = waiting.entries().next().value!;
+    waiting.delete(key);
+    this.evicted.push(row.id);
   }
 
   private transportFailure(frame: Frame, changed: Set<ExchangeSummary>): void {

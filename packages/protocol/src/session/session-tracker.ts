@@ -109,8 +109,9 @@ export class SessionTracker {
       if (before) s.counts[before] = (s.counts[before] ?? 1) - 1;
       s.counts[ex.status] = (s.counts[ex.status] ?? 0) + 1;
       // Rows that can still change status are remembered to move their count later; settled ones
-      // are forgotten so this map stays as small as what is in flight.
-      if (ex.status === 'pending' || ex.status === 'cancelled' || ex.status === 'orphan') this.statusOf.set(ex.id, ex.status);
+      // are forgotten so this map stays as small as what is in flight. An invalid row may still
+      // become a transport error (its body broke): the deriver calls forget() once it cannot.
+      if (ex.status === 'pending' || ex.status === 'cancelled' || ex.status === 'orphan' || ex.status === 'invalid') this.statusOf.set(ex.id, ex.status);
       else this.statusOf.delete(ex.id);
       touched.add(s);
     }
