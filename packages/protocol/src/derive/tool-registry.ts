@@ -9,6 +9,9 @@ import { copyJson } from '../model/json-copy.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { joinPath, type Finding } from './item-context.js';
 
+/** Sessions whose tool lists are kept (least recently used dropped first). */
+export const MAX_SESSIONS = 1024;
+
 interface ToolEntry {
   tool: JsonObject;
   input?: CompileResult;
@@ -68,7 +71,7 @@ export class ToolRegistry {
 
   /** Checks a tools/call request against the latest tool list. */
   checkCall(sessionKey: string, base: string, params: JsonObject | undefined): Finding[] {
-    const s = this.sessions.get(sessionKey);
+    const s = this.used(sessionKey);
     const name = params?.name;
     if (!s?.tools || typeof name !== 'string') return [];
     const entry = s.tools.get(name);
@@ -114,8 +117,26 @@ export class ToolRegistry {
   }
 
   private ensure(sessionKey: string): SessionTools {
-    let s = this.sessions.get(sessionKey);
-    if (!s) this.sessions.set(sessionKey, (s = { shapes: new Map(), skipped: new Set() }));
+    return this.used(sessionKey) ?? this.add(sessionKey);
+  }
+
+  /** The session's tools, marked as the most recently used (Map order is the LRU order). */
+  private used(sessionKey: string): SessionTools | undefined {
+    const s = this.sessions.get(sessionKey);
+    if (s) {
+      this.sessions.delete(sessionKey);
+      this.sessions.set(sessionKey, s);
+    }
+    return s;
+  }
+
+  private add(sessionKey: string): SessionTools {
+    const s: SessionTools = { shapes: new Map(), skipped: new Set() };
+    this.sessions.set(sessionKey, s);
+    // Every session keeps its own copy of the server's tool list; a capture left on for days sees
+    // thousands of sessions (ChatGPT opens new ones freely). The least recently used go first: a
+    // call in a session whose list was dropped is simply not checked, never flagged.
+    if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
     return s;
   }
 }
