@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExchangeTracker, type ExchangeSummary, type Frame } from '../src/index.js';
+import { MAX_IN_FLIGHT } from '../src/pairing/exchange-tracker.js';
 
 let seq = 0;
 function frame(direction: Frame['direction'], body: unknown, extra: Partial<Frame> = {}): Frame {
@@ -120,5 +121,17 @@ describe('ExchangeTracker', () => {
         expect(t.pendingCount).toBe(0);
       }),
     );
+  });
+
+  it(`follows at most ${MAX_IN_FLIGHT} unanswered requests: the oldest is let go, and its very late answer is an orphan`, () => {
+    const t = new ExchangeTracker();
+    const first = t.ingest(frame('c2s', { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'slow' } }))[0]!;
+    for (let id = 1; id <= MAX_IN_FLIGHT; id++) t.ingest(frame('c2s', { jsonrpc: '2.0', id, method: 'ping' }));
+    expect(t.takeEvicted()).toEqual([first.id]);
+    expect(t.snapshot().open.length).toBe(MAX_IN_FLIGHT);
+    expect(t.pendingRequest('s1', 'client', 0)).toBeUndefined();
+    // The newest ones still pair.
+    expect(t.ingest(frame('s2c', { jsonrpc: '2.0', id: MAX_IN_FLIGHT, result: {} }))[0]).toMatchObject({ method: 'ping', status: 'ok' });
+    expect(t.ingest(frame('s2c', { jsonrpc: '2.0', id: 0, result: { content: [] } }))[0]).toMatchObject({ status: 'orphan' });
   });
 });

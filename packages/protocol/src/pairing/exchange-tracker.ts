@@ -29,6 +29,8 @@ type Side = 'client' | 'server';
 
 /** Answers waiting for a request that never comes are forgotten, oldest first, past this. */
 export const MAX_ORPHANS = 1024;
+/** Requests followed while waiting for their answer; beyond this the oldest is let go. */
+export const MAX_IN_FLIGHT = 16_384;
 
 const sideOf = (direction: Frame['direction']): Side => (direction === 'c2s' ? 'client' : 'server');
 const otherSide = (side: Side): Side => (side === 'client' ? 'server' : 'client');
@@ -187,6 +189,14 @@ export class ExchangeTracker {
     if (target !== undefined) ex.target = target;
     if (this.open.has(key)) ex.diagnostics++; // an id reused while still in flight
     this.open.set(key, ex);
+    if (this.open.size > MAX_IN_FLIGHT) {
+      // A server that never answers (or a stdio child that ignores requests) must not grow this
+      // without end: the oldest unanswered request stays pending, and a very late answer to it
+      // shows as an orphan.
+      const [oldestKey, oldest] = this.open.entries().next().value!;
+      this.close(oldestKey, oldest);
+      this.evicted.push(oldest.id);
+    }
     const token = progressTokenOf(msg.params);
     const progressKey = token === undefined ? undefined : `${frame.sessionKey}|${idKey(token)}`;
     if (progressKey !== undefined) this.progress.set(progressKey, ex);
