@@ -45,7 +45,7 @@ export class SessionTracker {
     return t;
   }
 
-  /** Stops following an exchange's status (it is settled and will not change again). */
+  /** Stops following an exchange's status (it is settled and will not change again). The owner must call it for every settled row, or this map grows with the capture. */
   forget(exchangeId: string): void {
     this.statusOf.delete(exchangeId);
   }
@@ -108,11 +108,9 @@ export class SessionTracker {
       if (before === ex.status) continue;
       if (before) s.counts[before] = (s.counts[before] ?? 1) - 1;
       s.counts[ex.status] = (s.counts[ex.status] ?? 0) + 1;
-      // Rows that can still change status are remembered to move their count later; settled ones
-      // are forgotten so this map stays as small as what is in flight. An invalid row may still
-      // become a transport error (its body broke): the deriver calls forget() once it cannot.
-      if (ex.status === 'pending' || ex.status === 'cancelled' || ex.status === 'orphan' || ex.status === 'invalid') this.statusOf.set(ex.id, ex.status);
-      else this.statusOf.delete(ex.id);
+      // Remembered to move the count when the status changes again; the deriver, which knows when
+      // a row is settled (pairing may still hold a cancelled, orphan or junk row), calls forget().
+      this.statusOf.set(ex.id, ex.status);
       touched.add(s);
     }
     return [...touched];
