@@ -2,8 +2,10 @@
  * Collects one number per round for each (metric, path) and builds the "same run" baseline of a
  * row: every path's median is compared with the baseline path's median from the same rounds.
  */
-import { spread } from './stats.js';
+import { percentile, spread } from './stats.js';
 import type { BenchRow } from './report.js';
+import type { BenchPath } from './paths.js';
+import { load } from './support/load.js';
 
 export class Samples {
   private readonly byKey = new Map<string, number[]>();
@@ -73,4 +75,36 @@ export function loadRows(
     }
   }
   return rows;
+}
+
+export interface LoadRounds {
+  rounds: number;
+  concurrencies: readonly number[];
+  /** Calls per run, shared by its clients (at least 20 each). */
+  callsPerRun: number;
+  /** Each client opens its own MCP session first (stateful servers). */
+  sessions?: boolean;
+  /** Calls of the warm-up run per path per round (one client). */
+  warmUp: number;
+}
+
+/**
+ * Rounds of `tools/call` load over every path, interleaved so drift on a shared machine hits every
+ * path alike; adds p50, p99 and rate samples keyed `${metric} ${clients}` for `loadRows`.
+ */
+export async function runLoadRounds(paths: readonly [string, BenchPath][], plan: LoadRounds): Promise<Samples> {
+  const samples = new Samples();
+  for (let round = 0; round < plan.rounds; round++) {
+    for (const [name, path] of paths) {
+      const url = `${path.origin}/mcp`;
+      await load(url, 1, plan.warmUp, plan.sessions); // connections, JIT
+      for (const clients of plan.concurrencies) {
+        const run = await load(url, clients, Math.max(20, Math.floor(plan.callsPerRun / clients)), plan.sessions);
+        samples.add(`p50 ${clients}`, name, percentile(run.latencies, 50));
+        samples.add(`p99 ${clients}`, name, percentile(run.latencies, 99));
+        samples.add(`rate ${clients}`, name, run.rps);
+      }
+    }
+  }
+  return samples;
 }

@@ -8,9 +8,7 @@
  */
 import { startPaths, type PathKind } from './paths.js';
 import type { BenchOptions, BenchRow } from './report.js';
-import { loadRows, Samples } from './samples.js';
-import { percentile } from './stats.js';
-import { load } from './support/load.js';
+import { loadRows, runLoadRounds, type Samples } from './samples.js';
 import { startHelper } from './support/processes.js';
 
 const BENCH = 'tap, SDK server';
@@ -22,19 +20,9 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const callsPerRun = options.smoke ? 100 : 600;
   const demo = await startHelper('./demo-process.ts');
   const paths = await startPaths(PATHS, demo);
-  const samples = new Samples();
+  let samples: Samples;
   try {
-    for (let round = 0; round < rounds; round++) {
-      for (const [name, path] of paths.live) {
-        const url = `${path.origin}/mcp`;
-        await load(url, 2, 20, true); // warm-up
-        for (const clients of concurrencies) {
-          const run = await load(url, clients, Math.max(20, Math.floor(callsPerRun / clients)), true);
-          samples.add(`rate ${clients}`, name, run.rps);
-          samples.add(`p50 ${clients}`, name, percentile(run.latencies, 50));
-        }
-      }
-    }
+    samples = await runLoadRounds(paths.live, { rounds, concurrencies, callsPerRun, warmUp: 20, sessions: true });
   } finally {
     await paths.close();
     await demo.stop();

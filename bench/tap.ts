@@ -14,10 +14,8 @@
  */
 import { ALL_PATHS, startPaths } from './paths.js';
 import { skipped, type BenchOptions, type BenchRow } from './report.js';
-import { percentile } from './stats.js';
-import { load } from './support/load.js';
 import { startHelper } from './support/processes.js';
-import { loadRows, Samples } from './samples.js';
+import { loadRows, runLoadRounds, type Samples } from './samples.js';
 
 const BENCH = 'tap';
 
@@ -27,20 +25,9 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const callsPerRun = options.smoke ? 200 : 1000;
   const upstream = await startHelper('./fast-upstream.ts');
   const paths = await startPaths(ALL_PATHS, upstream);
-  const samples = new Samples();
+  let samples: Samples;
   try {
-    for (let round = 0; round < rounds; round++) {
-      for (const [name, path] of paths.live) {
-        const url = `${path.origin}/mcp`;
-        await load(url, 1, options.smoke ? 20 : 100); // warm-up: connections, JIT
-        for (const clients of concurrencies) {
-          const run = await load(url, clients, Math.max(20, Math.floor(callsPerRun / clients)));
-          samples.add(`p50 ${clients}`, name, percentile(run.latencies, 50));
-          samples.add(`p99 ${clients}`, name, percentile(run.latencies, 99));
-          samples.add(`rate ${clients}`, name, run.rps);
-        }
-      }
-    }
+    samples = await runLoadRounds(paths.live, { rounds, concurrencies, callsPerRun, warmUp: options.smoke ? 20 : 100 });
   } finally {
     await paths.close();
     await upstream.stop();
