@@ -20,12 +20,14 @@ import type { ExchangeSummary } from '@mcpscope/protocol';
 export class ReplayLinks {
   private readonly byReplay = new Map<string, string>();
   private readonly insert: Database.Statement;
+  private readonly byOriginal: Database.Statement;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     for (const row of db.prepare('SELECT exchange_id, replay_of FROM replay_links').all() as { exchange_id: string; replay_of: string }[]) {
       this.byReplay.set(row.exchange_id, row.replay_of);
     }
     this.insert = db.prepare('INSERT OR REPLACE INTO replay_links (exchange_id, replay_of, mode, ts) VALUES (?, ?, ?, ?)');
+    this.byOriginal = db.prepare('SELECT exchange_id FROM replay_links WHERE replay_of = ? ORDER BY ts');
   }
 
   /** Records that `exchangeId` replays `replayOf`; call it before the replay's frames are written. */
@@ -40,7 +42,7 @@ export class ReplayLinks {
 
   /** The replays of an exchange, oldest first. */
   replays(exchangeId: string): string[] {
-    const rows = this.db.prepare('SELECT exchange_id FROM replay_links WHERE replay_of = ? ORDER BY ts').all(exchangeId) as { exchange_id: string }[];
+    const rows = this.byOriginal.all(exchangeId) as { exchange_id: string }[];
     return rows.map((r) => r.exchange_id);
   }
 
