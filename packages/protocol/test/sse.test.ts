@@ -59,3 +59,56 @@ describe('SseParser', () => {
     );
   });
 });
+
+describe('SseParser on long lines and events', () => {
+  it('parses a 16 MB line fed in 1 KB chunks (the unfinished line is kept in pieces, not rebuilt per chunk)', () => {
+    const payload = 'x'.repeat(16 * 1024 * 1024);
+    const bytes = enc.encode(`id: big\ndata: ${payload}\n\n`);
+    const p = new SseParser();
+    const items: SseItem[] = [];
+    for (let at = 0; at < bytes.length; at += 1024) items.push(...p.push(bytes.subarray(at, at + 1024)));
+    items.push(...p.end());
+    expect(items).toHaveLength(1);
+    const event = items[0]!;
+    expect(event.type === 'event' && event.data.length).toBe(payload.length);
+    expect(event.type === 'event' && event.data === payload).toBe(true);
+    expect(event.type === 'event' && event.truncated).toBeUndefined();
+  });
+
+  it('cuts an event at maxEventChars, flags it and counts its full size, for every chunking', () => {
+    const max = 16;
+    const event = fc.record({
+      data: fc.array(fc.stringMatching(/^[^\r\n]{0,30}$/), { minLength: 1, maxLength: 4 }),
+      eol: fc.constantFrom('\n', '\r\n', '\r'),
+    });
+    fc.assert(
+      fc.property(fc.array(event, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 10 }), (events, points) => {
+        const text = events.map((e) => e.data.map((d) => `data: ${d}${e.eol}`).join('') + e.eol).join('');
+        const bytes = enc.encode(text);
+        const p = new SseParser({ maxEventChars: max });
+        const capped = [...cut(bytes, points).flatMap((c) => p.push(c)), ...p.end()];
+        const full = parseChunks([bytes]);
+        expect(capped).toHaveLength(full.length);
+        capped.forEach((item, i) => {
+          const whole = full[i]!;
+          if (item.type !== 'event' || whole.type !== 'event') throw new Error('events only');
+          expect(item.data).toBe(whole.data.slice(0, max));
+          if (whole.data.length > max) {
+            expect(item.truncated).toBe(true);
+            expect(item.size).toBe(whole.data.length);
+          } else {
+            expect(item.truncated).toBeUndefined();
+          }
+        });
+      }),
+    );
+  });
+
+  it('holds at most maxEventChars of one endless line', () => {
+    const p = new SseParser({ maxEventChars: 1000 });
+    p.push('data: ');
+    for (let i = 0; i < 2000; i++) p.push('y'.repeat(4096));
+    const [event] = p.push('\n\n');
+    expect(event).toEqual({ type: 'event', data: 'y'.repeat(1000), hasData: true, truncated: true, size: 2000 * 4096 });
+  });
+});
