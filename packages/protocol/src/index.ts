@@ -19,8 +19,9 @@ export { classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from '.
 export type { ExchangeStatus, ExchangeSummary, Requester } from './model/exchange.js';
 export { EXCHANGE_STATUSES, isTerminal } from './model/exchange.js';
 export { targetOf } from './model/target.js';
-export { SseParser, formatSseEvent } from './wire/sse.js';
-export type { SseComment, SseEvent, SseItem } from './wire/sse.js';
+export { DEFAULT_MAX_EVENT_CHARS, SseParser, formatSseEvent } from './wire/sse.js';
+export type { SseComment, SseEvent, SseItem, SseParserOptions } from './wire/sse.js';
+export { deeperThan, stringifyJson } from './model/json-depth.js';
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';

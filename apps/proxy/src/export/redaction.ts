@@ -13,9 +13,10 @@
  *
  * A redactor counts what it replaced, so the dashboard and the CLI can say what was removed.
  */
-import type { Frame, HttpInfo, JsonValue, RedactionReport } from '@mcpscope/protocol';
+import { stringifyJson, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from '../security/redact.js';
 import { formatPath, matchesPath, parseJsonPath, type PathSegment } from './json-path.js';
+
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
 export function checkRedactList(items: readonly string[]): string | undefined {
@@ -109,6 +110,8 @@ export const BUILT_IN_RULES: readonly string[] = [
 export class Redactor {
   private readonly keys: Set<string>;
   private readonly paths: PathSegment[][];
+  /** The length of the longest of `paths` (0 without paths). */
+  private readonly longestPath: number;
   private readonly hits = new Map<string, number>();
   /** Values redacted by key or path; long enough that scrubbing them elsewhere is meaningful. */
   private readonly learned = new Set<string>();
@@ -127,6 +130,7 @@ export class Redactor {
         if (parsed.ok) this.paths.push(parsed.path);
       } else this.keys.add(normalise(item));
     }
+    this.longestPath = Math.max(0, ...this.paths.map((p) => p.length));
   }
 
   /** The rules in words, before anything is exported. */
@@ -177,8 +181,8 @@ export class Redactor {
     } catch {
       return this.text(raw);
     }
-    const redacted = this.value(value as JsonValue, ['$'], undefined);
-    return redacted === value ? raw : JSON.stringify(redacted);
+    const redacted = this.value(value as JsonValue, this.paths.length > 0 ? ['$'] : null, undefined);
+    return redacted === value ? raw : stringifyJson(redacted);
   }
 
   http(http: HttpInfo): HttpInfo {
@@ -279,37 +283,63 @@ export class Redactor {
     return copied === 0 ? text : out + text.slice(copied);
   }
 
-  private value(value: JsonValue, path: string[], parentKey: string | undefined): JsonValue {
-    if (this.paths.length > 0 && this.paths.some((p) => matchesPath(p, path))) {
+  /**
+   * Redacts a parsed body by key and path. The walk keeps its own stack instead of recursing, so a
+   * frame nested 100,000 deep (JSON.parse accepts it) is redacted like any other rather than
+   * overflowing the call stack and failing the export. Containers are copied only when a child
+   * changed; an untouched subtree is returned as the same object.
+   */
+  private value(root: JsonValue, rootPath: string[] | null, rootParent: string | undefined): JsonValue {
+    const stack: WalkNode[] = [];
+    let result = this.visit(root, rootPath, rootParent, stack);
+    while (stack.length > 0) {
+      const node = stack[stack.length - 1]!;
+      // Unless `node` was just entered, `result` is what its child `node.i - 1` became.
+      if (result !== DESCEND) node.set(node.i - 1, result);
+      result = DESCEND;
+      let descended = false;
+      while (node.i < node.size) {
+        const i = node.i++;
+        const key = node.keys ? node.keys[i]! : undefined;
+        const item = node.child(i);
+        const childKey = key ?? node.parentKey;
+        // A user's path has a fixed length: below the longest one, no path can match (and copying
+        // the path down a 100,000-deep frame would be quadratic), so the walk stops tracking it.
+        const childPath = node.path !== null && node.path.length < this.longestPath ? [...node.path, key ?? String(i)] : null;
+        if (key !== undefined) {
+          const rule = this.keyRule(key, item, node.parentKey, node.oauth);
+          if (rule) {
+            this.hit(rule);
+            this.remember(item);
+            node.set(i, REDACTED);
+            continue;
+          }
+        }
+        const next = this.visit(item, childPath, childKey, stack);
+        if (next === DESCEND) {
+          descended = true;
+          break;
+        }
+        node.set(i, next);
+      }
+      if (descended) continue;
+      stack.pop();
+      result = node.out ?? node.src;
+    }
+    return result as JsonValue;
+  }
+
+  /** A leaf's redacted value, or DESCEND after pushing a container onto the walk's stack. */
+  private visit(value: JsonValue, path: string[] | null, parentKey: string | undefined, stack: WalkNode[]): JsonValue | typeof DESCEND {
+    if (path !== null && this.paths.some((p) => matchesPath(p, path))) {
       this.hit(`path ${formatPath(path)}`);
       this.remember(value);
       return REDACTED;
     }
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) {
-      let out: JsonValue[] | undefined;
-      value.forEach((item, i) => {
-        const next = this.value(item, this.paths.length > 0 ? [...path, String(i)] : path, parentKey);
-        if (next !== item) (out ??= [...value])[i] = next;
-      });
-      return out ?? value;
-    }
     if (value === null || typeof value !== 'object') return value;
-    let out: { [key: string]: JsonValue } | undefined;
-    const oauth = OAUTH_SIBLINGS.some((k) => k in value);
-    for (const [key, item] of Object.entries(value)) {
-      const rule = this.keyRule(key, item, parentKey, oauth);
-      let next: JsonValue;
-      if (rule) {
-        this.hit(rule);
-        this.remember(item);
-        next = REDACTED;
-      } else {
-        next = this.value(item, this.paths.length > 0 ? [...path, key] : path, key);
-      }
-      if (next !== item) (out ??= { ...value })[key] = next;
-    }
-    return out ?? value;
+    stack.push(new WalkNode(value, path, parentKey));
+    return DESCEND;
   }
 
   /** Why this key's value must go, or undefined. Null and empty values carry no secret. */
@@ -340,6 +370,41 @@ export class Redactor {
 
   private hit(rule: string): void {
     this.hits.set(rule, (this.hits.get(rule) ?? 0) + 1);
+  }
+}
+
+/** Marks "the value is a container, now on the stack" in the iterative walk. */
+const DESCEND: unique symbol = Symbol('descend');
+
+/** One array or object being walked: its children are visited in order, copied on first change. */
+class WalkNode {
+  i = 0;
+  readonly size: number;
+  readonly keys: string[] | undefined;
+  /** Whether the object is an OAuth token request (`code` is then a secret). */
+  readonly oauth: boolean;
+  out: JsonValue[] | { [key: string]: JsonValue } | undefined;
+
+  constructor(
+    readonly src: JsonValue[] | { [key: string]: JsonValue },
+    /** Where the value is (`$`, key, …), while a user's JSON path could still match; else null. */
+    readonly path: string[] | null,
+    /** For an object, its own key; for an array, the key of the object holding it. */
+    readonly parentKey: string | undefined,
+  ) {
+    this.keys = Array.isArray(src) ? undefined : Object.keys(src);
+    this.size = this.keys ? this.keys.length : (src as JsonValue[]).length;
+    this.oauth = !Array.isArray(src) && OAUTH_SIBLINGS.some((k) => k in src);
+  }
+
+  child(i: number): JsonValue {
+    return this.keys ? (this.src as { [key: string]: JsonValue })[this.keys[i]!]! : (this.src as JsonValue[])[i]!;
+  }
+
+  set(i: number, next: JsonValue): void {
+    if (next === this.child(i)) return;
+    if (this.keys) ((this.out ??= { ...(this.src as { [key: string]: JsonValue }) }) as { [key: string]: JsonValue })[this.keys[i]!] = next;
+    else ((this.out ??= [...(this.src as JsonValue[])]) as JsonValue[])[i] = next;
   }
 }
 
