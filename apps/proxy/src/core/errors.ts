@@ -15,6 +15,8 @@ export type InspectorErrorCode =
   | 'db_locked'
   /** The capture file was written by a newer mcpscope. */
   | 'db_too_new'
+  /** A file opened read-only is not a capture of this schema (older, or not mcpscope's). */
+  | 'db_schema'
   /** A `redact` entry is not a key or a valid JSON path. */
   | 'bad_redact'
   /** An import is neither mcpscope JSONL nor HAR, or its header/document is broken. */
@@ -35,6 +37,7 @@ const STATUS: Record<InspectorErrorCode, number> = {
   not_found: 404,
   db_locked: 409,
   db_too_new: 409,
+  db_schema: 409,
   bad_redact: 400,
   import_unreadable: 422,
   import_empty: 422,
