@@ -12,11 +12,10 @@ import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
-import { CaptureReads, sortKey } from './capture-reads.js';
-import { ReplayLinks } from './replay-links.js';
+import { CaptureReader, sortKey } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
-export { sortKey, toFrame, type FrameRow } from './capture-reads.js';
+export { sortKey, toFrame, type FrameRow } from './capture-reader.js';
 
 /** Frames written before checkpoints move to a worker thread. */
 const CHECKPOINTER_AFTER_FRAMES = 2000;
@@ -29,8 +28,8 @@ export interface WriteSet {
   diagnostics: readonly Diagnostic[];
 }
 
-/** Opens (creating if needed) and migrates a capture file for writing, under its lock. */
-function openForWriting(file: string): { db: Database.Database; lock: CaptureFileLock | undefined } {
+/** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
+function openWritable(file: string): { db: Database.Database; lock: CaptureFileLock | undefined } {
   const lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
   // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
   const db = new Database(file, { timeout: 1000 });
@@ -51,7 +50,8 @@ function openForWriting(file: string): { db: Database.Database; lock: CaptureFil
   return { db, lock };
 }
 
-export class CaptureStore extends CaptureReads {
+/** The capture file's one writer; it reads through the CaptureReader it extends. */
+export class CaptureStore extends CaptureReader {
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
   private readonly updateExchange: Database.Statement;
@@ -62,17 +62,14 @@ export class CaptureStore extends CaptureReads {
   private readonly writeTransaction: (set: WriteSet) => string[];
 
   private readonly lock: CaptureFileLock | undefined;
-  /** Not derived: survives a rebuild, and stamps `replayOf` on every summary written. */
-  readonly replayLinks: ReplayLinks;
   /** Started once a capture is more than a handful of frames (see write). */
   private checkpointer: WalCheckpointer | undefined;
   private framesWritten = 0;
 
   constructor(readonly file: string) {
-    const opened = openForWriting(file);
-    super(opened.db);
-    this.lock = opened.lock;
-    this.replayLinks = new ReplayLinks(this.db);
+    const { db, lock } = openWritable(file);
+    super(db);
+    this.lock = lock;
     this.insertFrame = this.db.prepare(
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -154,11 +151,6 @@ export class CaptureStore extends CaptureReads {
     return summaries;
   }
 
-  /** The stored deriver snapshot (see CapturePipeline), if any: as of frame `seq`, state as JSON text. */
-  deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
-    return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
-  }
-
   setDeriverSnapshot(seq: number, version: number, state: string): void {
     this.stmt(
       'INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state',
@@ -169,11 +161,10 @@ export class CaptureStore extends CaptureReads {
     this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
-  close(): void {
+  override close(): void {
     // The checkpointer's connection first: the last connection to close settles the WAL.
     this.checkpointer?.stop();
-    if (this.db.open) this.db.close();
+    super.close();
     this.lock?.release();
   }
 }
-

@@ -3,7 +3,6 @@
  * the store, the pipeline that feeds it, filtered queries and rebuild (the API routes: ../api).
  */
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
-export { CaptureReads } from './capture-reads.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
 export { REDERIVE_PAGE } from './rederive.js';
 export { SNAPSHOT_EVERY } from './deriver-snapshot.js';
