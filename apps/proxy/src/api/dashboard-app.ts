@@ -19,6 +19,7 @@ import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -28,6 +29,8 @@ export interface DashboardServices {
   /** Absent where nothing can be sent (`mcpscope open`). */
   replay?: ReplayRouteDeps;
   info?: InfoRouteDeps;
+  /** The live OTLP export, when `--otlp` is on. */
+  otlp?: OtlpRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -72,6 +75,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   api.route('/', exportRoutes(services.exports));
+  api.route('/', otlpRoutes(services.otlp));
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);
