@@ -31,6 +31,8 @@ export interface DashboardServices {
   info?: InfoRouteDeps;
   /** The live OTLP export, when `--otlp` is on. */
   otlp?: OtlpRouteDeps;
+  /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
+  agentMcp?: (request: Request) => Promise<Response>;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -96,6 +98,12 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
       };
     }),
   );
+
+  // Behind the token like the API (an agent sends it as `Authorization: Bearer T`); never on the tap.
+  if (services.agentMcp) {
+    const agentMcp = services.agentMcp;
+    app.all('/mcp', requireToken(deps), (c) => agentMcp(c.req.raw));
+  }
 
   app.use('/*', serveStatic({ root: deps.webRoot }));
   // Client-side routes fall back to the app shell.

@@ -32,6 +32,7 @@ Usage:
   mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
   mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
   mcpscope export --db FILE --format otlp --otlp URL   send a stored capture's exchanges as spans
+  mcpscope mcp [--db FILE] [--dashboard URL]   the capture as an MCP server (stdio) for coding agents
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 

@@ -7,6 +7,7 @@ import { InspectorError } from '../core/errors.js';
 import { runExport } from './export.js';
 import { runOpen } from './open.js';
 import { runRebuild } from './rebuild.js';
+import { runMcp } from './mcp.js';
 import { runMcpscope } from './run.js';
 
 async function main(): Promise<void> {
@@ -24,6 +25,11 @@ async function main(): Promise<void> {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       return;
+    }
+    case 'mcp': {
+      const code = await runMcp(argv.slice(1), process.env, io);
+      process.exit(code ?? 0);
+      break;
     }
     case 'rebuild':
       return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));

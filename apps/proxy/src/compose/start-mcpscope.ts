@@ -26,6 +26,7 @@ import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { startDashboardListener } from './dashboard-listener.js';
+import { agentEndpoint } from './agent-endpoint.js';
 import { closeServer, listen } from './listen.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -136,6 +137,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
+      agentMcp: agentEndpoint(store, replay.service),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
