@@ -18,6 +18,8 @@ export interface CliOptions extends McpscopeOptions {
   host: string;
   uiHost: string;
   open: boolean;
+  /** Print one JSON line with the URLs once listening (for scripts and tests; see run.ts). */
+  readyJson: boolean;
   help: boolean;
   version: boolean;
   dangerouslyExposeDashboard: boolean;
@@ -53,6 +55,7 @@ Options:
                       OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
   --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
   --no-open           do not open the dashboard in a browser
+  --ready-json        once listening, also print one JSON line with the URLs (for scripts)
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
   --version           print the version
   --help              this text
@@ -85,6 +88,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         otlp: { type: 'string' },
         'otlp-bodies': { type: 'boolean' },
         'no-open': { type: 'boolean' },
+        'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -130,6 +134,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     host: values.host ?? '127.0.0.1',
     uiHost,
     open: !values['no-open'],
+    readyJson: values['ready-json'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
     dangerouslyExposeDashboard: dangerous,
