@@ -6,8 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OtlpStatus } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { resolveOtlpConfig } from '../src/otlp/otlp-config.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
-import { api } from './replay-helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
+import { api } from './support/api.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceiverMode } from './support/otlp-receiver.js';
 
 const QUEUE = 8;

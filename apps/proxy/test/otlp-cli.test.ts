@@ -4,15 +4,16 @@
 // the standard OTEL_EXPORTER_OTLP_* variables choose the endpoint, headers and protocol.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient } from './helpers.js';
-import { spawnCli, startCli, tempDbFile, type CliProcess } from './store-helpers.js';
+import { tempDbFile } from './store-helpers.js';
+import { spawnMcpscope, startMcpscopeProcess, type RunningMcpscope } from './support/mcpscope.js';
 import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
 
 let live: OtlpReceiver;
 let db: string;
-let proxy: CliProcess & { mcpUrl: string };
+let proxy: RunningMcpscope;
 
 async function run(args: string[], env: Record<string, string> = {}): Promise<{ code: number | string; output: string }> {
-  const p = spawnCli(args, env);
+  const p = spawnMcpscope(args, { env });
   const code = await p.exited;
   return { code, output: p.output() };
 }
@@ -20,18 +21,17 @@ async function run(args: string[], env: Record<string, string> = {}): Promise<{ 
 beforeAll(async () => {
   live = await startOtlpReceiver();
   db = tempDbFile();
-  proxy = await startCli(['--db', db, '--otlp', live.origin]);
+  proxy = await startMcpscopeProcess(['--db', db, '--otlp', live.origin]);
   const client = await connectClient(proxy.mcpUrl);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 40 } });
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: -1 } }).catch(() => undefined);
   await client.close();
   // Spans are batched (5 s by default); stopping mcpscope sends what is left.
-  proxy.child.kill('SIGTERM');
-  await proxy.exited;
+  await proxy.stop();
 }, 60_000);
 
 afterAll(async () => {
-  if (proxy && proxy.child.exitCode === null) proxy.child.kill('SIGKILL');
+  await proxy?.kill9();
   await live?.close();
 });
 

@@ -9,8 +9,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { OtlpStatus, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { resolveOtlpConfig } from '../src/otlp/otlp-config.js';
-import { settled, startTestMcpscope } from './helpers.js';
-import { api } from './replay-helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
+import { api } from './support/api.js';
 import { startEverything, type Everything } from './support/everything.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 
