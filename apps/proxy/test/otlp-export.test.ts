@@ -80,6 +80,7 @@ describe('live OTLP export', () => {
     expect(list.attributes['gen_ai.tool.name']).toBeUndefined();
     const initialized = await one('notifications/initialized', inFirst);
     expect(initialized.attributes['jsonrpc.request.id']).toBeUndefined();
+    expect(initialized.events).toEqual([]);
     expect(initialized.kind).toBe(SERVER);
   });
 

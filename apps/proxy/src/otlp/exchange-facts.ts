@@ -13,16 +13,18 @@ export type FactsSource = Pick<CaptureReader, 'session' | 'exchange' | 'framesBy
 
 export function readFacts(source: FactsSource, ex: ExchangeSummary, bodies: boolean): ExchangeFacts {
   const limit = bodies ? READ_LIMIT : FRAME_RAW_LIMIT;
+  // A notification's (or junk's) row is its one frame: that frame is the message, not an event.
+  const requestSeq = ex.requestSeq ?? (ex.kind === 'request' ? undefined : ex.frameSeqs[0]);
   const wanted = ex.frameSeqs.filter((seq) => bodies || seq !== ex.responseSeq);
   const frames = source.framesBySeq(wanted, limit);
   const facts: ExchangeFacts = {
     exchange: ex,
-    others: frames.filter((f) => f.seq !== ex.requestSeq && f.seq !== ex.responseSeq),
+    others: frames.filter((f) => f.seq !== requestSeq && f.seq !== ex.responseSeq),
     diagnosticCodes: ex.diagnostics > 0 ? source.diagnosticCodes(ex) : [],
   };
   const session = source.session(ex.sessionKey);
   if (session) facts.session = session;
-  const request = frames.find((f) => f.seq === ex.requestSeq);
+  const request = frames.find((f) => f.seq === requestSeq);
   if (request) facts.request = request;
   const response = bodies ? frames.find((f) => f.seq === ex.responseSeq) : undefined;
   if (response) facts.response = response;
