@@ -26,6 +26,7 @@ export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
+export { IMPORTED_SESSION_PREFIX, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
 export type {
   ApiError,

@@ -5,10 +5,10 @@
  * recorded as the tap records them (lower-cased, secrets redacted).
  */
 import { classifyText, idKey, SseParser, type HttpInfo, type Message } from '@mcpscope/protocol';
-import { capturedHeaders } from '../tap/captured-headers.js';
-import { describeError, transportRaw } from '../tap/failure.js';
-import { headerValue } from '../tap/http-headers.js';
-import type { UpstreamRequest, UpstreamResponse } from '../tap/upstream-request.js';
+import { capturedHeaders } from '../upstream/captured-headers.js';
+import { describeError, transportRaw } from '../upstream/failure.js';
+import { headerValue } from '../upstream/http-headers.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/upstream-request.js';
 import type { OutgoingMessage, ReplaySink, ReplayTransport, TransportAnswer } from './replay-transport.js';
 
 export interface HttpTransportDeps {

@@ -6,7 +6,7 @@
  * the live session of the bridge's own child is not done here: the bridge owns that pipe.
  */
 import { classifyText, idKey, type LineItem } from '@mcpscope/protocol';
-import { StdioChild } from '../stdio/stdio-child.js';
+import { StdioChild } from '../upstream/stdio-child.js';
 import type { OutgoingMessage, ReplaySink, ReplayTransport, TransportAnswer } from './replay-transport.js';
 
 interface Waiter {
