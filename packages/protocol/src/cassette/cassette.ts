@@ -10,7 +10,7 @@
  * never thrown: half an exchange, a session on a revision mcpscope does not know, junk frames.
  * Calls mcpscope sent itself (dashboard replays) are left out: they are not the client's.
  */
-import { CaptureDeriver } from '../derive/capture-deriver.js';
+import { CaptureDeriver, type CaptureDeriverDeps } from '../derive/capture-deriver.js';
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Frame, HttpInfo } from '../model/frame.js';
 import { classifyText, isJsonObject, type JsonObject, type JsonRpcId, type Message } from '../model/json-rpc.js';
@@ -50,6 +50,10 @@ export interface CassetteCall {
   events: CassetteEvent[];
   /** 2026-07-28 MRTR: the call whose `input_required` answer this retry follows. */
   chainOf?: string;
+  /** The exchange as the capture derived it (for the filter language). */
+  exchange: ExchangeSummary;
+  /** Codes of the exchange's diagnostics (for `diag:`). */
+  diagnosticCodes: string[];
 }
 
 /** A client notification (initialized, cancelled, roots/list_changed), kept in session order. */
@@ -76,6 +80,8 @@ export interface CassetteSession {
   /** Calls and client notifications, in capture order (initialize included). */
   steps: CassetteStep[];
   firstTs: number;
+  /** The session as the capture derived it (for the filter language). */
+  summary?: SessionSummary;
 }
 
 export interface CassetteProblem {
@@ -103,14 +109,17 @@ function byId(a: ExchangeSummary, b: ExchangeSummary): number {
 }
 
 /** Builds the script of a capture. `frames` in capture order (as stored, or as an import reads them). */
-export function buildCassette(frames: readonly Frame[]): Cassette {
-  const deriver = new CaptureDeriver();
+export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps = {}): Cassette {
+  const deriver = new CaptureDeriver(deps);
   const exchanges = new Map<string, ExchangeSummary>();
   const messages = new Map<number, Message>();
+  const codes = new Map<string, string[]>();
   for (const frame of frames) {
     const message = classifyText(frame.raw);
     if (frame.kind === 'data') messages.set(frame.seq, message);
-    for (const ex of deriver.ingest(frame, message).exchanges) exchanges.set(ex.id, ex);
+    const derived = deriver.ingest(frame, message);
+    for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
+    for (const d of derived.diagnostics) if (d.exchangeId !== undefined) codes.set(d.exchangeId, [...(codes.get(d.exchangeId) ?? []), d.code]);
   }
   const bySeq = new Map(frames.map((f) => [f.seq, f]));
   const problems: CassetteProblem[] = [];
@@ -146,6 +155,7 @@ export function buildCassette(frames: readonly Frame[]): Cassette {
     }
     if (ex.requester !== 'client' || item?.kind !== 'request') continue;
     const call = toCall(ex, item, frame, bySeq, messages, events);
+    call.diagnosticCodes = codes.get(ex.id) ?? [];
     if (call.path !== undefined) {
       const pathname = call.path.replace(/\?.*$/, '');
       pathCounts.set(pathname, (pathCounts.get(pathname) ?? 0) + 1);
@@ -180,6 +190,8 @@ function toCall(ex: ExchangeSummary, item: Extract<Message, { kind: 'request' }>
     stream: false,
     startTs: frame.ts,
     events: [],
+    exchange: ex,
+    diagnosticCodes: [],
   };
   if (ex.target !== undefined) call.target = ex.target;
   if (item.params) call.params = item.params;
@@ -213,6 +225,7 @@ function sessionOf(sessions: Map<string, CassetteSession>, key: string, summary:
   let s = sessions.get(key);
   if (!s) {
     s = { sessionKey: key, era: summary?.era ?? 'legacy', statefulServer: false, steps: [], firstTs: ts };
+    if (summary) s.summary = summary;
     if (summary?.protocolVersion !== undefined) s.protocolVersion = summary.protocolVersion;
     if (summary?.clientInfo) s.clientInfo = summary.clientInfo;
     if (summary?.clientCapabilities) s.clientCapabilities = summary.clientCapabilities;
