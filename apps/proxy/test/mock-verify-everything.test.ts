@@ -157,7 +157,7 @@ describe('mcpscope verify', () => {
       const xml = readFileSync(junit, 'utf8');
       expect(xml.match(/<failure /g)).toHaveLength(2);
       expect(xml).toMatch(/<testcase name="#\d+ tools\/call get-structured-content"[^>]*>\s*<failure message="regressed: before: ok, after: ok; shape \$\.result\.structuredContent\.temperature/);
-      expect(xml).toMatch(/<testcase name="#\d+ tools\/call get-sum"[^>]*>\s*<failure message="regressed: before: ok, after: protocol_error"/);
+      expect(xml).toMatch(/<testcase name="#\d+ tools\/call get-sum"[^>]*>\s*<failure message="regressed: before: ok, after: protocol_error; error -32603: get-sum broke in this release"/);
       expect(xml).toMatch(/<testsuites [^>]*failures="2" errors="0"/);
     } finally {
       await altered.close();
@@ -175,6 +175,18 @@ describe('mcpscope verify', () => {
       expect(failing.stdout).toMatch(/tools\/call get-sum\s+ok\s+protocol error\s+FAILING/);
     } finally {
       await broken.close();
+    }
+  });
+
+  it('against the mock of the same capture: every row equal (server requests answered as captured, both ways)', async () => {
+    const started = await startMock({ file: captureFile, port: 0, speed: 0 });
+    if (!started.ok) throw new Error(started.message);
+    try {
+      const run = await verify(['--target', started.value.mcpUrl]);
+      expect(run.stdout).toMatch(/tools\/call trigger-sampling-request\s+ok\s+ok\s+SAME/);
+      expect(run.code).toBe(0);
+    } finally {
+      await started.value.close();
     }
   });
 

@@ -43,6 +43,11 @@ export function readCaptureFile(file: string): CaptureFileResult {
   if (isSqliteFile(file)) return readDatabase(file, name);
   const result = importCapture(readFileSync(file, 'utf8'), name);
   if (!result.ok) return { ok: false, message: `${file}: ${result.problem.where}: ${result.problem.message}` };
+  if (result.frames.length === 0) {
+    const why = result.report.format === 'har' ? `is a HAR file whose ${result.report.skipped} entries carry no MCP traffic (no JSON-RPC request or response body)` : 'holds no frames';
+    const broken = result.report.problems.length > 0 ? `; ${result.report.problems.length} could not be read (first: ${result.report.problems[0]!.where}: ${result.report.problems[0]!.message})` : '';
+    return { ok: false, message: `${file} ${why}${broken}` };
+  }
   // The importer names sessions as imported ones; mock and verify speak of them as captured.
   const prefix = `${IMPORTED_SESSION_PREFIX}${result.report.name}:`;
   const original = (key: string) => (key.startsWith(prefix) ? key.slice(prefix.length) : key);
