@@ -22,8 +22,8 @@ export { targetOf } from './model/target.js';
 export { DEFAULT_MAX_EVENT_CHARS, SseParser, formatSseEvent } from './wire/sse.js';
 export type { SseComment, SseEvent, SseItem, SseParserOptions } from './wire/sse.js';
 export { deeperThan, stringifyJson } from './model/json-depth.js';
-export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, pathFromPointer } from './model/json-path.js';
-export type { JsonPathResult, PathSegment } from './model/json-path.js';
+export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, parsePathPattern, pathFromPointer, pathMatches } from './model/json-path.js';
+export type { JsonPathResult, PathPattern, PathSegment, PathStep, PatternParse, PatternStep } from './model/json-path.js';
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker } from './pairing/exchange-tracker.js';
@@ -94,19 +94,15 @@ export {
   answerable,
   buildCassette,
   canonicalJson,
-  childPath,
   comparableStatus,
   compareOutcomes,
   describeCall,
   firstDifference,
-  formatPath,
   maskVolatile,
   maskVolatileText,
   meaningfulParams,
   outcomeOf,
   parseIgnore,
-  parsePathPattern,
-  pathMatches,
   requestKey,
   similarity,
 } from './cassette/index.js';
@@ -126,9 +122,6 @@ export type {
   MatchResult,
   NearestCall,
   OutcomeStatus,
-  PathPattern,
-  PathStep,
-  PatternStep,
   Verdict,
   VolatileOptions,
 } from './cassette/index.js';

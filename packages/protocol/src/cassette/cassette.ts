@@ -13,9 +13,10 @@
 import { CaptureDeriver, type CaptureDeriverDeps } from '../derive/capture-deriver.js';
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Frame, HttpInfo } from '../model/frame.js';
-import { classifyText, isJsonObject, type JsonObject, type JsonRpcId, type Message } from '../model/json-rpc.js';
+import { parseTransportFrame } from '../model/transport-frame.js';
+import { classifyText, type JsonObject, type JsonRpcId, type Message } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
-import { isRevision } from '../validate/revisions.js';
+import { isRevision } from '../revisions/revisions.js';
 import { wireValue } from '../derive/item-context.js';
 import { EventIndex, type CassetteEvent } from './cassette-events.js';
 
@@ -210,7 +211,7 @@ function toCall(ex: ExchangeSummary, item: Extract<Message, { kind: 'request' }>
   }
   if (ex.status === 'transport_error') {
     const failure = ex.frameSeqs.map((s) => bySeq.get(s)).find((f) => f?.kind === 'transport');
-    call.failure = failure ? transportMessage(failure.raw) : (ex.errorMessage ?? 'the transport failed');
+    call.failure = failure ? parseTransportFrame(failure.raw).message : (ex.errorMessage ?? 'the transport failed');
     if (failure) {
       call.answerOffsetMs ??= Math.max(0, failure.ts - frame.ts);
       if (failure.http?.status !== undefined) call.httpStatus = failure.http.status;
@@ -254,16 +255,6 @@ function answerItem(message: Message | undefined, id: JsonRpcId): JsonObject | u
 function answerHeader(ex: ExchangeSummary, bySeq: Map<number, Frame>, name: string): string | undefined {
   const http: HttpInfo | undefined = ex.responseSeq !== undefined ? bySeq.get(ex.responseSeq)?.http : undefined;
   return http?.responseHeaders?.[name];
-}
-
-function transportMessage(raw: string): string {
-  try {
-    const v: unknown = JSON.parse(raw);
-    if (isJsonObject(v) && typeof v.message === 'string') return v.message;
-  } catch {
-    // A transport frame is mcpscope's own JSON; anything else is shown as it is.
-  }
-  return raw;
 }
 
 /** `tools/call "echo" (id 4)`, for messages. */

@@ -15,7 +15,7 @@
 import type { ExchangeStatus } from '../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../model/json-rpc.js';
 import { canonicalJson } from './canonical.js';
-import { childPath } from './json-path.js';
+import { childPath } from '../model/json-path.js';
 import { maskVolatile, type VolatileOptions } from './volatile.js';
 
 /** The statuses a call can end in that a comparison distinguishes. */

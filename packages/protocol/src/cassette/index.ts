@@ -13,5 +13,3 @@ export { comparableStatus, compareOutcomes, firstDifference, outcomeOf } from '.
 export type { CallOutcome, Comparison, CompareOptions, Difference, OutcomeStatus, Verdict } from './compare.js';
 export { DEFAULT_IGNORED_PATHS, VOLATILE_KEYS, VOLATILE_MARK, maskVolatile, maskVolatileText, parseIgnore } from './volatile.js';
 export type { VolatileOptions } from './volatile.js';
-export { childPath, formatPath, parsePathPattern, pathMatches } from './json-path.js';
-export type { PathPattern, PathStep, PatternStep } from './json-path.js';

@@ -13,7 +13,7 @@
  * Paths the user names (`--ignore '$.result.content[*].text'`) are removed altogether, so a
  * member that exists on one side only is not a difference either.
  */
-import { parsePathPattern, pathMatches, type PathPattern, type PathStep } from './json-path.js';
+import { parsePathPattern, pathMatches, type PathPattern, type PathStep } from '../model/json-path.js';
 
 export const VOLATILE_MARK = '‹volatile›';
 

@@ -6,7 +6,7 @@ import {
   buildCassette,
   canonicalJson,
   CassetteMatcher,
-  formatPath,
+  childPath,
   maskVolatile,
   MOCK_METHOD_NOT_CAPTURED,
   MOCK_NO_MATCH,
@@ -83,7 +83,7 @@ describe('JSON path patterns', () => {
   it('a formatted path parses back to a pattern that matches exactly that path', () => {
     fc.assert(
       fc.property(steps, steps, (path, other) => {
-        const parsed = parsePathPattern(formatPath(path));
+        const parsed = parsePathPattern(path.reduce<string>((p, s) => childPath(p, s), '$'));
         expect(parsed.ok).toBe(true);
         if (!parsed.ok) return;
         expect(pathMatches(parsed.pattern, path)).toBe(true);

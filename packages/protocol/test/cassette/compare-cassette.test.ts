@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCassette, compareOutcomes, firstDifference, outcomeOf, parseIgnore, type Frame, type JsonObject } from '../../src/index.js';
 import { frameMaker } from '../support/frames.js';
 
-const ok = (result: JsonObject, id = 1) => outcomeOf({ jsonrpc: '2.0', id, result });
+const ok = (result: JsonObject, id: string | number = 1) => outcomeOf({ jsonrpc: '2.0', id, result });
 
 describe('compareOutcomes', () => {
   it('same answers are the same, whatever the id, member order or volatile parts', () => {
