@@ -116,7 +116,7 @@ function RowView({ row, open, onToggle }: { row: RerunRow; open: boolean; onTogg
         </td>
         <td className={`rerun-verdict verdict-${verdict ?? row.state}`}>{verdict ? VERDICT_LABEL[verdict] : row.state === 'error' ? 'could not run' : ''}</td>
         <td className="rerun-detail">
-          {diff?.path !== undefined ? <><code>{diff.path}</code> ({diff.kind}) {diff.before} → {diff.after}</> : (row.error ?? '')}
+          {diff?.path !== undefined ? <><code>{diff.path}</code> ({diff.kind}) {diff.before} → {diff.after}</> : (row.error ?? row.replay?.errorMessage ?? '')}
         </td>
         <td>
           {row.replayDetail && (
