@@ -10,7 +10,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { buildCassette, IMPORTED_SESSION_PREFIX, type Cassette, type Frame, type ImportReport } from '@mcpscope/protocol';
-import { FrameSource } from '../capture/capture-reader.js';
+import { CaptureReader } from '../capture/capture-reader.js';
 import { deriverDeps } from '../capture/deriver.js';
 import { InspectorError } from '../core/errors.js';
 import { importCapture } from '../interchange/importer.js';
@@ -60,9 +60,9 @@ export function readCaptureFile(file: string): CaptureFileResult {
 }
 
 function readDatabase(file: string, name: string): CaptureFileResult {
-  let source: FrameSource;
+  let source: CaptureReader;
   try {
-    source = FrameSource.openFile(file);
+    source = CaptureReader.openFile(file);
   } catch (err) {
     return { ok: false, message: databaseMessage(file, err) };
   }
