@@ -20,8 +20,10 @@ export class EventIndex {
   private readonly byConnection = new Map<string, Frame[]>();
   /** Server-initiated request exchanges by the seq of their request frame. */
   private readonly serverRequests = new Map<number, ExchangeSummary>();
-  /** Client calls by session, in capture order, to tell whether a call was alone in flight. */
-  private readonly clientCalls = new Map<string, ExchangeSummary[]>();
+  /** The seqs of those requests per session, ascending (for a range search). */
+  private readonly serverRequestSeqs = new Map<string, number[]>();
+  /** Client calls that no other call of their session overlapped. */
+  private readonly lone = new Set<string>();
 
   constructor(
     frames: readonly Frame[],
@@ -37,13 +39,27 @@ export class EventIndex {
         list.push(f);
       }
     }
+    const calls = new Map<string, ExchangeSummary[]>();
     for (const ex of exchanges) {
-      if (ex.requester === 'server' && ex.requestSeq !== undefined) this.serverRequests.set(ex.requestSeq, ex);
-      if (ex.requester === 'client' && ex.requestSeq !== undefined) {
-        let list = this.clientCalls.get(ex.sessionKey);
-        if (!list) this.clientCalls.set(ex.sessionKey, (list = []));
-        list.push(ex);
+      if (ex.requestSeq === undefined) continue;
+      if (ex.requester === 'server') {
+        this.serverRequests.set(ex.requestSeq, ex);
+        push(this.serverRequestSeqs, ex.sessionKey, ex.requestSeq);
       }
+      if (ex.requester === 'client') push(calls, ex.sessionKey, ex);
+    }
+    for (const list of this.serverRequestSeqs.values()) list.sort((a, b) => a - b);
+    // One sweep per session in request order: a call is alone when every earlier call ended
+    // before it started and the next one started after it ended.
+    for (const list of calls.values()) {
+      list.sort((a, b) => a.requestSeq! - b.requestSeq!);
+      let endedBefore = Number.NEGATIVE_INFINITY;
+      list.forEach((ex, i) => {
+        const end = ex.responseSeq ?? Number.POSITIVE_INFINITY;
+        const next = list[i + 1];
+        if (endedBefore < ex.requestSeq! && (!next || next.requestSeq! > end)) this.lone.add(ex.id);
+        endedBefore = Math.max(endedBefore, end);
+      });
     }
   }
 
@@ -54,8 +70,9 @@ export class EventIndex {
     const conn = request.http?.connectionId;
     for (const f of conn !== undefined ? (this.byConnection.get(conn) ?? []) : []) if (f.seq > request.seq && f.seq < end) seqs.add(f.seq);
     for (const s of ex.frameSeqs) if (s > request.seq && s < end && this.bySeq.get(s)?.direction === 's2c') seqs.add(s);
-    if (this.alone(ex)) {
-      for (const [seq, sr] of this.serverRequests) if (sr.sessionKey === ex.sessionKey && seq > request.seq && seq < end) seqs.add(seq);
+    if (this.lone.has(ex.id)) {
+      const list = this.serverRequestSeqs.get(ex.sessionKey) ?? [];
+      for (let i = firstAbove(list, request.seq); i < list.length && list[i]! < end; i++) seqs.add(list[i]!);
     }
     const events: CassetteEvent[] = [];
     for (const seq of [...seqs].sort((a, b) => a - b)) {
@@ -75,13 +92,6 @@ export class EventIndex {
     return events;
   }
 
-  /** True when no other client call of the session overlapped this one. */
-  private alone(ex: ExchangeSummary): boolean {
-    const start = ex.requestSeq!;
-    const end = ex.responseSeq ?? Number.POSITIVE_INFINITY;
-    return (this.clientCalls.get(ex.sessionKey) ?? []).every((o) => o === ex || (o.responseSeq ?? Number.POSITIVE_INFINITY) < start || o.requestSeq! > end);
-  }
-
   private replyTo(seq: number, request: Extract<Single, { kind: 'request' }>, callTs: number): { offsetMs: number; message: JsonObject } | undefined {
     const sr = this.serverRequests.get(seq);
     const frame = sr?.responseSeq !== undefined ? this.bySeq.get(sr.responseSeq) : undefined;
@@ -94,4 +104,22 @@ export class EventIndex {
 function items(message: Message | undefined): Single[] {
   if (!message) return [];
   return message.kind === 'batch' ? message.items.filter((m): m is Single => m.kind !== 'batch') : [message];
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The index of the first element greater than `seq` in an ascending list. */
+function firstAbove(list: readonly number[], seq: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -120,7 +120,12 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
     if (frame.kind === 'data') messages.set(frame.seq, message);
     const derived = deriver.ingest(frame, message);
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
-    for (const d of derived.diagnostics) if (d.exchangeId !== undefined) codes.set(d.exchangeId, [...(codes.get(d.exchangeId) ?? []), d.code]);
+    for (const d of derived.diagnostics) {
+      if (d.exchangeId === undefined) continue;
+      const list = codes.get(d.exchangeId);
+      if (list) list.push(d.code);
+      else codes.set(d.exchangeId, [d.code]);
+    }
   }
   const bySeq = new Map(frames.map((f) => [f.seq, f]));
   const problems: CassetteProblem[] = [];
