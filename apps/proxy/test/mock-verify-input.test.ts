@@ -121,6 +121,29 @@ describe('mock and verify on files that are not a clean capture', () => {
     }
   });
 
+  it('serves a captured widget (an MCP Apps ui:// resource) to a client that reads it, as the widget preview does', async () => {
+    const html = '<!doctype html><div id="board">gift board</div><script type="module">window.parent.postMessage({}, "*")</script>';
+    const path = jsonl('widget.jsonl', [
+      { direction: 'c2s', body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'host', version: '1' } } } },
+      { direction: 's2c', body: { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-11-25', capabilities: { resources: {}, tools: {} }, serverInfo: { name: 'apps', version: '1' } } } },
+      { direction: 'c2s', body: { jsonrpc: '2.0', method: 'notifications/initialized' } },
+      { direction: 'c2s', body: { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'ui://widget/board.html', _meta: { 'openai/locale': 'fr-FR' } } } },
+      { direction: 's2c', body: { jsonrpc: '2.0', id: 2, result: { contents: [{ uri: 'ui://widget/board.html', mimeType: 'text/html;profile=mcp-app', text: html, _meta: { ui: { csp: { connectDomains: [] }, prefersBorder: true } } }] } } },
+    ]);
+    const { stop, out } = await serve(path);
+    if (typeof stop === 'number') throw new Error(out.err());
+    try {
+      const url = /MCP endpoint \(point your client here\): +(\S+)/.exec(out.out())![1]!;
+      const client = new Client({ name: 'preview', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const read = await client.readResource({ uri: 'ui://widget/board.html' });
+      expect(read.contents).toEqual([{ uri: 'ui://widget/board.html', mimeType: 'text/html;profile=mcp-app', text: html, _meta: { ui: { csp: { connectDomains: [] }, prefersBorder: true } } }]);
+      await client.close();
+    } finally {
+      await stop();
+    }
+  });
+
   it('an empty file, a corrupt SQLite file, a foreign SQLite file, a HAR with no MCP traffic: a clear message each', async () => {
     const cases: [string, RegExp][] = [
       [file('empty.db', ''), /empty\.db is empty: a capture database, an mcpscope JSONL export or a HAR file was expected/],
