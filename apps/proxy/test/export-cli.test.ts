@@ -13,7 +13,8 @@ import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { runExport } from '../src/commands/export.js';
 import { openCapture } from '../src/compose/open-capture.js';
 import { CaptureReader } from '../src/capture/capture-reader.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './export-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-export-'));

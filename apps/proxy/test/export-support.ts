@@ -7,9 +7,7 @@ import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpsco
 import { createDeriver } from '../src/capture/deriver.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 
-export function api(app: Pick<Mcpscope, 'dashboardUrl' | 'token'>, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(app.dashboardUrl + path, { ...init, headers: { authorization: `Bearer ${app.token}`, ...(init.headers as Record<string, string> | undefined) } });
-}
+export { apiFetch as api } from './support/api.js';
 
 export function allFrames(app: Pick<Mcpscope, 'store'>): Frame[] {
   return [...app.store.select()];
