@@ -70,18 +70,18 @@ function chromeHar(): string {
 
 async function serve(path: string, extra: string[] = []) {
   const out = io();
-  const stop = await runMock([path, '--port', '0', '--quiet', ...extra], {}, out.io);
-  return { stop, out };
+  const stop = await runMock([path, '--port', '0', '--quiet', '--ready-json', ...extra], {}, out.io);
+  const ready = out.out().split('\n').find((l) => l.startsWith('{"mcpscope":"ready"'));
+  return { stop, out, url: ready ? (JSON.parse(ready) as { mcpUrl: string }).mcpUrl : '' };
 }
 
 describe('mock and verify on files that are not a clean capture', () => {
   it('serves a Chrome DevTools HAR: the page skipped, the failed POST failing again, the rest answered', async () => {
-    const { stop, out } = await serve(chromeHar());
+    const { stop, out, url } = await serve(chromeHar());
     if (typeof stop === 'number') throw new Error(out.err());
     try {
       expect(out.out()).toContain('(HAR)');
       expect(out.out()).toMatch(/Skipped: +1 HAR entries without MCP traffic/);
-      const url = /MCP endpoint \(point your client here\): +(\S+)/.exec(out.out())![1]!;
       expect(new URL(url).pathname).toBe('/mcp');
       const client = new Client({ name: 'c', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
@@ -102,12 +102,11 @@ describe('mock and verify on files that are not a clean capture', () => {
       { direction: 's2c', body: { jsonrpc: '2.0', id: 2, result: { tools: [{ name: 'slow', inputSchema: { type: 'object' } }] } } },
       { direction: 'c2s', body: { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } } },
     ]);
-    const { stop, out } = await serve(path);
+    const { stop, out, url } = await serve(path);
     if (typeof stop === 'number') throw new Error(out.err());
     try {
       expect(out.out()).toMatch(/Note: exchange 6: tools\/call "slow" \(id 3\) has no answer in the capture/);
       expect(out.out()).toMatch(/Note: session S: negotiated protocol revision "2099-01-01", which mcpscope does not know/);
-      const url = /MCP endpoint \(point your client here\): +(\S+)/.exec(out.out())![1]!;
       expect(new URL(url).pathname).toBe('/api/mcp');
       // verify against the mock of the same file: what was answered is the same, the half call is skipped.
       const v = io();
@@ -130,10 +129,9 @@ describe('mock and verify on files that are not a clean capture', () => {
       { direction: 'c2s', body: { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: 'ui://widget/board.html', _meta: { 'openai/locale': 'fr-FR' } } } },
       { direction: 's2c', body: { jsonrpc: '2.0', id: 2, result: { contents: [{ uri: 'ui://widget/board.html', mimeType: 'text/html;profile=mcp-app', text: html, _meta: { ui: { csp: { connectDomains: [] }, prefersBorder: true } } }] } } },
     ]);
-    const { stop, out } = await serve(path);
+    const { stop, out, url } = await serve(path);
     if (typeof stop === 'number') throw new Error(out.err());
     try {
-      const url = /MCP endpoint \(point your client here\): +(\S+)/.exec(out.out())![1]!;
       const client = new Client({ name: 'preview', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       const read = await client.readResource({ uri: 'ui://widget/board.html' });

@@ -9,7 +9,8 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerify } from '../src/commands/verify.js';
 import { startMock } from '../src/compose/start-mock.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { modernSession, startModernServer } from './support/modern-server.js';
 import { sharedUpstream } from './support/proxy-fixture.js';
 

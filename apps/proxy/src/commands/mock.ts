@@ -33,6 +33,7 @@ Options:
   --allow-host HOST another Host the listener accepts (repeatable)
   --no-open         with --record: do not open the dashboard
   --quiet           no line per request
+  --ready-json      once serving, also print one JSON line with the URLs (for scripts)
 
 A request the capture cannot answer gets a JSON-RPC error naming what was asked and the nearest
 captured requests (never a hang).
@@ -41,6 +42,18 @@ captured requests (never a hang).
 export interface MockCli extends MockStartOptions {
   open: boolean;
   quiet: boolean;
+  readyJson: boolean;
+}
+
+/** The `--ready-json` line: `{"mcpscope":"ready", "mcpUrl": …}`, as `mcpscope --ready-json` prints. */
+export interface MockReadyLine {
+  mcpscope: 'ready';
+  mode: 'mock';
+  mcpUrl: string;
+  mockUrl: string;
+  dashboardLoginUrl?: string;
+  token?: string;
+  pid: number;
 }
 
 export function parseMockArgs(argv: string[], env: Record<string, string | undefined> = {}): MockCli {
@@ -62,6 +75,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
         'allow-host': { type: 'string', multiple: true },
         'no-open': { type: 'boolean' },
         quiet: { type: 'boolean' },
+        'ready-json': { type: 'boolean' },
       },
     });
   } catch (err) {
@@ -89,6 +103,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     allowHosts: values['allow-host'] ?? [],
     open: !values['no-open'],
     quiet: values.quiet ?? false,
+    readyJson: values['ready-json'] ?? false,
   };
 }
 
@@ -112,6 +127,11 @@ export async function runMock(argv: string[], env: Record<string, string | undef
     return 1;
   }
   io.stdout.write(banner(cli, started.value));
+  if (cli.readyJson) {
+    const { mcpUrl, mockUrl, recorder } = started.value;
+    const ready: MockReadyLine = { mcpscope: 'ready', mode: 'mock', mcpUrl, mockUrl, pid: process.pid, ...(recorder ? { dashboardLoginUrl: recorder.dashboardLoginUrl, token: recorder.token } : {}) };
+    io.stdout.write(`${JSON.stringify(ready)}\n`);
+  }
   if (cli.record && cli.open && started.value.recorder) openBrowser(started.value.recorder.dashboardLoginUrl);
   return started.value.close;
 }
