@@ -110,7 +110,7 @@ export function createMock(options: MockOptions): MockHandler {
     if ((message.kind === 'response' || message.kind === 'error') && message.id !== null) {
       const id = header(req, 'mcp-session-id');
       const owner = id !== undefined ? sessions.get(id) : undefined;
-      const reply = isJsonObject(JSON.parse(text)) ? (JSON.parse(text) as JsonObject) : {};
+      const reply = JSON.parse(text) as JsonObject; // classifyText has parsed it as a response: an object
       const delivered = owner ? owner.reply(message.id, reply) : [...sessions.all()].some((s) => s.reply(message.id!, reply));
       if (!delivered) log(`· a reply to server request ${JSON.stringify(message.id)} that nothing waits for`);
     }
