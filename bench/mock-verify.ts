@@ -28,15 +28,16 @@ async function client(url: string): Promise<Client> {
   return c;
 }
 
-const call = (c: Client, i: number) => c.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 10 + (i % 50), recipient: `r${i % 50}` } });
+/** The i-th call of a cycle of `distinct` different ones (the mock answers only what was captured). */
+const call = (c: Client, i: number, distinct: number) => c.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 10 + (i % distinct), recipient: `r${i % distinct}` } });
 
 /** p50 latency (ms) of `n` sequential calls over one session. */
-async function latency(url: string, n: number): Promise<number> {
+async function latency(url: string, n: number, distinct: number): Promise<number> {
   const c = await client(url);
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    await call(c, i);
+    await call(c, i, distinct);
     times.push(performance.now() - t);
   }
   await c.close();
@@ -54,7 +55,7 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
     // The capture: one SDK session of `captured` tools/call through the tap.
     const tap = await startMcpscope({ target: demo.url, db: file, port: 0, uiPort: 0 });
     const c = await client(tap.mcpUrl);
-    for (let i = 0; i < captured; i++) await call(c, i);
+    for (let i = 0; i < captured; i++) await call(c, i, captured);
     await c.close();
     await new Promise((r) => setImmediate(r));
     tap.pipeline.flush();
@@ -68,15 +69,15 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
     const directRun: number[] = [];
     try {
       for (let r = 0; r < rounds; r++) {
-        direct.push(await latency(demo.url, calls));
-        mocked.push(await latency(mock.mcpUrl, calls));
+        direct.push(await latency(demo.url, calls, captured));
+        mocked.push(await latency(mock.mcpUrl, calls, captured));
         let t = performance.now();
         const v = await verifyCapture({ file, target: new URL(demo.url), only: null, compare: {}, headers: {}, timeoutMs: 60_000 });
         verifyRun.push(performance.now() - t);
         if (!v.ok || v.result.rows.some((row) => row.verdict !== 'same')) throw new Error('verify of the bench capture did not come out all same');
         t = performance.now();
         const d = await client(demo.url);
-        for (let i = 0; i < captured; i++) await call(d, i);
+        for (let i = 0; i < captured; i++) await call(d, i, captured);
         await d.close();
         directRun.push(performance.now() - t);
       }
