@@ -35,6 +35,8 @@ Usage:
   mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
   mcpscope export --db FILE --format otlp --otlp URL   send a stored capture's exchanges as spans
   mcpscope mcp [--db FILE] [--dashboard URL]   the capture as an MCP server (stdio) for coding agents
+  mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
+  mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 
@@ -153,7 +155,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   return options;
 }
 
-function port(value: string | undefined, fallback: number, flag: string): number {
+export function port(value: string | undefined, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number (got "${value}")`);
