@@ -46,7 +46,10 @@ async function exercise(agent: Client, withReplay: boolean): Promise<void> {
   await call(agent, 'get_frame_body', { seq: one.structuredContent.frames[0]!.seq, offset: 10, length: 20 });
   expect((await call(agent, 'get_exchange', { id: 'nope' })).isError).toBe(true);
   expect((await call(agent, 'get_frame_body', { seq: 987654 })).isError).toBe(true);
-  if (withReplay) await call(agent, 'replay_exchange', { exchangeId: toolsExchange });
+  if (withReplay) {
+    await call(agent, 'replay_exchange', { exchangeId: toolsExchange });
+    await call(agent, 'verify_capture', { only: 'tool:suggest_gifts' });
+  }
 }
 
 async function expectNoDiagnostics(observer: Mcpscope): Promise<void> {

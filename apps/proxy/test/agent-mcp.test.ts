@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('over Streamable HTTP at the dashboard /mcp', () => {
   it('lists every tool with an input and an output schema and a description written for a model', async () => {
     const { tools } = await http.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_sessions', 'replay_exchange', 'search_exchanges']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_sessions', 'replay_exchange', 'search_exchanges', 'verify_capture']);
     for (const tool of tools) {
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
       expect(tool.description!.length).toBeGreaterThan(80);
@@ -114,6 +114,19 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
     // The dashboard's refusals hold here too: nothing but the configured upstream.
     const relay = await call(http, 'replay_exchange', { exchangeId: ids['tools/call echo'], message: { jsonrpc: '2.0', id: 1, method: 'ping', url: 'http://evil.example' } });
     expect(relay.isError).toBe(true);
+  });
+
+  it('verify_capture: re-runs the selected captured calls against the proxied server and compares', async () => {
+    const same = await call<{ target: string; counts: Record<string, number>; rows: { exchangeId: string; call: string; verdict: string }[] }>(http, 'verify_capture', { only: 'tool:echo | tool:get-sum' });
+    expect(same.isError).toBeFalsy();
+    expect(same.structuredContent.target).toBe(everything.url);
+    expect(same.structuredContent.rows.filter((r) => r.exchangeId === ids['tools/call echo'])).toEqual([expect.objectContaining({ call: 'tools/call echo', verdict: 'same' })]);
+    expect(same.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call get-sum'])?.verdict).toBe('same');
+    const strict = await call<{ rows: { exchangeId: string; verdict: string }[] }>(http, 'verify_capture', { only: 'tool:get-sum', expectOk: true });
+    expect(strict.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call get-sum'])?.verdict).toBe('failing');
+    const bad = await call(http, 'verify_capture', { only: 'tool:(' });
+    expect(bad.isError).toBe(true);
+    expect(textOf(bad)).toMatch(/character \d+/);
   });
 
   it('is behind the dashboard token, and is not on the tap', async () => {

@@ -1,7 +1,7 @@
 /**
  * The capture as an MCP server for coding agents (Claude Code, Cursor, Codex): tools to list
- * sessions, search exchanges with the filter language, read one exchange whole, and (when a
- * running mcpscope can do it) replay a request with edits. Served over stdio by `mcpscope mcp`,
+ * sessions, search exchanges with the filter language, read one exchange whole, (when a running
+ * mcpscope can do it) replay a request with edits, and verify the server against the capture. Served over stdio by `mcpscope mcp`,
  * and over Streamable HTTP at the dashboard's `/mcp` behind its token (compose/ wires both).
  *
  * The HTTP endpoint is stateless: each POST gets a fresh server and transport (every tool is a
@@ -15,9 +15,11 @@ import type { CaptureQuery } from '../capture/capture-query.js';
 import { VERSION } from '../core/version.js';
 import { registerCaptureTools } from './capture-tools.js';
 import { registerReplayTool, type AgentReplay } from './replay-tool.js';
+import { registerVerifyTool, type AgentVerify } from './verify-tool.js';
 
 export { dashboardAddress, remoteReplay, type DashboardAddress } from './remote-replay.js';
 export type { AgentReplay, AgentReplayOutcome, AgentReplayRequest } from './replay-tool.js';
+export type { AgentVerify, AgentVerifyResult, AgentVerifyRow } from './verify-tool.js';
 
 export interface AgentServerDeps {
   reader: CaptureReader;
@@ -26,6 +28,8 @@ export interface AgentServerDeps {
   replay?: AgentReplay;
   /** Said in the instructions when replay is off: how to get it. */
   replayUnavailable?: string;
+  /** `mcpscope verify` against a server the user chose (never the model); without it no verify tool. */
+  verify?: { run: AgentVerify; target: string };
 }
 
 export function createAgentServer(deps: AgentServerDeps): McpServer {
@@ -35,11 +39,15 @@ export function createAgentServer(deps: AgentServerDeps): McpServer {
     deps.replay
       ? 'replay_exchange sends a captured request again (optionally with new params) through mcpscope to the server, and returns the answer; it is captured and linked to the original.'
       : `Replay is not available here${deps.replayUnavailable ? `: ${deps.replayUnavailable}` : '.'}`,
+    deps.verify ? `verify_capture re-runs captured calls against ${deps.verify.target} and says which still behave the same, which regressed and which were fixed.` : '',
     'Bodies had credentials redacted when captured.',
-  ].join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
   const server = new McpServer({ name: 'mcpscope', title: 'mcpscope capture', version: VERSION }, { instructions });
   registerCaptureTools(server, deps);
   if (deps.replay) registerReplayTool(server, deps.reader, deps.replay);
+  if (deps.verify) registerVerifyTool(server, deps.verify.run, deps.verify.target);
   return server;
 }
 

@@ -8,8 +8,11 @@ import { CaptureQuery } from '../capture/capture-query.js';
 import { agentHttpHandler, type AgentReplay } from '../agent-mcp/index.js';
 import { parseReplayBody } from '../replay/replay-body.js';
 import type { ReplayService } from '../replay/replay-service.js';
+import type { UpstreamRequest } from '../upstream/upstream-request.js';
+import { agentVerify } from './agent-verify.js';
 
-export function agentEndpoint(reader: CaptureReader, replay: ReplayService | undefined): (request: Request) => Promise<Response> {
+/** `upstream`: the HTTP server mcpscope proxies, which verify_capture plays against (none for stdio or a file). */
+export function agentEndpoint(reader: CaptureReader, replay: ReplayService | undefined, upstream?: { url: URL; request: UpstreamRequest }): (request: Request) => Promise<Response> {
   const inProcess: AgentReplay | undefined = replay
     ? async (request, signal) => {
         const body = parseReplayBody(request, ['exchangeId', 'message', 'mode']);
@@ -20,5 +23,6 @@ export function agentEndpoint(reader: CaptureReader, replay: ReplayService | und
     reader,
     query: new CaptureQuery(reader),
     ...(inProcess ? { replay: inProcess } : { replayUnavailable: 'this mcpscope opened a file (mcpscope open) and proxies no server' }),
+    ...(upstream ? { verify: { run: agentVerify(reader, upstream.url, upstream.request), target: upstream.url.href } } : {}),
   });
 }

@@ -137,7 +137,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
-      agentMcp: agentEndpoint(store, replay.service),
+      agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
