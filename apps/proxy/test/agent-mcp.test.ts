@@ -141,10 +141,13 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
 
 describe('over stdio: mcpscope mcp --db FILE', { timeout: 60_000 }, () => {
   it('reads the file a running mcpscope writes, and replays through its dashboard', async () => {
-    const agent = await agentOverStdio(['--db', db, '--dashboard', app.dashboardLoginUrl]);
+    const agent = await agentOverStdio(['--db', db, '--dashboard', app.dashboardLoginUrl, '--verify-target', everything.url]);
     try {
       const { tools } = await agent.listTools();
-      expect(tools.map((t) => t.name)).toContain('replay_exchange');
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['replay_exchange', 'verify_capture']));
+      const verified = await call<{ target: string; rows: { exchangeId: string; verdict: string }[] }>(agent, 'verify_capture', { only: 'tool:echo' });
+      expect(verified.structuredContent.target).toBe(everything.url);
+      expect(verified.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call echo'])?.verdict).toBe('same');
       const found = await call<{ exchanges: Row[] }>(agent, 'search_exchanges', { filter: 'tool:echo' });
       expect(found.structuredContent.exchanges.map((e) => e.id)).toContain(ids['tools/call echo']);
       const replay = await call<{ exchange: Row; answer: string }>(agent, 'replay_exchange', { exchangeId: ids['tools/call echo'], mode: 'fresh' });
