@@ -21,9 +21,9 @@ export interface RunningMcpscope {
   stop(): Promise<void>;
 }
 
-export async function runMcpscope(args: string[] = []): Promise<RunningMcpscope> {
+export async function runMcpscope(args: string[] = [], env: Record<string, string> = {}): Promise<RunningMcpscope> {
   const dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-')), 'capture.db');
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--ready-json', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--ready-json', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -63,10 +63,10 @@ export interface McpscopeHandle {
  * One mcpscope for the tests of the file (or describe block) that calls this: started before
  * them with `args`, stopped after them.
  */
-export function mcpscopeForTests(args: string[] = []): McpscopeHandle {
+export function mcpscopeForTests(args: string[] = [], env: Record<string, string> = {}): McpscopeHandle {
   let app: RunningMcpscope | undefined;
   test.beforeAll(async () => {
-    app = await runMcpscope(args);
+    app = await runMcpscope(args, env);
   });
   test.afterAll(async () => {
     await app?.stop();

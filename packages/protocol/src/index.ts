@@ -48,6 +48,7 @@ export type {
   ImportProblem,
   ImportReport,
   ImportResponse,
+  OtlpStatus,
   RedactionHit,
   RedactionReport,
   ReplayFailure,

@@ -19,6 +19,7 @@ import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -28,6 +29,10 @@ export interface DashboardServices {
   /** Absent where nothing can be sent (`mcpscope open`). */
   replay?: ReplayRouteDeps;
   info?: InfoRouteDeps;
+  /** The live OTLP export, when `--otlp` is on. */
+  otlp?: OtlpRouteDeps;
+  /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
+  agentMcp?: (request: Request) => Promise<Response>;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -72,6 +77,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   api.route('/', exportRoutes(services.exports));
+  api.route('/', otlpRoutes(services.otlp));
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);
@@ -92,6 +98,12 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
       };
     }),
   );
+
+  // Behind the token like the API (an agent sends it as `Authorization: Bearer T`); never on the tap.
+  if (services.agentMcp) {
+    const agentMcp = services.agentMcp;
+    app.all('/mcp', requireToken(deps), (c) => agentMcp(c.req.raw));
+  }
 
   app.use('/*', serveStatic({ root: deps.webRoot }));
   // Client-side routes fall back to the app shell.

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { splitCommand } from '../upstream/split-command.js';
 import { isWildcardAddress } from '../core/addresses.js';
 import type { McpscopeOptions } from '../compose/options.js';
+import { resolveOtlpConfig } from '../otlp/otlp-config.js';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -32,6 +33,8 @@ Usage:
   mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
   mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
   mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
+  mcpscope export --db FILE --format otlp --otlp URL   send a stored capture's exchanges as spans
+  mcpscope mcp [--db FILE] [--dashboard URL]   the capture as an MCP server (stdio) for coding agents
   mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
   mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
 
@@ -50,6 +53,9 @@ Options:
   --token T           dashboard token (default: random per launch, or MCPSCOPE_TOKEN)
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
+  --otlp URL          send one span per exchange to this OTLP/HTTP endpoint (e.g. http://localhost:4318);
+                      OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
+  --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
   --no-open           do not open the dashboard in a browser
   --ready-json        once listening, also print one JSON line with the URLs (for scripts)
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
@@ -81,6 +87,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         token: { type: 'string' },
         'public-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        otlp: { type: 'string' },
+        'otlp-bodies': { type: 'boolean' },
         'no-open': { type: 'boolean' },
         'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
@@ -140,6 +148,9 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values['max-frames'] !== undefined) options.maxFrames = positiveSize(values['max-frames'], '--max-frames', false);
   if (values['max-bytes'] !== undefined) options.maxBytes = positiveSize(values['max-bytes'], '--max-bytes', true);
   if (token) options.token = token;
+  const otlp = resolveOtlpConfig({ ...(values.otlp !== undefined ? { otlp: values.otlp } : {}), otlpBodies: values['otlp-bodies'] ?? false }, env);
+  if (!otlp.ok) throw new UsageError(otlp.message);
+  if (otlp.config) options.otlp = otlp.config;
   if (values['public-url']) options.publicUrl = values['public-url'];
   return options;
 }

@@ -8,6 +8,7 @@ import { runExport } from './export.js';
 import { runMock } from './mock.js';
 import { runOpen } from './open.js';
 import { runRebuild } from './rebuild.js';
+import { runMcp } from './mcp.js';
 import { runMcpscope } from './run.js';
 import { runVerify } from './verify.js';
 
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
       return;
+    }
+    case 'mcp': {
+      const code = await runMcp(argv.slice(1), process.env, io);
+      process.exit(code ?? 0);
+      break;
     }
     case 'mock': {
       const served = await runMock(argv.slice(1), process.env, io);

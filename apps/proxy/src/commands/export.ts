@@ -8,28 +8,37 @@ import { once } from 'node:events';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { buildExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../interchange/export-service.js';
 import { BUILT_IN_RULES } from '../redaction/export-redaction.js';
+import { resolveOtlpConfig, type OtlpConfig } from '../otlp/otlp-config.js';
 import type { CliIo } from './cli-io.js';
+import { runOtlpExport } from './export-otlp.js';
 
 export const EXPORT_USAGE = `Usage:
   mcpscope export --db FILE --format har|jsonl|curl [options]
+  mcpscope export --db FILE --format otlp --otlp URL [--otlp-bodies] [--filter EXPR] [--session KEY]
 
 Options:
   --db FILE           the capture database to read (read-only; a running mcpscope may keep writing)
-  --format F          jsonl (lossless, re-importable), har (HAR 1.2 for DevTools), curl (one request)
+  --format F          jsonl (lossless, re-importable), har (HAR 1.2 for DevTools), curl (one request),
+                      otlp (one span per exchange, sent to --otlp URL or OTEL_EXPORTER_OTLP_ENDPOINT)
   --out FILE          write here instead of stdout
   --filter EXPR       only exchanges matching the dashboard's filter language
   --session KEY       only this session
   --exchange ID       only this exchange (required for curl)
   --redact K|$.PATH   also redact this JSON key or JSON path (repeatable)
-  --unredacted        export secrets as captured (off by default)
+  --unredacted        export secrets as captured (off by default; never for otlp)
+  --otlp URL          with --format otlp: the OTLP/HTTP endpoint, e.g. http://localhost:4318
+  --otlp-bodies       with --format otlp: put redacted request and response bodies on the spans
 
 Redacted by default:
 ${BUILT_IN_RULES.map((r) => `  - ${r}`).join('\n')}
 `;
 
-export type ExportCli = { kind: 'export'; db: string; out?: string; request: ExportRequest } | { kind: 'usage'; message: string };
+export type ExportCli =
+  | { kind: 'export'; db: string; out?: string; request: ExportRequest }
+  | { kind: 'otlp'; db: string; otlp: OtlpConfig; redact: string[]; filter?: string; session?: string; exchange?: string }
+  | { kind: 'usage'; message: string };
 
-export function parseExportArgs(argv: string[]): ExportCli {
+export function parseExportArgs(argv: string[], env: Record<string, string | undefined> = {}): ExportCli {
   let values;
   try {
     ({ values } = parseArgs({
@@ -45,14 +54,18 @@ export function parseExportArgs(argv: string[]): ExportCli {
         exchange: { type: 'string' },
         redact: { type: 'string', multiple: true },
         unredacted: { type: 'boolean' },
+        otlp: { type: 'string' },
+        'otlp-bodies': { type: 'boolean' },
       },
     }));
   } catch (err) {
     return { kind: 'usage', message: (err as Error).message };
   }
   if (!values.db) return { kind: 'usage', message: 'export needs --db FILE' };
+  if (values.format === 'otlp') return parseOtlpExport(values.db, values, env);
+  if (values.otlp !== undefined || values['otlp-bodies']) return { kind: 'usage', message: '--otlp and --otlp-bodies go with --format otlp' };
   const format = (values.format ?? 'jsonl') as ExportFormat;
-  if (!EXPORT_FORMATS.includes(format)) return { kind: 'usage', message: `--format must be one of ${EXPORT_FORMATS.join(', ')}` };
+  if (!EXPORT_FORMATS.includes(format)) return { kind: 'usage', message: `--format must be one of ${[...EXPORT_FORMATS, 'otlp'].join(', ')}` };
   if (values.db === ':memory:') return { kind: 'usage', message: 'an in-memory capture cannot be exported from another process; use the dashboard or GET /api/export' };
   const request: ExportRequest = { format, redact: values.redact ?? [], unredacted: values.unredacted ?? false };
   if (values.filter) request.filter = values.filter;
@@ -61,13 +74,28 @@ export function parseExportArgs(argv: string[]): ExportCli {
   return { kind: 'export', db: values.db, ...(values.out ? { out: values.out } : {}), request };
 }
 
+function parseOtlpExport(db: string, values: { out?: string; unredacted?: boolean; otlp?: string; 'otlp-bodies'?: boolean; redact?: string[]; filter?: string; session?: string; exchange?: string }, env: Record<string, string | undefined>): ExportCli {
+  if (values.out !== undefined) return { kind: 'usage', message: '--format otlp sends spans to --otlp URL; it writes no file (--out)' };
+  if (values.unredacted) return { kind: 'usage', message: '--format otlp never exports unredacted bodies' };
+  if (db === ':memory:') return { kind: 'usage', message: 'an in-memory capture cannot be exported from another process' };
+  const otlp = resolveOtlpConfig({ ...(values.otlp !== undefined ? { otlp: values.otlp } : {}), otlpBodies: values['otlp-bodies'] ?? false }, env);
+  if (!otlp.ok) return { kind: 'usage', message: otlp.message };
+  if (!otlp.config) return { kind: 'usage', message: '--format otlp needs --otlp URL (or OTEL_EXPORTER_OTLP_ENDPOINT)' };
+  const cli: ExportCli = { kind: 'otlp', db, otlp: otlp.config, redact: values.redact ?? [] };
+  if (values.filter) cli.filter = values.filter;
+  if (values.session) cli.session = values.session;
+  if (values.exchange) cli.exchange = values.exchange;
+  return cli;
+}
+
 /** Runs `mcpscope export`; returns the exit code. */
-export async function runExport(argv: string[], io: CliIo): Promise<number> {
-  const cli = parseExportArgs(argv);
+export async function runExport(argv: string[], io: CliIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const cli = parseExportArgs(argv, env);
   if (cli.kind === 'usage') {
     io.stderr.write(`mcpscope export: ${cli.message}\n\n${EXPORT_USAGE}`);
     return 2;
   }
+  if (cli.kind === 'otlp') return runOtlpExport(cli, io);
   let source: CaptureReader;
   try {
     source = CaptureReader.openFile(cli.db);

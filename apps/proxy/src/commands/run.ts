@@ -4,7 +4,7 @@
  */
 import { startMcpscope, type Mcpscope } from '../compose/start-mcpscope.js';
 import { VERSION } from '../core/version.js';
-import { parseCli, USAGE } from './cli-args.js';
+import { parseCli, USAGE, type CliOptions } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { openBrowser } from './open-browser.js';
 
@@ -66,7 +66,7 @@ function readyLine(app: Mcpscope): ReadyLine {
   return line;
 }
 
-function banner(app: Mcpscope, options: { maxFrames?: number; maxBytes?: number }): string {
+function banner(app: Mcpscope, options: Pick<CliOptions, 'maxFrames' | 'maxBytes' | 'otlp'>): string {
   const upstream = app.demo
     ? `${app.upstreamUrl} (embedded demo server)`
     : app.stdio
@@ -84,6 +84,7 @@ function banner(app: Mcpscope, options: { maxFrames?: number; maxBytes?: number 
       `  Dashboard:                         ${app.dashboardLoginUrl}`,
       `  Capture file:                      ${app.dbFile}`,
       ...(retention ? [`  Retention:                         ${retention} (oldest removed first)`] : []),
+      ...(options.otlp ? [`  OTLP traces:                       ${options.otlp.url} (${options.otlp.protocol}, from ${options.otlp.from}${options.otlp.bodies ? '; redacted bodies' : ''})`] : []),
       '',
       '  The dashboard URL carries a secret token; do not share it.',
       '',

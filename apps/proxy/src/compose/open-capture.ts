@@ -12,6 +12,7 @@ import { CaptureQuery } from '../capture/capture-query.js';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
+import { agentEndpoint } from './agent-endpoint.js';
 import { isSqliteFile } from './capture-file.js';
 import { importCapture } from '../interchange/importer.js';
 import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
@@ -72,7 +73,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames) => pipeline.import(frames) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames) => pipeline.import(frames) }, agentMcp: agentEndpoint(store, undefined) },
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),

@@ -1,3 +1,5 @@
+import type { OtlpConfig } from '../otlp/otlp-config.js';
+
 /**
  * What mcpscope is built from: the options of the `mcpscope` command (DESIGN.md's contract), as
  * the composition root reads them. Every field is optional here; the command fills in defaults.
@@ -28,4 +30,6 @@ export interface McpscopeOptions {
   maxFrames?: number;
   /** Retention: keep at most this many bytes of frame text. */
   maxBytes?: number;
+  /** Live OTLP export of one span per exchange (`--otlp URL`, OTEL_EXPORTER_OTLP_*), resolved. */
+  otlp?: OtlpConfig;
 }

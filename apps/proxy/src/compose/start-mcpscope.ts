@@ -24,7 +24,9 @@ import { upstreamRequest, type UpstreamRequest } from '../upstream/upstream-requ
 import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
+import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { startDashboardListener } from './dashboard-listener.js';
+import { agentEndpoint } from './agent-endpoint.js';
 import { closeServer, listen } from './listen.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -46,6 +48,8 @@ export interface Mcpscope {
   store: CaptureStore;
   pipeline: CapturePipeline;
   hub: LiveHub;
+  /** Live OTLP export, when `otlp` was given. */
+  otlp?: LiveOtlp;
   close(): Promise<void>;
 }
 
@@ -90,6 +94,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     store.close();
     throw err;
   }
+  // Spans from the pipeline's batches, read back through the store: the tap never waits on them.
+  const otlp = options.otlp ? startLiveOtlp(options.otlp, { onBatch: (listener) => pipeline.onBatch(listener), source: store }) : undefined;
   const host = options.host ?? '127.0.0.1';
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
@@ -130,6 +136,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       hub,
       exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
       replay: { service: replay.service, tapOrigin: tapUrl },
+      ...(otlp ? { otlp } : {}),
+      agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
@@ -155,6 +163,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     store,
     pipeline,
     hub,
+    ...(otlp ? { otlp } : {}),
     close: async () => {
       hub.close();
       await replay.close();
@@ -162,6 +171,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       await demo?.close();
       await stdio?.close();
       pipeline.close();
+      // After the pipeline's last batch, before the store it reads from closes.
+      await otlp?.close();
       store.close();
     },
   };

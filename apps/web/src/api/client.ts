@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+import type { DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -50,6 +50,11 @@ export class ApiClient {
 
   info(): Promise<DashboardInfo> {
     return this.request('/api/info');
+  }
+
+  /** The live OTLP export (`--otlp`); `{ enabled: false }` without it. */
+  otlp(): Promise<OtlpStatus> {
+    return this.request('/api/otlp');
   }
 
   /** Sends one sample tools/call through the tap to the demo server (demo mode only). */

@@ -154,6 +154,28 @@ export interface DashboardInfo {
   demo: boolean;
 }
 
+/**
+ * `GET /api/otlp`: the live OTLP export (`--otlp URL`), for the dashboard's top bar. Every span
+ * is in exactly one of `waiting`, `exported`, `dropped` (the queue was full: the backend is down
+ * or slow and the tap would not wait) or `failed` (the backend refused or never answered).
+ */
+export interface OtlpStatus {
+  enabled: boolean;
+  /** The traces endpoint spans go to. */
+  endpoint?: string;
+  protocol?: 'http/protobuf' | 'http/json';
+  /** Redacted bodies are on spans (`--otlp-bodies`). */
+  bodies?: boolean;
+  waiting?: number;
+  exported?: number;
+  dropped?: number;
+  failed?: number;
+  maxQueueSize?: number;
+  /** The last export that failed, and why (ms since the epoch). */
+  lastError?: { message: string; at: number };
+  lastSuccessAt?: number;
+}
+
 /** One redaction rule that matched, and how often. */
 export interface RedactionHit {
   /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */
