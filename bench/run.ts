@@ -17,6 +17,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],
+  ['sqlite-drivers', async () => (await import('./sqlite-drivers.js')).bench],
   ['store-ingest', async () => (await import('./store-ingest.js')).bench],
   ['store-query', async () => (await import('./store-query.js')).bench],
   ['store-rss', async () => (await import('./store-rss.js')).bench],

@@ -4,7 +4,6 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
 import { serve, type ServerType } from '@hono/node-server';
@@ -25,6 +24,7 @@ import type { FrameInput } from '@mcpscope/protocol';
 import { isWildcardAddress, type CliOptions } from './config/cli-args.js';
 import { defaultDbPath } from './config/data-dir.js';
 import { sampleCall } from './demo/sample-call.js';
+import { resolveWebRoot } from './assets/web-root.js';
 import { createReplay } from './replay/index.js';
 
 export interface Mcpscope {
@@ -59,7 +59,7 @@ export type StartOptions = Partial<CliOptions> & {
   capture?: boolean;
 };
 
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const DEFAULT_WEB_ROOT = resolveWebRoot();
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {

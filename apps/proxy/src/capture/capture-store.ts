@@ -8,7 +8,7 @@
  * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
-import Database from 'better-sqlite3';
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
@@ -48,17 +48,17 @@ export interface WriteSet {
 }
 
 export class CaptureStore {
-  readonly db: Database.Database;
-  private readonly insertFrame: Database.Statement;
-  private readonly upsertExchange: Database.Statement;
-  private readonly updateExchange: Database.Statement;
-  private readonly linkFrame: Database.Statement;
-  private readonly upsertSession: Database.Statement;
-  private readonly insertDiagnostic: Database.Statement;
-  private readonly headStmt: Database.Statement;
+  readonly db: SqliteDatabase;
+  private readonly insertFrame: SqliteStatement;
+  private readonly upsertExchange: SqliteStatement;
+  private readonly updateExchange: SqliteStatement;
+  private readonly linkFrame: SqliteStatement;
+  private readonly upsertSession: SqliteStatement;
+  private readonly insertDiagnostic: SqliteStatement;
+  private readonly headStmt: SqliteStatement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
   private readonly writeTransaction: (set: WriteSet) => string[];
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
 
   private readonly lock: CaptureFileLock | undefined;
   /** Not derived: survives a rebuild, and stamps `replayOf` on every summary written. */
@@ -70,7 +70,7 @@ export class CaptureStore {
   constructor(readonly file: string) {
     this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
     // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
-    this.db = new Database(file, { timeout: 1000 });
+    this.db = openSqlite(file, { timeout: 1000 });
     try {
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
@@ -127,7 +127,7 @@ export class CaptureStore {
   }
 
   /** A prepared statement, cached by its text (prepare costs more than most reads). */
-  stmt(sql: string): Database.Statement {
+  stmt(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

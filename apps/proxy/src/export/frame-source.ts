@@ -8,7 +8,7 @@
  * its own rows, so a million-frame JSONL export never holds them all at once (HAR, being one JSON
  * document, does).
  */
-import Database from 'better-sqlite3';
+import { isSqliteBusy, openSqlite, type SqliteDatabase } from '../capture/sqlite.js';
 import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../errors.js';
 import type { FrameRow } from '../capture/capture-store.js';
@@ -30,7 +30,7 @@ const CHUNK = 500;
 export class FrameSource {
   private hasDiagnostics: boolean | undefined;
 
-  constructor(readonly db: Database.Database) {}
+  constructor(readonly db: SqliteDatabase) {}
 
   /**
    * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading
@@ -38,12 +38,12 @@ export class FrameSource {
    * or API instead).
    */
   static openFile(file: string): FrameSource {
-    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    const db = openSqlite(file, { readonly: true, fileMustExist: true, timeout: 0 });
     try {
       db.prepare('SELECT seq FROM frames LIMIT 1').get();
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      if (isSqliteBusy(err)) {
         throw new InspectorError('db_locked', `${file} is in use by a running mcpscope; export from its dashboard or GET /api/export, or stop it first.`);
       }
       throw err;
