@@ -4,10 +4,11 @@
  * Layout of the package (what users install):
  *   package.json      name mcpscope, bin mcpscope, engines, registry dependencies only
  *   README.md         the repository's
- *   dist/mcpscope.js  the proxy and every workspace module it imports (packages/protocol), in one
- *                     ESM bundle; registry packages stay imports, installed by npm as usual
- *   dist/web/         the dashboard as Vite built it (apps/web/dist), found by
- *                     apps/proxy/src/assets/web-root.ts beside the bundle
+ *   dist/cli/mcpscope.js  the proxy and every workspace module it imports (packages/protocol), in
+ *                     one ESM bundle; registry packages stay imports, installed by npm as usual.
+ *                     Two levels below the root, as apps/proxy/src/<layer>/ is below apps/proxy/,
+ *                     so module-relative URLs (core/version.ts, core/web-root.ts) hold in both
+ *   dist/web/         the dashboard as Vite built it (apps/web/dist), found by core/web-root.ts
  *
  * The bundle is not minified and has no source map: its stack traces read as the source does
  * (esbuild keeps names, and marks each module with its path), and a map would double the size.
@@ -80,8 +81,8 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
   try {
     const seen = new Set<string>();
     await build({
-      entryPoints: [path('apps/proxy/src/cli.ts')],
-      outfile: join(stage, 'dist', 'mcpscope.js'),
+      entryPoints: [path('apps/proxy/src/commands/cli.ts')],
+      outfile: join(stage, 'dist', 'cli', 'mcpscope.js'),
       bundle: true,
       platform: 'node',
       format: 'esm',
@@ -113,7 +114,7 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
       description: 'See every MCP frame between a client and a server: a transparent proxy that records MCP traffic into SQLite and shows it live in a browser dashboard.',
       keywords: ['mcp', 'model-context-protocol', 'proxy', 'inspector', 'debugging', 'json-rpc', 'chatgpt'],
       type: 'module',
-      bin: { mcpscope: 'dist/mcpscope.js' },
+      bin: { mcpscope: 'dist/cli/mcpscope.js' },
       files: ['dist'],
       engines: { node: '>=20.19.0' },
       dependencies,

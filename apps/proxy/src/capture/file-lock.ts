@@ -5,7 +5,7 @@
  * stays in ordinary WAL mode where readers never block the writer.
  */
 import { isSqliteBusy, openSqlite, type SqliteDatabase } from './sqlite.js';
-import { InspectorError } from '../errors.js';
+import { InspectorError } from '../core/errors.js';
 
 export class CaptureFileLock {
   private constructor(private readonly db: SqliteDatabase) {}

@@ -66,11 +66,10 @@ export interface WorkerSqlite {
 }
 
 /** node:sqlite's surface as used here (the workspace's @types/node is Node 20's, without it). */
-interface NodeStatementSync extends SqliteStatement {}
 interface NodeDatabaseSync {
   readonly isOpen: boolean;
   readonly isTransaction: boolean;
-  prepare(sql: string): NodeStatementSync;
+  prepare(sql: string): SqliteStatement;
   exec(sql: string): void;
   function(name: string, options: { deterministic?: boolean }, fn: (...args: never[]) => unknown): void;
   close(): void;
