@@ -23,6 +23,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { InspectorError } from '../core/errors.js';
 
 export interface SqliteRunResult {
   changes: number | bigint;
@@ -122,18 +123,20 @@ function choose(): NonNullable<typeof chosen> {
   if (chosen) return chosen;
   const wanted = process.env.MCPSCOPE_SQLITE;
   if (wanted !== undefined && wanted !== '' && wanted !== 'node' && wanted !== 'better-sqlite3') {
-    throw new Error(`MCPSCOPE_SQLITE must be "node" or "better-sqlite3", not "${wanted}"`);
+    throw new InspectorError('sqlite_unavailable', `MCPSCOPE_SQLITE must be "node" or "better-sqlite3", not "${wanted}"`);
   }
   if (wanted !== 'better-sqlite3') {
     const DatabaseSync = loadNodeSqlite();
     if (DatabaseSync) return (chosen = { driver: 'node:sqlite', DatabaseSync });
-    if (wanted === 'node') throw new Error(`MCPSCOPE_SQLITE=node needs Node 22.16 or later (this is ${process.version})`);
+    if (wanted === 'node') throw new InspectorError('sqlite_unavailable', `MCPSCOPE_SQLITE=node needs Node 22.16 or later (this is ${process.version})`);
   }
   const better = loadBetterSqlite3();
   if ('Database' in better) return (chosen = { driver: 'better-sqlite3', ...better });
-  throw new Error(
-    `mcpscope needs SQLite: Node 22.16 or later has it built in (this is ${process.version}), ` +
-      `or install the better-sqlite3 package for this Node (${better.error}).`,
+  throw new InspectorError(
+    'sqlite_unavailable',
+    `no SQLite driver: Node 22.16 or later has one built in (this is ${process.version}); older Nodes need mcpscope's optional ` +
+      `dependency better-sqlite3, built for this Node, which did not load (${better.error}). Use Node 22.16 or later, ` +
+      `or reinstall mcpscope where better-sqlite3's install script can run (it downloads or compiles the addon).`,
   );
 }
 

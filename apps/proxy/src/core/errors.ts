@@ -27,7 +27,9 @@ export type InspectorErrorCode =
   /** A demo-only action while mcpscope proxies a real server. */
   | 'demo_off'
   /** The demo's sample call failed on its way through the tap. */
-  | 'sample_call_failed';
+  | 'sample_call_failed'
+  /** No SQLite driver loads on this Node (capture/sqlite.ts), or MCPSCOPE_SQLITE asks for one that does not. */
+  | 'sqlite_unavailable';
 
 const STATUS: Record<InspectorErrorCode, number> = {
   bad_param: 400,
@@ -42,6 +44,7 @@ const STATUS: Record<InspectorErrorCode, number> = {
   import_unavailable: 409,
   demo_off: 409,
   sample_call_failed: 502,
+  sqlite_unavailable: 500,
 };
 
 export class InspectorError extends Error {
