@@ -35,7 +35,7 @@ interface Measured {
 }
 
 function run(runtime: NodeRuntime, driver: string, rows: number, rounds: number, env: Record<string, string>): Measured {
-  const out = execFileSync(runtime.node, ['--import', 'tsx', CHILD, driver, String(rows), String(rounds)], {
+  const out = execFileSync(runtime.node, ['--disable-warning=ExperimentalWarning', '--import', 'tsx', CHILD, driver, String(rows), String(rounds)], {
     env: { ...process.env, ...env },
     encoding: 'utf8',
     maxBuffer: 1 << 20,

@@ -119,33 +119,37 @@ export interface Running {
   stop(): Promise<number | null>;
 }
 
-/** Starts the installed `mcpscope` with `args` and waits for its banner. */
+/** Starts the installed `mcpscope` with `args` and waits for its `--ready-json` line. */
 export async function startInstalled(installed: Installed, args: string[]): Promise<Running> {
-  const child = track(spawn(installed.bin, args, { env: installed.env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(installed.bin, [...args, '--ready-json'], { env: installed.env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const deadline = Date.now() + 60_000;
-  while (!/Dashboard:\s+\S+/.test(out)) {
-    if (child.exitCode !== null) throw new Error(`mcpscope exited with ${child.exitCode} before its banner:\n${out}`);
+  for (;;) {
+    // Only whole lines: the last piece may still be arriving.
+    const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
+    if (line) {
+      const ready = JSON.parse(line) as { mcpUrl: string; dashboardUrl: string; token: string };
+      return {
+        mcpUrl: ready.mcpUrl,
+        dashboardUrl: ready.dashboardUrl,
+        token: ready.token,
+        banner: () => out,
+        stop: async () => {
+          if (child.exitCode === null) child.kill('SIGINT');
+          return exited;
+        },
+      };
+    }
+    if (child.exitCode !== null) throw new Error(`mcpscope exited with ${child.exitCode} before it was ready:\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`mcpscope printed no banner in 60 s:\n${out}`);
+      throw new Error(`mcpscope was not ready in 60 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  const login = new URL(/Dashboard:\s+(\S+)/.exec(out)![1]!);
-  return {
-    mcpUrl: /Tap \(point your MCP client here\):\s+(\S+)/.exec(out)![1]!,
-    dashboardUrl: login.origin,
-    token: login.searchParams.get('token')!,
-    banner: () => out,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGINT');
-      return exited;
-    },
-  };
 }
 
 /** Runs the installed `mcpscope` to completion. */
