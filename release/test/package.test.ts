@@ -29,14 +29,18 @@ beforeAll(async () => {
   // A cache of its own: every dependency comes from the registry as on a user's first install.
   npmCache = temp('npm-cache');
   mirror = await prebuildMirror();
+  checkout = { help: (await fromCheckout(['--help'])).stdout, version: (await fromCheckout(['--version'])).stdout };
+  expect(checkout.help).toContain('Usage:');
 });
 afterAll(async () => {
   killStarted();
   await mirror?.close();
 });
 
-/** `mcpscope ARGS` from the checkout's build, for comparing output with the package's. */
-const fromCheckout = (args: string[]) => runWith(process.execPath, [join(ROOT, 'apps/proxy/bin/mcpscope.js'), ...args], process.env);
+/** `mcpscope ARGS` from the checkout's source (what the bundle was made from), for comparing output with the package's. */
+const fromCheckout = (args: string[]) =>
+  runWith(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', join(ROOT, 'apps/proxy/src/commands/cli.ts'), ...args], process.env, ROOT);
+let checkout: { help: string; version: string };
 
 it('holds the bundle, the dashboard and a manifest of registry dependencies, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
@@ -54,7 +58,7 @@ it('answers `npx ./mcpscope-<version>.tgz --help` exactly as the checkout does',
   const runtime = nodeRuntime(thisMajor as NodeMajor);
   const npx = await runWith('npx', ['--yes', `./${basename(packed.tarball)}`, '--help'], userEnv(runtime, { npm_config_cache: npmCache, npm_config_better_sqlite3_binary_host: mirror.url }), dirname(packed.tarball));
   expect(npx.stderr).not.toMatch(/error/i);
-  expect(npx.stdout).toBe((await fromCheckout(['--help'])).stdout);
+  expect(npx.stdout).toBe(checkout.help);
 });
 
 describe.each(NODE_MAJORS)('installed with npm, on Node %s', (major) => {
@@ -76,8 +80,8 @@ describe.each(NODE_MAJORS)('installed with npm, on Node %s', (major) => {
 
   it('prints the same version and help as the checkout', async () => {
     const version = await runInstalled(installed, ['--version']);
-    expect(version.stdout).toBe((await fromCheckout(['--version'])).stdout);
-    expect((await runInstalled(installed, ['--help'])).stdout).toBe((await fromCheckout(['--help'])).stdout);
+    expect(version.stdout).toBe(checkout.version);
+    expect((await runInstalled(installed, ['--help'])).stdout).toBe(checkout.help);
     expect(installed.runtime.version).toBe((await runWith(installed.runtime.node, ['--version'], installed.env)).stdout.trim());
   });
 
