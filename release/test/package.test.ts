@@ -20,6 +20,10 @@ const SDK_CALL = fileURLToPath(new URL('./sdk-call.mjs', import.meta.url));
 const temp = (name: string) => mkdtempSync(join(tmpdir(), `mcpscope-${name}-`));
 const thisMajor = Number(process.versions.node.split('.')[0]);
 
+/** `mcpscope ARGS` from the checkout's source (what the bundle was made from), for comparing output with the package's. */
+const fromCheckout = (args: string[]) =>
+  runWith(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', join(ROOT, 'apps/proxy/src/commands/cli.ts'), ...args], process.env, ROOT);
+let checkout: { help: string; version: string };
 let packed: Packed;
 let npmCache: string;
 let mirror: PrebuildMirror;
@@ -37,10 +41,6 @@ afterAll(async () => {
   await mirror?.close();
 });
 
-/** `mcpscope ARGS` from the checkout's source (what the bundle was made from), for comparing output with the package's. */
-const fromCheckout = (args: string[]) =>
-  runWith(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', join(ROOT, 'apps/proxy/src/commands/cli.ts'), ...args], process.env, ROOT);
-let checkout: { help: string; version: string };
 
 it('holds the bundle, the dashboard and a manifest of registry dependencies, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
