@@ -19,6 +19,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['mock-verify', async () => (await import('./mock-verify.js')).bench],
   ['otlp-backend', async () => (await import('./otlp-backend.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],
+  ['sqlite-drivers', async () => (await import('./sqlite-drivers.js')).bench],
   ['store-ingest', async () => (await import('./store-ingest.js')).bench],
   ['store-query', async () => (await import('./store-query.js')).bench],
   ['store-rss', async () => (await import('./store-rss.js')).bench],

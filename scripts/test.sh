@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole gate: build, typecheck, lint, unit tests of every package, e2e in Chromium.
+# The whole gate: build, typecheck, lint, unit tests of every package, the published package on
+# every supported Node, e2e in Chromium.
 # Every step runs even when an earlier one fails, so one report shows everything; the last line
 # is "N passed, N failed, N skipped", counted from the runners' JSON reports.
 set -uo pipefail
@@ -15,6 +16,9 @@ for pkg in packages/protocol apps/proxy apps/web; do
   name=$(basename "$pkg")
   step "unit: $pkg" bash -c "cd $pkg && npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json=../../reports/unit-$name.json"
 done
+# The published package: packed, installed with npm into a temporary prefix and run under Node 20,
+# 22 and 24 (release/test/package.test.ts; Node binaries from the npm registry, cached).
+step "package: npm install + smoke on Node 20, 22, 24" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
 step e2e bash -c "cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME=../reports/e2e.json npx playwright test --reporter=list,json"
 # The bench is not a test, but its smoke mode (tiny sizes) proves every benchmark still runs.
 step "bench smoke" node --import tsx bench/run.ts --smoke

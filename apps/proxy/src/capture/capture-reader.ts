@@ -8,7 +8,7 @@
  * be consumed across ticks while the pipeline writes on the same connection, and a page holds only
  * its own rows, so a million-frame JSONL export never holds them all at once.
  */
-import Database from 'better-sqlite3';
+import { isSqliteBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type Diagnostic, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
@@ -50,10 +50,10 @@ export type ExchangeFinder = (filter: Filter, limit: number, before?: number) =>
 const CHUNK = 500;
 
 export class CaptureReader {
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqliteStatement>();
   private replayLinkTable: ReplayLinks | undefined;
 
-  constructor(readonly db: Database.Database) {
+  constructor(readonly db: SqliteDatabase) {
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
@@ -67,7 +67,7 @@ export class CaptureReader {
    * upgraded read-only, so it asks for `mcpscope rebuild`, which upgrades it.
    */
   static openFile(file: string): CaptureReader {
-    const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    const db = openSqlite(file, { readonly: true, fileMustExist: true, timeout: 0 });
     try {
       db.prepare('SELECT seq FROM frames LIMIT 1').get();
       const version = db.pragma('user_version', { simple: true }) as number;
@@ -75,7 +75,7 @@ export class CaptureReader {
       if (version < SCHEMA_VERSION) throw new InspectorError('db_too_old', `${file} was written by an older mcpscope (schema ${version}); run \`mcpscope rebuild --db ${file}\` once to upgrade it.`);
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      if (isSqliteBusy(err)) {
         throw new InspectorError('db_locked', `${file} is in use by a running mcpscope; export from its dashboard or GET /api/export, or stop it first.`);
       }
       throw err;
@@ -88,7 +88,7 @@ export class CaptureReader {
   }
 
   /** A prepared statement, cached by its text (prepare costs more than most reads). */
-  stmt(sql: string): Database.Statement {
+  stmt(sql: string): SqliteStatement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

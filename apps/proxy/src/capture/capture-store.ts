@@ -8,7 +8,7 @@
  * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
-import Database from 'better-sqlite3';
+import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
@@ -29,10 +29,10 @@ export interface WriteSet {
 }
 
 /** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
-function openWritable(file: string): { db: Database.Database; lock: CaptureFileLock | undefined } {
+function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock | undefined } {
   const lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
   // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
-  const db = new Database(file, { timeout: 1000 });
+  const db = openSqlite(file, { timeout: 1000 });
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -52,12 +52,12 @@ function openWritable(file: string): { db: Database.Database; lock: CaptureFileL
 
 /** The capture file's one writer; it reads through the CaptureReader it extends. */
 export class CaptureStore extends CaptureReader {
-  private readonly insertFrame: Database.Statement;
-  private readonly upsertExchange: Database.Statement;
-  private readonly updateExchange: Database.Statement;
-  private readonly linkFrame: Database.Statement;
-  private readonly upsertSession: Database.Statement;
-  private readonly insertDiagnostic: Database.Statement;
+  private readonly insertFrame: SqliteStatement;
+  private readonly upsertExchange: SqliteStatement;
+  private readonly updateExchange: SqliteStatement;
+  private readonly linkFrame: SqliteStatement;
+  private readonly upsertSession: SqliteStatement;
+  private readonly insertDiagnostic: SqliteStatement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
   private readonly writeTransaction: (set: WriteSet) => string[];
 

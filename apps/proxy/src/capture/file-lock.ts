@@ -4,14 +4,14 @@
  * when the process dies, so a kill -9 leaves nothing stale behind, and the capture file itself
  * stays in ordinary WAL mode where readers never block the writer.
  */
-import Database from 'better-sqlite3';
+import { isSqliteBusy, openSqlite, type SqliteDatabase } from './sqlite.js';
 import { InspectorError } from '../core/errors.js';
 
 export class CaptureFileLock {
-  private constructor(private readonly db: Database.Database) {}
+  private constructor(private readonly db: SqliteDatabase) {}
 
   static take(captureFile: string): CaptureFileLock {
-    const db = new Database(`${captureFile}.lock`, { timeout: 0 });
+    const db = openSqlite(`${captureFile}.lock`, { timeout: 0 });
     try {
       db.pragma('locking_mode = EXCLUSIVE');
       // In EXCLUSIVE locking mode the lock taken by this transaction is kept until close.
@@ -19,7 +19,7 @@ export class CaptureFileLock {
       return new CaptureFileLock(db);
     } catch (err) {
       db.close();
-      if ((err as { code?: string }).code === 'SQLITE_BUSY') {
+      if (isSqliteBusy(err)) {
         throw new InspectorError('db_locked', `${captureFile} is in use by another mcpscope. Stop it, or pass a different --db.`);
       }
       throw err;

@@ -2,7 +2,7 @@
  * Numbered, forward-only schema migrations, tracked in SQLite's `user_version`.
  * `frames` is the append-only evidence; every other table is derived and can be rebuilt from it.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase } from './sqlite.js';
 import { InspectorError } from '../core/errors.js';
 
 export const MIGRATIONS: readonly string[] = [
@@ -115,7 +115,7 @@ export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_ex
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database.Database): void {
+export function migrate(db: SqliteDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
     throw new InspectorError('db_too_new', `this capture file was written by a newer mcpscope (schema ${current}, this one knows ${MIGRATIONS.length})`);

@@ -14,15 +14,15 @@
  * The links are few (each is a user's click), so they are also held in memory: annotating a write
  * costs one Map lookup, and nothing when there are none.
  */
-import type Database from 'better-sqlite3';
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 
 export class ReplayLinks {
   private readonly byReplay = new Map<string, string>();
-  private readonly insert: Database.Statement;
-  private readonly byOriginal: Database.Statement;
+  private readonly insert: SqliteStatement;
+  private readonly byOriginal: SqliteStatement;
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     for (const row of db.prepare('SELECT exchange_id, replay_of FROM replay_links').all() as { exchange_id: string; replay_of: string }[]) {
       this.byReplay.set(row.exchange_id, row.replay_of);
     }

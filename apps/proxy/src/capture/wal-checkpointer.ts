@@ -13,22 +13,29 @@
  * without a worker: a reader that opens the file right after finds it settled.
  *
  * The worker is plain JavaScript evaluated from a string: it then runs the same way from source
- * (tsx, vitest) and from the build, with better-sqlite3 resolved by the main thread.
+ * (tsx, vitest), the build and the bundle, with the main thread's SQLite driver (sqlite.ts).
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { workerSqlite } from './sqlite.js';
 
 /** Pages (4 KiB) the writer lets the WAL reach before it checkpoints by itself. */
 export const WRITER_AUTOCHECKPOINT_PAGES = 16_384;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.sqlite);
-const db = new Database(workerData.file, { timeout: 1000 });
+const openNodeSqlite = () => {
+  // As in sqlite.ts: keep node:sqlite's "experimental" notice out of the user's terminal.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (w, ...rest) => String(w).includes('SQLite is an experimental') || emitWarning.call(process, w, ...rest);
+  try { return require('node:sqlite').DatabaseSync; } finally { process.emitWarning = emitWarning; }
+};
+const db = workerData.sqlite.driver === 'node:sqlite'
+  ? new (openNodeSqlite())(workerData.file, { timeout: 1000 })
+  : new (require(workerData.sqlite.path))(workerData.file, { timeout: 1000 });
 const checkpoint = () => {
   // Busy (the writer holds a lock we need) or any other failure: the next round tries again,
   // and the writer's own threshold is the backstop.
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  try { db.exec('PRAGMA wal_checkpoint(PASSIVE)'); } catch {}
 };
 const timer = setInterval(checkpoint, workerData.intervalMs);
 parentPort.on('message', () => {
@@ -41,8 +48,6 @@ parentPort.on('message', () => {
 });
 `;
 
-const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
-
 /** How long `stop()` waits for the worker's connection to close (a checkpoint under way finishes first). */
 const STOP_WAIT_MS = 5000;
 
@@ -53,7 +58,7 @@ export class WalCheckpointer {
   private alive = true;
 
   constructor(file: string, intervalMs = 100) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: sqlitePath, file, intervalMs, closed: this.closed.buffer } });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlite: workerSqlite(), file, intervalMs, closed: this.closed.buffer } });
     // A failed checkpointer costs only the writer doing its own checkpoints: never crash for it.
     this.worker.on('error', () => (this.alive = false));
     this.worker.on('exit', () => (this.alive = false));

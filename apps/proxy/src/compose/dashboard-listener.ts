@@ -2,15 +2,15 @@
  * The dashboard listener, for `mcpscope` and `mcpscope open` alike: the API app over the services
  * it is handed, the WebSocket server, the Host allow-list filled in once the port is known.
  */
-import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { createDashboardApp, type DashboardServices } from '../api/dashboard-app.js';
 import { loopbackHosts, newToken } from '../api/access.js';
+import { resolveWebRoot } from '../core/web-root.js';
 import { closeServer, listen } from './listen.js';
 
-export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+export const DEFAULT_WEB_ROOT = resolveWebRoot();
 
 export interface DashboardListenerOptions {
   services: DashboardServices;

@@ -51,6 +51,8 @@ const STATUS = {
   no_answer: 504,
   /** Replay: the server request to answer is gone (answered, declined or expired). */
   input_not_found: 404,
+  /** No SQLite driver loads on this Node (capture/sqlite.ts), or MCPSCOPE_SQLITE asks for one that does not. */
+  sqlite_unavailable: 500,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS;

@@ -1,26 +1,18 @@
-// Test-only oracle: the official MCP schema.json of each revision, read from ../shared/mcp-spec
-// beside the repository (found by walking up from this file, so it works from any checkout).
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Test-only oracle: the official MCP schema.json of each revision (and the 2026-07-28 examples),
+// from wherever spec-files.ts finds them: MCPSCOPE_SPEC_DIR, ../shared/mcp-spec beside the clone,
+// or the verified cache `pnpm mcp-spec` fills. Without them, importing this fails the suite with
+// one line saying how to provide them.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Revision } from '../../src/validate/index.js';
+import { locateSpecDir } from './spec-files.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 
-function findSpecDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 12; i++) {
-    const candidate = join(dir, 'shared', 'mcp-spec');
-    if (existsSync(join(candidate, '2025-11-25', 'schema.json'))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error('shared/mcp-spec not found beside the repository');
-}
-
-export const SPEC_DIR = findSpecDir();
+export const SPEC_DIR = locateSpecDir().dir;
 
 type AnyAjv = Ajv | Ajv2020;
 const instances = new Map<Revision, { ajv: AnyAjv; defs: Record<string, unknown>; key: string }>();
