@@ -1,0 +1,309 @@
+/**
+ * Derives conversations from frames, beside the session tracker and inside the CaptureDeriver:
+ * membership (conversation-book.ts), per-conversation exchange counts and churn, the era lane
+ * (era-lane.ts), host hints, and the lints that only make sense across a conversation's sessions
+ * (a client that re-lists tools before every call, probes for the 2026-07-28 era in a loop, or
+ * calls a tool after `notifications/tools/list_changed` without listing again).
+ *
+ * Pure and incremental; its state is plain JSON (part of the deriver snapshot). Changed
+ * conversations, and sessions whose conversation changed, are collected until `take()`.
+ */
+import type { Frame } from '../model/frame.js';
+import { copyJson } from '../model/json-copy.js';
+import { isTerminal, type ExchangeStatus, type ExchangeSummary } from '../model/exchange.js';
+import type { JsonObject, Message } from '../model/json-rpc.js';
+import { isSessionlessKey, type SessionSummary } from '../session/session-summary.js';
+import { joinPath, type Finding, type ItemContext, type Single } from '../derive/item-context.js';
+import { add, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
+import type { ConversationSummary, EraEvent } from './conversation-summary.js';
+import { finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
+import { hostConversationId, hostHints, hostName, MAX_HINTS } from './host-hints.js';
+
+/** Requests that set a session up or look around; any other request means the session was used. */
+const SETUP_METHODS = new Set(['initialize', 'ping', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'logging/setLevel']);
+/** Calls in a row, each preceded by its own tools/list, before the re-list lint speaks. */
+export const RELIST_AFTER = 3;
+const ANSWER_CHARS = 120;
+
+export interface ConversationTrackerState {
+  book: BookState;
+  exchanges: [exchangeId: string, key: string][];
+  pendingEra: [exchangeId: string, event: EraEvent][];
+}
+
+export class ConversationTracker {
+  private readonly book: ConversationBook;
+  /** Session-less exchanges still open, and the conversation each joined. */
+  private readonly exchangeConv: Map<string, string>;
+  /** Probes and initializes waiting for their answer. */
+  private readonly pendingEra: Map<string, EraEvent>;
+
+  constructor(state?: ConversationTrackerState) {
+    const s = state ? copyJson(state) : undefined;
+    this.book = s ? ConversationBook.restore(s.book) : new ConversationBook();
+    this.exchangeConv = new Map(s?.exchanges ?? []);
+    this.pendingEra = new Map(s?.pendingEra ?? []);
+  }
+
+  snapshot(): ConversationTrackerState {
+    return copyJson({ book: this.book.snapshot(), exchanges: [...this.exchangeConv], pendingEra: [...this.pendingEra] });
+  }
+
+  /** A frame of a session with a server-minted id: place the session, note its credential; a 404 marks it gone. */
+  onFrame(frame: Frame, message: Message, session: SessionSummary | undefined): void {
+    if (!session || isSessionlessKey(frame.sessionKey)) return;
+    const credential = frame.direction === 'c2s' ? frame.http?.credential : undefined;
+    let rec = this.book.session(frame.sessionKey);
+    if (!rec || !this.book.conversations.has(rec.conv)) rec = this.book.addSession(session, this.evidence(frame, session, credential), this.host(session));
+    const conv = this.book.conversations.get(rec.conv)!;
+    if (credential !== undefined && rec.credential === undefined) {
+      rec.credential = credential;
+      this.book.addCredential(conv, credential);
+    }
+    this.book.touch(conv, frame.ts, rec.credential);
+    const status = frame.http?.status;
+    if (frame.direction === 's2c' && frame.kind === 'data' && frame.http?.method === 'POST' && (status === 404 || (status === 400 && !rec.initialized))) {
+      this.staleCall(conv, rec, session, status, message);
+    }
+  }
+
+  /** Before pairing: a session-less client message joins a conversation under its row id, once. */
+  placeExchange(rowId: string, frame: Frame, item: Single, session: SessionSummary | undefined): void {
+    if (!session || !isSessionlessKey(frame.sessionKey) || frame.direction !== 'c2s') return;
+    if ((item.kind !== 'request' && item.kind !== 'notification') || this.exchangeConv.has(rowId)) return;
+    const hostId = hostConversationId(item.params);
+    const e = this.evidence(frame, session, frame.http?.credential);
+    if (hostId !== undefined) e.hostId = hostId;
+    this.join(rowId, e, session);
+  }
+
+  /** An exchange's status moved: the conversation's counts move with it. */
+  onStatus(ex: ExchangeSummary, before: ExchangeStatus | undefined, session: SessionSummary): void {
+    const conv = this.convOf(ex, session);
+    if (!conv) return;
+    if (before) add(conv.summary.counts, before, -1);
+    add(conv.summary.counts, ex.status, +1);
+    this.book.dirty.add(conv.summary.key);
+  }
+
+  /** A client request or notification, paired: host evidence, hints, churn and the era lane; returns lints. */
+  onClientMessage(ctx: ItemContext, exchangeId: string | undefined): Finding[] {
+    const { frame, item, session } = ctx;
+    if ((item.kind !== 'request' && item.kind !== 'notification') || ctx.sender !== 'client' || !session) return [];
+    let rec: SessionRecord | undefined;
+    if (!isSessionlessKey(frame.sessionKey)) {
+      rec = this.book.sessions.get(frame.sessionKey);
+      const hostId = hostConversationId(item.params);
+      if (rec && hostId !== undefined) this.book.learnHost(session, rec, hostId, this.evidence(frame, session, rec.credential), this.host(session));
+    }
+    const conv = rec ? this.book.live(rec.conv) : exchangeId === undefined ? undefined : this.book.live(this.exchangeConv.get(exchangeId));
+    if (!conv) return [];
+    this.noteHints(conv, item.params);
+    if (item.kind !== 'request') return [];
+    const c = conv.summary;
+    const out: Finding[] = [];
+    const method = item.method;
+    if (method === 'initialize' || method === 'server/discover') {
+      if (method === 'initialize') {
+        c.churn.initialize++;
+        if (rec) {
+          rec.initialize++;
+          if (!rec.initialized) {
+            rec.initialized = true;
+            if (!rec.used) c.churn.unusedSessions++;
+          }
+        }
+      } else if (isProbeLoop(c.era) && once(conv, 'discover-probe-loop')) {
+        out.push({ code: 'discover-probe-loop', severity: 'warning', path: joinPath(ctx.base, '$.method'), message: `The client has probed with server/discover ${c.era.failedProbes} times in this conversation and fell back to initialize every time: it does not remember that this server speaks only the legacy era, and pays a round trip for every new session. Clients should cache the era they found per server.` });
+      }
+      if (exchangeId !== undefined) this.startEra(c.era, method, item.params, ctx, exchangeId);
+    } else if (method === 'tools/list') {
+      c.churn.toolsList++;
+      if (rec) {
+        rec.toolsList++;
+        rec.listedSinceCall = true;
+      } else conv.listedSinceCall = true;
+    } else if (method === 'tools/call') {
+      out.push(...this.onCall(conv, rec, ctx));
+    }
+    if (rec && !rec.used && !SETUP_METHODS.has(method)) {
+      rec.used = true;
+      if (rec.initialized) c.churn.unusedSessions--;
+    }
+    this.book.dirty.add(c.key);
+    return out;
+  }
+
+  /** A server notification: `tools/list_changed` makes the conversation's tool list stale. */
+  onServerNotification(frame: Frame, method: string, rowId: string | undefined): void {
+    if (method !== 'notifications/tools/list_changed') return;
+    const conv = this.convFor(frame.sessionKey, rowId);
+    if (!conv) return;
+    conv.listChangedAt = frame.seq;
+    conv.listChangedSession = frame.sessionKey;
+    conv.listChangedReported = false;
+  }
+
+  /** A tools/list answered in this session: the conversation's latest list, and no longer stale. */
+  onToolsListed(sessionKey: string, exchangeId: string | undefined): void {
+    const conv = this.convFor(sessionKey, exchangeId);
+    if (!conv) return;
+    conv.toolsFrom = sessionKey;
+    delete conv.listChangedAt;
+    delete conv.listChangedSession;
+    delete conv.listChangedReported;
+  }
+
+  /**
+   * The session whose tools/list a call in `sessionKey` is checked against when it listed none
+   * itself: the conversation's latest, when the session's membership is not a guess.
+   */
+  toolsSession(sessionKey: string): string | undefined {
+    const rec = this.book.sessions.get(sessionKey);
+    const from = rec && rec.joinedBy !== 'client-time' ? this.book.live(rec.conv)?.toolsFrom : undefined;
+    return from !== sessionKey ? from : undefined;
+  }
+
+  /** A negotiation exchange is answered: its event in the lane settles. */
+  onSettled(ex: ExchangeSummary, frame: Frame, answer: Single | undefined): void {
+    const pending = this.pendingEra.get(ex.id);
+    if (!pending || !isTerminal(ex.status)) return;
+    this.pendingEra.delete(ex.id);
+    const conv = this.convFor(ex.sessionKey, ex.id);
+    if (!conv) return;
+    const a: EraAnswer = { ok: ex.status === 'ok' };
+    if (ex.responseSeq === frame.seq && frame.http?.status !== undefined) a.httpStatus = frame.http.status;
+    if (ex.errorCode !== undefined) a.errorCode = ex.errorCode;
+    if (ex.errorMessage !== undefined) a.errorMessage = ex.errorMessage;
+    if (answer?.kind === 'response') a.result = answer.result;
+    if (answer?.kind === 'error' && answer.error.data !== undefined) a.errorData = answer.error.data;
+    finishEvent(conv.summary.era, pending, a);
+    this.book.dirty.add(conv.summary.key);
+  }
+
+  /** The conversation a session-less exchange joined (exchanges of a session follow the session). */
+  exchangeConversation(exchangeId: string): string | undefined {
+    return this.exchangeConv.get(exchangeId);
+  }
+
+  /** Stops following a settled exchange. */
+  forget(exchangeId: string): void {
+    this.exchangeConv.delete(exchangeId);
+    this.pendingEra.delete(exchangeId);
+  }
+
+  /** Conversations changed since the last call (copies, safe to keep), and sessions that changed conversation. */
+  take(seq: number): { conversations: ConversationSummary[]; sessions: SessionSummary[] } {
+    const conversations: ConversationSummary[] = [];
+    for (const key of this.book.dirty) {
+      const conv = this.book.conversations.get(key);
+      if (!conv) continue;
+      conv.summary.updatedSeq = seq;
+      const c = conv.summary;
+      conversations.push({ ...c, joinedBy: { ...c.joinedBy }, counts: { ...c.counts }, churn: { ...c.churn }, era: { ...c.era } });
+    }
+    this.book.dirty.clear();
+    const sessions = [...this.book.moved];
+    this.book.moved.clear();
+    return { conversations, sessions };
+  }
+
+  private onCall(conv: ConvRecord, rec: SessionRecord | undefined, ctx: ItemContext): Finding[] {
+    const c = conv.summary;
+    const out: Finding[] = [];
+    c.churn.toolsCall++;
+    if (rec) rec.toolsCall++;
+    const listed = rec ? rec.listedSinceCall === true : conv.listedSinceCall;
+    conv.relistStreak = listed ? conv.relistStreak + 1 : 0;
+    if (rec) rec.listedSinceCall = false;
+    else conv.listedSinceCall = false;
+    if (conv.relistStreak === RELIST_AFTER && once(conv, 'tools-relisted-every-call')) {
+      out.push({ code: 'tools-relisted-every-call', severity: 'info', path: joinPath(ctx.base, '$.method'), message: `${c.host} listed the tools before each of its last ${RELIST_AFTER} calls in this conversation (${c.churn.toolsList} tools/list for ${c.churn.toolsCall} tools/call so far): it does not keep the list between calls. Keep tools/list fast and its answer stable; the churn is the host's, not a fault of the server.` });
+    }
+    // Across sessions only when membership is not a guess (the call names the conversation, or its session joined by evidence).
+    const params = ctx.item.kind === 'request' ? ctx.item.params : undefined;
+    const sure = rec ? rec.joinedBy !== 'client-time' || conv.listChangedSession === ctx.frame.sessionKey : hostConversationId(params) !== undefined;
+    if (conv.listChangedAt !== undefined && !conv.listChangedReported && sure) {
+      conv.listChangedReported = true;
+      const name = typeof params?.name === 'string' ? `"${params.name}"` : 'a tool';
+      out.push({ code: 'tool-called-after-list-changed', severity: 'warning', path: joinPath(ctx.base, '$.params.name'), message: `The server announced notifications/tools/list_changed (frame #${conv.listChangedAt}) and the client called ${name} without listing tools again in this conversation: it may call a tool that is gone, or with its old schema. List tools after list_changed.` });
+    }
+    return out;
+  }
+
+  private startEra(lane: ConversationSummary['era'], method: string, params: JsonObject | undefined, ctx: ItemContext, exchangeId: string): void {
+    const requested = requestedRevision(method, params, ctx.frame.http?.requestHeaders?.['mcp-protocol-version']);
+    const event: EraEvent = { kind: method === 'initialize' ? 'initialize' : 'discover', exchangeId, sessionKey: ctx.frame.sessionKey, ts: ctx.frame.ts, outcome: 'pending' };
+    if (requested !== undefined) event.requested = requested;
+    this.pendingEra.set(exchangeId, startEvent(lane, event));
+  }
+
+  private staleCall(conv: ConvRecord, rec: SessionRecord, session: SessionSummary, status: number, message: Message): void {
+    rec.staleCalls++;
+    const c = conv.summary;
+    c.churn.staleSessionCalls++;
+    const error = message.kind === 'error' ? ` · ${message.error.code} ${message.error.message}` : '';
+    const answer = `HTTP ${status}${error}`;
+    c.churn.staleAnswer = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS - 1)}…` : answer;
+    if (!rec.expired) {
+      rec.expired = true;
+      session.expired = true;
+      this.book.moved.add(session);
+    }
+    this.book.dirty.add(c.key);
+  }
+
+  private noteHints(conv: ConvRecord, params: JsonObject | undefined): void {
+    const hints = hostHints(params);
+    if (hints.length === 0) return;
+    let next: Record<string, string> | undefined;
+    for (const [key, value] of hints) {
+      const current = (next ?? conv.summary.hints)[key];
+      if (current === value || (current === undefined && Object.keys(next ?? conv.summary.hints).length >= MAX_HINTS)) continue;
+      next ??= { ...conv.summary.hints };
+      next[key] = value;
+    }
+    if (!next) return;
+    conv.summary.hints = next;
+    this.book.dirty.add(conv.summary.key);
+  }
+
+  private join(exchangeId: string, e: Evidence, session: SessionSummary): ConvRecord {
+    const { conv, joinedBy } = this.book.place(e, this.host(session));
+    this.exchangeConv.set(exchangeId, conv.summary.key);
+    conv.summary.joinedBy[joinedBy] = (conv.summary.joinedBy[joinedBy] ?? 0) + 1;
+    if (e.credential !== undefined) this.book.addCredential(conv, e.credential);
+    this.book.touch(conv, e.ts, e.credential);
+    this.book.dirty.add(conv.summary.key);
+    return conv;
+  }
+
+  private convOf(ex: ExchangeSummary, session: SessionSummary): ConvRecord | undefined {
+    if (!isSessionlessKey(ex.sessionKey)) return this.book.live(this.book.sessions.get(ex.sessionKey)?.conv);
+    const conv = this.book.live(this.exchangeConv.get(ex.id));
+    if (conv) return conv;
+    // A row no client message opened (an orphan answer, a server notification): the client's latest conversation.
+    return this.join(ex.id, { seq: ex.updatedSeq, ts: ex.startTs, clientId: this.host(session) }, session);
+  }
+
+  private convFor(sessionKey: string, exchangeId: string | undefined): ConvRecord | undefined {
+    if (!isSessionlessKey(sessionKey)) return this.book.live(this.book.sessions.get(sessionKey)?.conv);
+    return exchangeId === undefined ? undefined : this.book.live(this.exchangeConv.get(exchangeId));
+  }
+
+  private evidence(frame: Frame, session: SessionSummary, credential: string | undefined): Evidence {
+    const e: Evidence = { seq: frame.seq, ts: frame.ts, clientId: this.host(session) };
+    if (credential !== undefined) e.credential = credential;
+    return e;
+  }
+
+  private host(session: SessionSummary): string {
+    return hostName(session.userAgent, session.clientInfo);
+  }
+}
+
+function once(conv: ConvRecord, code: string): boolean {
+  if (conv.linted.includes(code)) return false;
+  conv.linted = [...conv.linted, code];
+  return true;
+}
