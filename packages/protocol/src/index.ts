@@ -27,6 +27,12 @@ export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
+export { SESSIONLESS_KEY_PREFIX, isSessionlessKey } from './session/session-summary.js';
+export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep, JoinEvidence } from './conversation/conversation-summary.js';
+export { JOIN_EVIDENCE } from './conversation/conversation-summary.js';
+export { hostName, OPENAI_SESSION_META } from './conversation/host-hints.js';
+export { diagnosticHelp } from './diagnostics/help.js';
+export { UNFLAGGED_ERROR_RULES, unflaggedError } from './derive/unflagged-error.js';
 export type {
   ApiError,
   ExchangeDetail,

@@ -146,7 +146,7 @@ export class ConversationBook {
     const owner = this.live(this.byHost.get(hostId));
     if (current && (owner === current || (owner === undefined && current.summary.hostId === undefined))) {
       if (owner === undefined) this.adoptHost(current, hostId);
-      this.relabel(current, rec, 'host');
+      this.relabel(current, rec, 'host', s);
       return;
     }
     const target = owner ?? this.create({ ...e, hostId }, host);
@@ -252,6 +252,7 @@ export class ConversationBook {
       era: emptyLane(),
       updatedSeq: e.seq,
     };
+    if (e.hostId !== undefined) summary.hostId = e.hostId;
     const conv: ConvRecord = { summary, clientId: e.clientId, credentials: [], listedSinceCall: false, relistStreak: 0, linted: [] };
     this.conversations.set(key, conv);
     if (e.hostId !== undefined) this.byHost.set(e.hostId, key);
