@@ -62,6 +62,7 @@ export type {
   RetentionInfo,
   ServerEvent,
   SessionsPage,
+  ConversationsPage,
 } from './contract/api.js';
 export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
