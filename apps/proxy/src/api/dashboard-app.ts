@@ -19,6 +19,7 @@ import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { conversationRoutes } from './routes/conversations.js';
 
 export interface DashboardServices {
   store: CaptureStore;
@@ -67,6 +68,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   const api = new Hono();
   api.use('*', requireToken(deps));
   api.route('/', sessionRoutes(reads));
+  api.route('/', conversationRoutes(reads));
   api.route('/', frameRoutes(reads));
   api.route('/', exchangeRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));

@@ -2,7 +2,7 @@
  * Re-deriving: feeding frames through a deriver, per tick (the pipeline) and page by page from
  * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
  */
-import type { CaptureDeriver, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, ConversationSummary, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 
 /** Frames read per page when re-deriving from the store (warm-up and rebuild). */
@@ -12,14 +12,16 @@ export const REDERIVE_PAGE = 5000;
 export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Derived {
   const exchanges = new Map<string, ExchangeSummary>();
   const sessions = new Map<string, SessionSummary>();
+  const conversations = new Map<string, ConversationSummary>();
   const diagnostics: Diagnostic[] = [];
   for (const frame of frames) {
     const derived = deriver.ingest(frame);
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
+    for (const c of derived.conversations) conversations.set(c.key, c);
     for (const d of derived.diagnostics) diagnostics.push(d);
   }
-  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics };
+  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics, conversations: [...conversations.values()] };
 }
 
 /** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
