@@ -36,6 +36,11 @@ export class ReplayStore {
     return { exchange, frame };
   }
 
+  /** The sessions of a conversation, the most recently active first. */
+  sessionsOf(conversationKey: string): SessionSummary[] {
+    return this.store.sessionsOf(conversationKey);
+  }
+
   session(sessionKey: string): SessionSummary | undefined {
     const row = this.store.db.prepare('SELECT summary FROM sessions WHERE session_key = ?').get(sessionKey) as { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as SessionSummary) : undefined;

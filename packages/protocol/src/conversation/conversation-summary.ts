@@ -31,7 +31,7 @@ export interface ConversationChurn {
   toolsCall: number;
   /** Sessions that were initialized and never used for more than the handshake and listing. */
   unusedSessions: number;
-  /** Requests on a session the server no longer knew (HTTP 404, or 400 on a session never seen initialized). */
+  /** Requests on a session the server did not know: HTTP 404, or 400 on a session never seen initialized or with the SDK routing's id-less -32000. */
   staleSessionCalls: number;
   /** What the server answered the latest of those. */
   staleAnswer?: string;

@@ -63,7 +63,9 @@ export class ConversationTracker {
     }
     this.book.touch(conv, frame.ts, rec.credential);
     const status = frame.http?.status;
-    if (frame.direction === 's2c' && frame.kind === 'data' && frame.http?.method === 'POST' && (status === 404 || (status === 400 && !rec.initialized))) {
+    // 404 is the spec's "no such session"; SDK servers' own routing answers 400 with an id-less -32000.
+    const unknown = status === 404 || (status === 400 && (!rec.initialized || (message.kind === 'error' && message.id === null && message.error.code === -32000)));
+    if (frame.direction === 's2c' && frame.kind === 'data' && frame.http?.method === 'POST' && unknown) {
       this.staleCall(conv, rec, session, status, message);
     }
   }
