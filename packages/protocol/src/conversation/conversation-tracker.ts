@@ -50,8 +50,8 @@ export class ConversationTracker {
     return copyJson({ book: this.book.snapshot(), exchanges: [...this.exchangeConv], pendingEra: [...this.pendingEra] });
   }
 
-  /** A frame of a session with a server-minted id: place the session, note its credential; a 404 marks it gone. */
-  onFrame(frame: Frame, message: Message, session: SessionSummary | undefined): void {
+  /** A frame of a session with a server-minted id: place the session, note its credential. */
+  onFrame(frame: Frame, session: SessionSummary | undefined): void {
     if (!session || isSessionlessKey(frame.sessionKey)) return;
     const credential = frame.direction === 'c2s' ? frame.http?.credential : undefined;
     let rec = this.book.session(frame.sessionKey);
@@ -62,12 +62,6 @@ export class ConversationTracker {
       this.book.addCredential(conv, credential);
     }
     this.book.touch(conv, frame.ts, rec.credential);
-    const status = frame.http?.status;
-    // 404 is the spec's "no such session"; SDK servers' own routing answers 400 with an id-less -32000.
-    const unknown = status === 404 || (status === 400 && (!rec.initialized || (message.kind === 'error' && message.id === null && message.error.code === -32000)));
-    if (frame.direction === 's2c' && frame.kind === 'data' && frame.http?.method === 'POST' && unknown) {
-      this.staleCall(conv, rec, session, status, message);
-    }
   }
 
   /** Before pairing: a session-less client message joins a conversation under its row id, once. */
@@ -167,8 +161,13 @@ export class ConversationTracker {
     return from !== sessionKey ? from : undefined;
   }
 
-  /** A negotiation exchange is answered: its event in the lane settles. */
-  onSettled(ex: ExchangeSummary, frame: Frame, answer: Single | undefined): void {
+  /**
+   * An exchange this frame changed: a negotiation's event in the lane settles, and an answer that
+   * says the server does not know the session counts as a call on a stale session (and marks a
+   * session with a minted id gone).
+   */
+  onUpdated(ex: ExchangeSummary, frame: Frame, message: Message, answer: Single | undefined, session: SessionSummary | undefined): void {
+    if (ex.responseSeq === frame.seq && frame.direction === 's2c' && frame.http?.method === 'POST') this.checkStale(ex, frame, message, session);
     const pending = this.pendingEra.get(ex.id);
     if (!pending || !isTerminal(ex.status)) return;
     this.pendingEra.delete(ex.id);
@@ -241,14 +240,27 @@ export class ConversationTracker {
     this.pendingEra.set(exchangeId, startEvent(lane, event));
   }
 
-  private staleCall(conv: ConvRecord, rec: SessionRecord, session: SessionSummary, status: number, message: Message): void {
-    rec.staleCalls++;
+  private checkStale(ex: ExchangeSummary, frame: Frame, message: Message, session: SessionSummary | undefined): void {
+    const status = frame.http?.status;
+    if (status !== 404 && status !== 400) return;
+    const rec = isSessionlessKey(ex.sessionKey) ? undefined : this.book.sessions.get(ex.sessionKey);
+    // 404 is the spec's "no such session"; SDK servers' own routing answers 400 with an id-less
+    // -32000 (also to a call that carries no session at all); a 400 on a session never seen initialized.
+    const sdkUnknown = message.kind === 'error' && message.id === null && message.error.code === -32000;
+    if (!(status === 404 || sdkUnknown || (rec !== undefined && !rec.initialized))) return;
+    if (ex.method === 'initialize' || ex.method === 'server/discover') return;
+    const conv = this.convFor(ex.sessionKey, ex.id);
+    if (conv) this.staleCall(conv, rec, session, status, message);
+  }
+
+  private staleCall(conv: ConvRecord, rec: SessionRecord | undefined, session: SessionSummary | undefined, status: number, message: Message): void {
+    if (rec) rec.staleCalls++;
     const c = conv.summary;
     c.churn.staleSessionCalls++;
     const error = message.kind === 'error' ? ` · ${message.error.code} ${message.error.message}` : '';
     const answer = `HTTP ${status}${error}`;
     c.churn.staleAnswer = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS - 1)}…` : answer;
-    if (!rec.expired) {
+    if (rec && session && !rec.expired) {
       rec.expired = true;
       session.expired = true;
       this.book.moved.add(session);

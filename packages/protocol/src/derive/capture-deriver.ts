@@ -139,7 +139,7 @@ export class CaptureDeriver {
     const session = frame.kind === 'data' ? this.sessions.ingestFrame(frame, message) : undefined;
     if (session) sessions.push(session);
     const conversations = this.conversations;
-    conversations?.onFrame(frame, message, session);
+    conversations?.onFrame(frame, session);
     const items: Single[] = frame.kind !== 'data' ? [] : message.kind === 'batch' ? message.items.map(flatten) : [message];
     const sender = frame.direction === 'c2s' ? 'client' : 'server';
     const batch = message.kind === 'batch';
@@ -192,7 +192,7 @@ export class CaptureDeriver {
     });
     let conversationsOut: ConversationSummary[] = [];
     if (conversations) {
-      for (const ex of exchanges) if (ex.method === 'initialize' || ex.method === 'server/discover') conversations.onSettled(ex, frame, answers.get(ex.id));
+      for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers.get(ex.id), session);
       const taken = conversations.take(frame.seq);
       conversationsOut = taken.conversations;
       for (const s of taken.sessions) if (!sessions.includes(s)) sessions.push(s);
