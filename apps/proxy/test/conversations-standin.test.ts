@@ -132,10 +132,11 @@ describe('ChatGPT behind OAuth, without its hints', () => {
     expect(conv!.joinedBy.credential).toBeGreaterThanOrEqual(11);
     const token = [...guarded.upstream.issuedTokens][0]!;
     const stored = guarded.app.store.db.prepare('SELECT http FROM frames WHERE http IS NOT NULL').all() as { http: string }[];
-    expect(stored.length).toBeGreaterThan(0);
-    for (const row of stored) {
-      expect(row.http).not.toContain(token);
-      expect(JSON.parse(row.http).credential).toMatch(/^[\w-]{16}$/);
-    }
+    for (const row of stored) expect(row.http).not.toContain(token);
+    const authorized = stored.map((r) => JSON.parse(r.http) as { credential?: string; requestHeaders?: Record<string, string> }).filter((h) => h.requestHeaders?.authorization);
+    expect(authorized.length).toBeGreaterThanOrEqual(11);
+    // One credential, one fingerprint: 96 bits of an HMAC under the capture file's own key.
+    expect(new Set(authorized.map((h) => h.credential))).toEqual(new Set([expect.stringMatching(/^[\w-]{16}$/)]));
+    for (const h of authorized) expect(h.requestHeaders!.authorization).toMatch(/^Bearer \[redacted\]/);
   });
 });
