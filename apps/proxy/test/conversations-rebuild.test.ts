@@ -75,7 +75,7 @@ describe('conversations: live capture equals rebuild', () => {
           store.close();
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 20 },
     );
   });
 });

@@ -4,13 +4,15 @@
  * else the same client within ten minutes), and moving a session when better evidence arrives.
  *
  * Deterministic: the same frames in the same order give the same keys and memberships, so a
- * rebuild from frames equals live capture. Bounded: the MAX_CONVERSATIONS most recently active
- * conversations and MAX_SESSIONS most recently active sessions are kept (Map order is the LRU
- * order, kept by snapshots); a session seen again after it was let go is placed afresh.
+ * rebuild from frames equals live capture. Bounded: about the MAX_CONVERSATIONS most recently
+ * active conversations and MAX_SESSIONS most recently active sessions are kept; a session seen
+ * again after it was let go is placed afresh. Map order is the eviction order (kept by
+ * snapshots); a record goes back to the end only when it has drifted out of the newest quarter
+ * (its `epoch`), so a busy capture does not pay two Map writes per frame for exact LRU.
  */
 import { EXCHANGE_STATUSES, type ExchangeStatus } from '../model/exchange.js';
 import type { SessionSummary } from '../session/session-summary.js';
-import type { ConversationSummary, JoinEvidence } from './conversation-summary.js';
+import type { ConversationChurn, ConversationSummary, EraLane, JoinEvidence } from './conversation-summary.js';
 import { emptyLane, moveSessionEvents } from './era-lane.js';
 
 export const MAX_CONVERSATIONS = 2048;
@@ -33,6 +35,8 @@ export interface ConvRecord {
   relistStreak: number;
   /** Lint codes already reported for this conversation (each is reported once). */
   linted: string[];
+  /** The book's insertion count when this record last went to the end of the LRU order. */
+  epoch: number;
   /** The session whose tools/list is the conversation's latest (for calls in sessions that did not list). */
   toolsFrom?: string;
   /** The seq of a tools/list_changed not yet followed by a tools/list (and its session), and whether a call after it was reported. */
@@ -44,6 +48,7 @@ export interface ConvRecord {
 /** What a session contributed to its conversation (moved with it). */
 export interface SessionRecord {
   conv: string;
+  epoch: number;
   joinedBy: JoinEvidence;
   clientId: string;
   hostId?: string;
@@ -74,7 +79,10 @@ export interface BookState {
   byHost: [hostId: string, key: string][];
   recentByClient: [clientId: string, key: string][];
   recentByCredential: [credential: string, key: string][];
+  insertions: number;
+  dirty: [key: string, seq: number][];
 }
+
 
 export class ConversationBook {
   readonly conversations = new Map<string, ConvRecord>();
@@ -82,10 +90,36 @@ export class ConversationBook {
   readonly byHost = new Map<string, string>();
   readonly recentByClient = new Map<string, string>();
   readonly recentByCredential = new Map<string, string>();
-  /** Conversations changed since the owner last took them. */
-  readonly dirty = new Set<string>();
+  /** Conversations changed since the owner last took them, with the seq of the frame that last did. */
+  readonly dirty = new Map<string, number>();
+  /** The seq of the frame being derived (what `mark` records). */
+  seq = 0;
   /** Session summaries whose conversation changed since the owner last took them. */
   readonly moved = new Set<SessionSummary>();
+  /** A conversation changed (by the frame being derived). */
+  mark(key: string): void {
+    this.dirty.set(key, this.seq);
+  }
+
+  /** Records moved to the end of either LRU map so far (the clock of their `epoch`). */
+  private insertions = 0;
+
+  /** Conversations whose era lane changed since it was last copied out (not state: after a restore every lane is copied once). */
+  readonly eraChanged = new Set<string>();
+
+  churn(conv: ConvRecord): ConversationChurn {
+    return conv.summary.churn;
+  }
+
+  joined(conv: ConvRecord): ConversationSummary['joinedBy'] {
+    return conv.summary.joinedBy;
+  }
+
+  /** The lane, to change in place (the next emission copies it). */
+  era(conv: ConvRecord): EraLane {
+    this.eraChanged.add(conv.summary.key);
+    return conv.summary.era;
+  }
 
   snapshot(): BookState {
     return {
@@ -94,6 +128,8 @@ export class ConversationBook {
       byHost: [...this.byHost],
       recentByClient: [...this.recentByClient],
       recentByCredential: [...this.recentByCredential],
+      insertions: this.insertions,
+      dirty: [...this.dirty],
     };
   }
 
@@ -104,6 +140,8 @@ export class ConversationBook {
     for (const [k, v] of state.byHost) b.byHost.set(k, v);
     for (const [k, v] of state.recentByClient) b.recentByClient.set(k, v);
     for (const [k, v] of state.recentByCredential) b.recentByCredential.set(k, v);
+    b.insertions = state.insertions;
+    for (const [k, v] of state.dirty) b.dirty.set(k, v);
     return b;
   }
 
@@ -127,7 +165,7 @@ export class ConversationBook {
   /** A new session in the conversation evidence points to. */
   addSession(s: SessionSummary, e: Evidence, host: string): SessionRecord {
     const { conv, joinedBy } = this.place(e, host);
-    const rec: SessionRecord = { conv: conv.summary.key, joinedBy, clientId: e.clientId, initialized: false, used: false, initialize: 0, toolsList: 0, toolsCall: 0, staleCalls: 0 };
+    const rec: SessionRecord = { conv: conv.summary.key, epoch: ++this.insertions, joinedBy, clientId: e.clientId, initialized: false, used: false, initialize: 0, toolsList: 0, toolsCall: 0, staleCalls: 0 };
     if (e.credential !== undefined) rec.credential = e.credential;
     this.sessions.set(s.sessionKey, rec);
     if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
@@ -139,7 +177,7 @@ export class ConversationBook {
    * The session's host conversation id is known: it joins that conversation. Its current one adopts
    * the id when it has none and no other conversation has it; otherwise the session moves.
    */
-  learnHost(s: SessionSummary, rec: SessionRecord, hostId: string, e: Evidence, host: string): void {
+  learnHost(s: SessionSummary, rec: SessionRecord, hostId: string, evidence: () => Evidence, host: () => string): void {
     if (rec.hostId !== undefined) return;
     rec.hostId = hostId;
     const current = this.conversations.get(rec.conv);
@@ -149,10 +187,10 @@ export class ConversationBook {
       this.relabel(current, rec, 'host', s);
       return;
     }
-    const target = owner ?? this.create({ ...e, hostId }, host);
+    const target = owner ?? this.create({ ...evidence(), hostId }, host());
     if (current) {
       this.attach(s, rec, current, -1);
-      target.summary.era = moveSessionEvents(current.summary.era, target.summary.era, s.sessionKey);
+      moveSessionEvents(this.era(current), this.era(target), s.sessionKey, s.firstTs);
     }
     rec.conv = target.summary.key;
     rec.joinedBy = 'host';
@@ -166,26 +204,28 @@ export class ConversationBook {
       const n = s.counts[status];
       if (n) add(c.counts, status, sign * n);
     }
-    c.joinedBy[rec.joinedBy] = (c.joinedBy[rec.joinedBy] ?? 0) + sign;
-    if (!c.joinedBy[rec.joinedBy]) delete c.joinedBy[rec.joinedBy];
-    c.churn.sessions += sign;
-    c.churn.initialize += sign * rec.initialize;
-    c.churn.toolsList += sign * rec.toolsList;
-    c.churn.toolsCall += sign * rec.toolsCall;
-    c.churn.staleSessionCalls += sign * rec.staleCalls;
-    if (rec.initialized && !rec.used) c.churn.unusedSessions += sign;
+    const joined = this.joined(conv);
+    joined[rec.joinedBy] = (joined[rec.joinedBy] ?? 0) + sign;
+    if (!joined[rec.joinedBy]) delete joined[rec.joinedBy];
+    const churn = this.churn(conv);
+    churn.sessions += sign;
+    churn.initialize += sign * rec.initialize;
+    churn.toolsList += sign * rec.toolsList;
+    churn.toolsCall += sign * rec.toolsCall;
+    churn.staleSessionCalls += sign * rec.staleCalls;
+    if (rec.initialized && !rec.used) churn.unusedSessions += sign;
     if (rec.credential !== undefined && sign > 0) this.addCredential(conv, rec.credential);
     if (sign > 0) {
       s.conversationKey = c.key;
       s.joinedBy = rec.joinedBy;
       this.moved.add(s);
     }
-    this.dirty.add(c.key);
+    this.mark(c.key);
   }
 
   relabel(conv: ConvRecord, rec: SessionRecord, joinedBy: JoinEvidence, s?: SessionSummary): void {
     if (rec.joinedBy === joinedBy) return;
-    const c = conv.summary.joinedBy;
+    const c = this.joined(conv);
     c[rec.joinedBy] = (c[rec.joinedBy] ?? 1) - 1;
     if (!c[rec.joinedBy]) delete c[rec.joinedBy];
     c[joinedBy] = (c[joinedBy] ?? 0) + 1;
@@ -194,13 +234,13 @@ export class ConversationBook {
       s.joinedBy = joinedBy;
       this.moved.add(s);
     }
-    this.dirty.add(conv.summary.key);
+    this.mark(conv.summary.key);
   }
 
   adoptHost(conv: ConvRecord, hostId: string): void {
     conv.summary.hostId = hostId;
     this.byHost.set(hostId, conv.summary.key);
-    this.dirty.add(conv.summary.key);
+    this.mark(conv.summary.key);
   }
 
   addCredential(conv: ConvRecord, credential: string): void {
@@ -208,7 +248,7 @@ export class ConversationBook {
     conv.credentials = [...conv.credentials.slice(-(MAX_CREDENTIALS - 1)), credential];
     if (!conv.summary.credential) {
       conv.summary.credential = true;
-      this.dirty.add(conv.summary.key);
+      this.mark(conv.summary.key);
     }
   }
 
@@ -216,20 +256,29 @@ export class ConversationBook {
   touch(conv: ConvRecord, ts: number, credential: string | undefined): void {
     const key = conv.summary.key;
     if (ts > conv.summary.lastTs) conv.summary.lastTs = ts;
-    this.conversations.delete(key);
-    this.conversations.set(key, conv);
-    this.recentByClient.set(conv.clientId, key);
-    if (credential !== undefined) this.recentByCredential.set(credential, key);
+    if (this.stale(conv.epoch, MAX_CONVERSATIONS)) {
+      this.conversations.delete(key);
+      this.conversations.set(key, conv);
+      conv.epoch = ++this.insertions;
+    }
+    if (this.recentByClient.get(conv.clientId) !== key) this.recentByClient.set(conv.clientId, key);
+    if (credential !== undefined && this.recentByCredential.get(credential) !== key) this.recentByCredential.set(credential, key);
   }
 
   /** The record of a session, marked as the most recently used. */
   session(sessionKey: string): SessionRecord | undefined {
     const rec = this.sessions.get(sessionKey);
-    if (rec) {
+    if (rec && this.stale(rec.epoch, MAX_SESSIONS)) {
       this.sessions.delete(sessionKey);
       this.sessions.set(sessionKey, rec);
+      rec.epoch = ++this.insertions;
     }
     return rec;
+  }
+
+  /** Whether a record has drifted out of the newest quarter of a map of `max` (and should move to its end). */
+  private stale(epoch: number, max: number): boolean {
+    return this.insertions - epoch > max / 4;
   }
 
   live(key: string | undefined): ConvRecord | undefined {
@@ -253,13 +302,13 @@ export class ConversationBook {
       updatedSeq: e.seq,
     };
     if (e.hostId !== undefined) summary.hostId = e.hostId;
-    const conv: ConvRecord = { summary, clientId: e.clientId, credentials: [], listedSinceCall: false, relistStreak: 0, linted: [] };
+    const conv: ConvRecord = { summary, clientId: e.clientId, credentials: [], listedSinceCall: false, relistStreak: 0, linted: [], epoch: ++this.insertions };
     this.conversations.set(key, conv);
     if (e.hostId !== undefined) this.byHost.set(e.hostId, key);
     this.recentByClient.set(e.clientId, key);
     if (e.credential !== undefined) this.addCredential(conv, e.credential);
     if (this.conversations.size > MAX_CONVERSATIONS) this.evictOldest();
-    this.dirty.add(key);
+    this.mark(key);
     return conv;
   }
 
@@ -273,8 +322,17 @@ export class ConversationBook {
   }
 }
 
+/** Moves a count; zeros are kept (deleting keys makes the object slow to copy), copies leave them out. */
 export function add(counts: Partial<Record<ExchangeStatus, number>>, status: ExchangeStatus, n: number): void {
-  const next = (counts[status] ?? 0) + n;
-  if (next > 0) counts[status] = next;
-  else delete counts[status];
+  counts[status] = Math.max(0, (counts[status] ?? 0) + n);
+}
+
+/** The non-zero counts, as summaries carry them. */
+export function nonZero(counts: Partial<Record<ExchangeStatus, number>>): Partial<Record<ExchangeStatus, number>> {
+  const out: Partial<Record<ExchangeStatus, number>> = {};
+  for (const status in counts) {
+    const n = counts[status as ExchangeStatus];
+    if (n) out[status as ExchangeStatus] = n;
+  }
+  return out;
 }

@@ -15,9 +15,9 @@ import type { JsonObject, Message } from '../model/json-rpc.js';
 import { isSessionlessKey, type SessionSummary } from '../session/session-summary.js';
 import { joinPath } from '../model/json-path.js';
 import type { Finding, ItemContext, Single } from '../derive/item-context.js';
-import { add, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
+import { add, MAX_CONVERSATIONS, nonZero, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
 import type { ConversationSummary, EraEvent } from './conversation-summary.js';
-import { finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
+import { copyLane, finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
 import { hostConversationId, hostHints, hostName, MAX_HINTS } from './host-hints.js';
 
 /** Requests that set a session up or look around; any other request means the session was used. */
@@ -38,6 +38,8 @@ export class ConversationTracker {
   private readonly exchangeConv: Map<string, string>;
   /** Probes and initializes waiting for their answer. */
   private readonly pendingEra: Map<string, EraEvent>;
+  /** The copy of each lane last handed out (not state: rebuilt on the next emission). */
+  private readonly laneCopies = new Map<string, ConversationSummary['era']>();
 
   constructor(state?: ConversationTrackerState) {
     const s = state ? copyJson(state) : undefined;
@@ -52,6 +54,7 @@ export class ConversationTracker {
 
   /** A frame of a session with a server-minted id: place the session, note its credential. */
   onFrame(frame: Frame, session: SessionSummary | undefined): void {
+    this.book.seq = frame.seq;
     if (!session || isSessionlessKey(frame.sessionKey)) return;
     const credential = frame.direction === 'c2s' ? frame.http?.credential : undefined;
     let rec = this.book.session(frame.sessionKey);
@@ -80,7 +83,7 @@ export class ConversationTracker {
     if (!conv) return;
     if (before) add(conv.summary.counts, before, -1);
     add(conv.summary.counts, ex.status, +1);
-    this.book.dirty.add(conv.summary.key);
+    this.book.mark(conv.summary.key);
   }
 
   /** A client request or notification, paired: host evidence, hints, churn and the era lane; returns lints. */
@@ -91,7 +94,10 @@ export class ConversationTracker {
     if (!isSessionlessKey(frame.sessionKey)) {
       rec = this.book.sessions.get(frame.sessionKey);
       const hostId = hostConversationId(item.params);
-      if (rec && hostId !== undefined) this.book.learnHost(session, rec, hostId, this.evidence(frame, session, rec.credential), this.host(session));
+      if (rec && hostId !== undefined && rec.hostId === undefined) {
+        const r = rec;
+        this.book.learnHost(session, r, hostId, () => this.evidence(frame, session, r.credential), () => this.host(session));
+      }
     }
     const conv = rec ? this.book.live(rec.conv) : exchangeId === undefined ? undefined : this.book.live(this.exchangeConv.get(exchangeId));
     if (!conv) return [];
@@ -102,20 +108,20 @@ export class ConversationTracker {
     const method = item.method;
     if (method === 'initialize' || method === 'server/discover') {
       if (method === 'initialize') {
-        c.churn.initialize++;
+        this.book.churn(conv).initialize++;
         if (rec) {
           rec.initialize++;
           if (!rec.initialized) {
             rec.initialized = true;
-            if (!rec.used) c.churn.unusedSessions++;
+            if (!rec.used) this.book.churn(conv).unusedSessions++;
           }
         }
       } else if (isProbeLoop(c.era) && once(conv, 'discover-probe-loop')) {
         out.push({ code: 'discover-probe-loop', severity: 'warning', path: joinPath(ctx.base, '$.method'), message: `The client has probed with server/discover ${c.era.failedProbes} times in this conversation and fell back to initialize every time: it does not remember that this server speaks only the legacy era, and pays a round trip for every new session. Clients should cache the era they found per server.` });
       }
-      if (exchangeId !== undefined) this.startEra(c.era, method, item.params, ctx, exchangeId);
+      if (exchangeId !== undefined) this.startEra(this.book.era(conv), method, item.params, ctx, exchangeId);
     } else if (method === 'tools/list') {
-      c.churn.toolsList++;
+      this.book.churn(conv).toolsList++;
       if (rec) {
         rec.toolsList++;
         rec.listedSinceCall = true;
@@ -125,9 +131,9 @@ export class ConversationTracker {
     }
     if (rec && !rec.used && !SETUP_METHODS.has(method)) {
       rec.used = true;
-      if (rec.initialized) c.churn.unusedSessions--;
+      if (rec.initialized) this.book.churn(conv).unusedSessions--;
     }
-    this.book.dirty.add(c.key);
+    this.book.mark(c.key);
     return out;
   }
 
@@ -179,8 +185,8 @@ export class ConversationTracker {
     if (ex.errorMessage !== undefined) a.errorMessage = ex.errorMessage;
     if (answer?.kind === 'response') a.result = answer.result;
     if (answer?.kind === 'error' && answer.error.data !== undefined) a.errorData = answer.error.data;
-    finishEvent(conv.summary.era, pending, a);
-    this.book.dirty.add(conv.summary.key);
+    finishEvent(this.book.era(conv), pending, a);
+    this.book.mark(conv.summary.key);
   }
 
   /** The conversation a session-less exchange joined (exchanges of a session follow the session). */
@@ -194,26 +200,45 @@ export class ConversationTracker {
     this.pendingEra.delete(exchangeId);
   }
 
-  /** Conversations changed since the last call (copies, safe to keep), and sessions that changed conversation. */
-  take(seq: number): { conversations: ConversationSummary[]; sessions: SessionSummary[] } {
+  /** Sessions whose conversation changed since the last call (the session objects themselves). */
+  takeMovedSessions(): SessionSummary[] {
+    if (this.book.moved.size === 0) return NO_SESSIONS;
+    const sessions = [...this.book.moved];
+    this.book.moved.clear();
+    return sessions;
+  }
+
+  /**
+   * Conversations changed since the last call, as copies safe to keep, each stamped with the seq
+   * of the last frame that changed it. Called once per batch, not per frame: a conversation
+   * changes with nearly every frame, and only its latest state is worth copying.
+   */
+  takeConversations(): ConversationSummary[] {
+    if (this.book.dirty.size === 0) return [];
     const conversations: ConversationSummary[] = [];
-    for (const key of this.book.dirty) {
+    for (const [key, seq] of this.book.dirty) {
       const conv = this.book.conversations.get(key);
       if (!conv) continue;
       conv.summary.updatedSeq = seq;
-      const c = conv.summary;
-      conversations.push({ ...c, joinedBy: { ...c.joinedBy }, counts: { ...c.counts }, churn: { ...c.churn }, era: { ...c.era } });
+      // A lane changes a few times per session: copy it only when it changed.
+      let lane = this.laneCopies.get(key);
+      if (!lane || this.book.eraChanged.has(key)) {
+        lane = copyLane(conv.summary.era);
+        this.laneCopies.set(key, lane);
+      }
+      conversations.push(emitted(conv.summary, lane));
     }
     this.book.dirty.clear();
-    const sessions = [...this.book.moved];
-    this.book.moved.clear();
-    return { conversations, sessions };
+    this.book.eraChanged.clear();
+    // Copies of lanes of conversations the book let go: dropped all at once now and then.
+    if (this.laneCopies.size > 2 * MAX_CONVERSATIONS) this.laneCopies.clear();
+    return conversations;
   }
 
   private onCall(conv: ConvRecord, rec: SessionRecord | undefined, ctx: ItemContext): Finding[] {
     const c = conv.summary;
     const out: Finding[] = [];
-    c.churn.toolsCall++;
+    this.book.churn(conv).toolsCall++;
     if (rec) rec.toolsCall++;
     const listed = rec ? rec.listedSinceCall === true : conv.listedSinceCall;
     conv.relistStreak = listed ? conv.relistStreak + 1 : 0;
@@ -256,16 +281,17 @@ export class ConversationTracker {
   private staleCall(conv: ConvRecord, rec: SessionRecord | undefined, session: SessionSummary | undefined, status: number, message: Message): void {
     if (rec) rec.staleCalls++;
     const c = conv.summary;
-    c.churn.staleSessionCalls++;
+    const churn = this.book.churn(conv);
+    churn.staleSessionCalls++;
     const error = message.kind === 'error' ? ` · ${message.error.code} ${message.error.message}` : '';
     const answer = `HTTP ${status}${error}`;
-    c.churn.staleAnswer = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS - 1)}…` : answer;
+    churn.staleAnswer = answer.length > ANSWER_CHARS ? `${answer.slice(0, ANSWER_CHARS - 1)}…` : answer;
     if (rec && session && !rec.expired) {
       rec.expired = true;
       session.expired = true;
       this.book.moved.add(session);
     }
-    this.book.dirty.add(c.key);
+    this.book.mark(c.key);
   }
 
   private noteHints(conv: ConvRecord, params: JsonObject | undefined): void {
@@ -280,16 +306,17 @@ export class ConversationTracker {
     }
     if (!next) return;
     conv.summary.hints = next;
-    this.book.dirty.add(conv.summary.key);
+    this.book.mark(conv.summary.key);
   }
 
   private join(exchangeId: string, e: Evidence, session: SessionSummary): ConvRecord {
     const { conv, joinedBy } = this.book.place(e, this.host(session));
     this.exchangeConv.set(exchangeId, conv.summary.key);
-    conv.summary.joinedBy[joinedBy] = (conv.summary.joinedBy[joinedBy] ?? 0) + 1;
+    const joined = this.book.joined(conv);
+    joined[joinedBy] = (joined[joinedBy] ?? 0) + 1;
     if (e.credential !== undefined) this.book.addCredential(conv, e.credential);
     this.book.touch(conv, e.ts, e.credential);
-    this.book.dirty.add(conv.summary.key);
+    this.book.mark(conv.summary.key);
     return conv;
   }
 
@@ -315,6 +342,19 @@ export class ConversationTracker {
   private host(session: SessionSummary): string {
     return hostName(session.userAgent, session.clientInfo);
   }
+}
+
+const NO_SESSIONS: SessionSummary[] = [];
+
+/**
+ * A summary as handed out: a copy (its era lane is the copy made when the lane last changed;
+ * `hints` is replaced, never changed in place). Built field by field so every copy has one shape.
+ */
+function emitted(c: ConversationSummary, era: ConversationSummary['era']): ConversationSummary {
+  const out: ConversationSummary = { key: c.key, host: c.host, joinedBy: { ...c.joinedBy }, hints: c.hints, firstTs: c.firstTs, lastTs: c.lastTs, counts: nonZero(c.counts), churn: { ...c.churn }, era, updatedSeq: c.updatedSeq };
+  if (c.hostId !== undefined) out.hostId = c.hostId;
+  if (c.credential) out.credential = true;
+  return out;
 }
 
 function once(conv: ConvRecord, code: string): boolean {

@@ -4,8 +4,9 @@
  * handshake, and version mismatches. Kept small however long the conversation runs: the latest
  * MAX_ERA_EVENTS events, plus distinct steps counted.
  *
- * Arrays and events in a lane are never changed in place (each change makes a new array), so a
- * shallow copy of the lane is a snapshot that later events do not disturb.
+ * A lane is changed in place (these run on the capture's hot path: a ChatGPT session moves its
+ * initialize from one lane to another on its first call), so whoever hands a lane out copies it
+ * (copyLane). Events themselves are never changed: settling one puts a new object in its place.
  */
 import { isJsonObject, type JsonObject } from '../model/json-rpc.js';
 import type { EraEvent, EraLane, EraStep } from './conversation-summary.js';
@@ -23,6 +24,11 @@ export function emptyLane(): EraLane {
   return { probes: 0, failedProbes: 0, fallbacks: 0, mismatches: 0, steps: [], recent: [] };
 }
 
+/** A copy that later changes to `lane` do not reach. */
+export function copyLane(lane: EraLane): EraLane {
+  return { ...lane, steps: lane.steps.map((s) => ({ ...s })), recent: lane.recent.slice() };
+}
+
 /** The revision a negotiation request asks for: initialize's params, a probe's `_meta` or header. */
 export function requestedRevision(method: string, params: JsonObject | undefined, headerVersion: string | undefined): string | undefined {
   if (method === 'initialize') return typeof params?.protocolVersion === 'string' ? params.protocolVersion : undefined;
@@ -34,14 +40,11 @@ export function requestedRevision(method: string, params: JsonObject | undefined
 /** Adds a pending event; an initialize right after a failed probe is marked as the fallback. */
 export function startEvent(lane: EraLane, event: EraEvent): EraEvent {
   if (event.kind === 'discover') lane.probes++;
-  else {
-    const probe = lastFinished(lane, 'discover');
-    if (probe && probe.outcome === 'failed' && event.ts - probe.ts <= FALLBACK_WINDOW_MS && !followedByInitialize(lane, probe)) {
-      event = { ...event, fallback: true };
-      lane.fallbacks++;
-    }
+  else if (fallsBack(lane, event.ts)) {
+    event = { ...event, fallback: true };
+    lane.fallbacks++;
   }
-  lane.recent = [...lane.recent.slice(-(MAX_ERA_EVENTS - 1)), event];
+  push(lane.recent, event);
   return event;
 }
 
@@ -61,7 +64,9 @@ export interface EraAnswer {
 
 /** Settles a pending event with its answer; returns the settled event. */
 export function finishEvent(lane: EraLane, pending: EraEvent, answer: EraAnswer): EraEvent {
-  const event: EraEvent = { ...pending, outcome: answer.ok ? 'ok' : 'failed' };
+  const event: EraEvent = { kind: pending.kind, exchangeId: pending.exchangeId, sessionKey: pending.sessionKey, ts: pending.ts, outcome: answer.ok ? 'ok' : 'failed' };
+  if (pending.requested !== undefined) event.requested = pending.requested;
+  if (pending.fallback) event.fallback = true;
   if (pending.kind === 'discover') {
     const supported = answer.ok ? stringList(answer.result?.supportedVersions) : isJsonObject(answer.errorData) ? stringList(answer.errorData.supported) : undefined;
     if (supported) event.supported = supported;
@@ -76,27 +81,38 @@ export function finishEvent(lane: EraLane, pending: EraEvent, answer: EraAnswer)
   if (!answer.ok) event.error = describeFailure(answer);
   if (event.mismatch) lane.mismatches++;
   if (event.agreed) lane.agreed = event.agreed;
-  lane.recent = lane.recent.map((e) => (e.exchangeId === event.exchangeId ? event : e));
+  const at = indexOf(lane.recent, event.exchangeId);
+  if (at >= 0) lane.recent[at] = event;
   addStep(lane, event);
   return event;
 }
 
 /**
  * A session moved to another conversation (its own tool call named the host's conversation): its
- * events move with it. Returns `to`, updated; `from` is updated too.
+ * events move with it.
  */
-export function moveSessionEvents(from: EraLane, to: EraLane, sessionKey: string): EraLane {
-  const moving = from.recent.filter((e) => e.sessionKey === sessionKey);
-  if (moving.length === 0) return to;
-  from.recent = from.recent.filter((e) => e.sessionKey !== sessionKey);
-  for (const e of moving) count(from, e, -1);
-  from.agreed = [...from.recent].reverse().find((e) => e.agreed)?.agreed ?? from.agreed;
-  const merged = [...to.recent, ...moving].sort((a, b) => a.ts - b.ts);
-  to.recent = merged.slice(-MAX_ERA_EVENTS);
-  for (const e of moving) count(to, e, +1);
-  const agreed = [...moving].reverse().find((e) => e.agreed)?.agreed;
-  if (agreed) to.agreed = agreed;
-  return to;
+export function moveSessionEvents(from: EraLane, to: EraLane, sessionKey: string, since: number): void {
+  // A session moves right after its first call, so its events, if any, are the newest few: none
+  // is older than the session.
+  let moved = 0;
+  for (let i = from.recent.length - 1; i >= 0 && from.recent[i]!.ts >= since; i--) {
+    const e = from.recent[i]!;
+    if (e.sessionKey !== sessionKey) continue;
+    from.recent.splice(i, 1);
+    count(from, e, -1);
+    insertByTime(to.recent, e);
+    count(to, e, +1);
+    if (e.agreed !== undefined && (to.recent[to.recent.length - 1] === e || to.agreed === undefined)) to.agreed = e.agreed;
+    moved++;
+  }
+  if (moved > 0 && from.recent.length > 0) {
+    for (let i = from.recent.length - 1; i >= 0; i--) {
+      if (from.recent[i]!.agreed !== undefined) {
+        from.agreed = from.recent[i]!.agreed;
+        break;
+      }
+    }
+  }
 }
 
 /** Adds (+1) or removes (-1) one event's share of a lane's counters and steps. */
@@ -107,31 +123,38 @@ function count(lane: EraLane, e: EraEvent, sign: 1 | -1): void {
   if (e.kind === 'discover' && e.outcome === 'failed') lane.failedProbes += sign;
   if (e.mismatch) lane.mismatches += sign;
   if (sign > 0) return addStep(lane, e);
-  const at = findStep(lane, e);
+  const at = findStep(lane, e, stepAnswer(e));
   if (at < 0) return;
   const s = lane.steps[at]!;
-  lane.steps = s.count > 1 ? lane.steps.map((x, i) => (i === at ? { ...s, count: s.count - 1 } : x)) : lane.steps.filter((_, i) => i !== at);
+  if (s.count > 1) s.count--;
+  else lane.steps.splice(at, 1);
 }
 
-function findStep(lane: EraLane, e: EraEvent): number {
-  const answer = stepAnswer(e);
+function findStep(lane: EraLane, e: EraEvent, answer: string): number {
   const outcome = e.outcome === 'ok' ? 'ok' : 'failed';
-  return lane.steps.findIndex((s) => s.kind === e.kind && s.requested === e.requested && s.answer === answer && s.outcome === outcome && !!s.fallback === !!e.fallback);
+  const fallback = e.fallback === true;
+  for (let i = 0; i < lane.steps.length; i++) {
+    const s = lane.steps[i]!;
+    if (s.kind === e.kind && s.requested === e.requested && s.answer === answer && s.outcome === outcome && (s.fallback === true) === fallback) return i;
+  }
+  return -1;
 }
 
 function addStep(lane: EraLane, event: EraEvent): void {
-  const at = findStep(lane, event);
+  const answer = stepAnswer(event);
+  const at = findStep(lane, event, answer);
   if (at >= 0) {
     const s = lane.steps[at]!;
-    lane.steps = lane.steps.map((x, i) => (i === at ? { ...s, count: s.count + 1, lastTs: event.ts } : x));
+    s.count++;
+    if (event.ts > s.lastTs) s.lastTs = event.ts;
     return;
   }
   if (lane.steps.length >= MAX_ERA_STEPS) return;
-  const step: EraStep = { kind: event.kind, answer: stepAnswer(event), outcome: event.outcome === 'ok' ? 'ok' : 'failed', count: 1, firstTs: event.ts, lastTs: event.ts };
+  const step: EraStep = { kind: event.kind, answer, outcome: event.outcome === 'ok' ? 'ok' : 'failed', count: 1, firstTs: event.ts, lastTs: event.ts };
   if (event.requested !== undefined) step.requested = event.requested;
   if (event.fallback) step.fallback = true;
   if (event.mismatch) step.mismatch = true;
-  lane.steps = [...lane.steps, step];
+  lane.steps.push(step);
 }
 
 function stepAnswer(e: EraEvent): string {
@@ -148,17 +171,32 @@ function describeFailure(a: EraAnswer): string {
   return parts.join(' · ') || 'failed';
 }
 
-function lastFinished(lane: EraLane, kind: EraEvent['kind']): EraEvent | undefined {
+/** An initialize falls back when the latest settled probe failed, just before, and no initialize followed it yet. */
+function fallsBack(lane: EraLane, ts: number): boolean {
+  if (lane.probes === 0) return false;
   for (let i = lane.recent.length - 1; i >= 0; i--) {
     const e = lane.recent[i]!;
-    if (e.kind === kind && e.outcome !== 'pending') return e;
+    if (e.kind === 'initialize' && e.fallback) return false;
+    if (e.kind === 'discover' && e.outcome !== 'pending') return e.outcome === 'failed' && ts - e.ts <= FALLBACK_WINDOW_MS;
   }
-  return undefined;
+  return false;
 }
 
-/** Whether an initialize already fell back from this probe (one fallback per failed probe). */
-function followedByInitialize(lane: EraLane, probe: EraEvent): boolean {
-  return lane.recent.some((e) => e.kind === 'initialize' && e.fallback && e.ts >= probe.ts);
+function push(recent: EraEvent[], event: EraEvent): void {
+  recent.push(event);
+  if (recent.length > MAX_ERA_EVENTS) recent.shift();
+}
+
+function insertByTime(recent: EraEvent[], event: EraEvent): void {
+  let at = recent.length;
+  while (at > 0 && recent[at - 1]!.ts > event.ts) at--;
+  recent.splice(at, 0, event);
+  if (recent.length > MAX_ERA_EVENTS) recent.shift();
+}
+
+function indexOf(recent: EraEvent[], exchangeId: string): number {
+  for (let i = recent.length - 1; i >= 0; i--) if (recent[i]!.exchangeId === exchangeId) return i;
+  return -1;
 }
 
 function stringList(v: unknown): string[] | undefined {

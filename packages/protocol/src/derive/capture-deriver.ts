@@ -28,11 +28,11 @@ import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import { ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
 
+/** What one frame changed. Conversations are taken per batch: `CaptureDeriver.takeConversations()`. */
 export interface Derived {
   exchanges: ExchangeSummary[];
   sessions: SessionSummary[];
   diagnostics: Diagnostic[];
-  conversations: ConversationSummary[];
 }
 
 export interface CaptureDeriverDeps {
@@ -190,14 +190,20 @@ export class CaptureDeriver {
       for (const f of findings) diagnostics.push(toDiagnostic(frame, exchange?.id, f));
       if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
     });
-    let conversationsOut: ConversationSummary[] = [];
     if (conversations) {
       for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers.get(ex.id), session);
-      const taken = conversations.take(frame.seq);
-      conversationsOut = taken.conversations;
-      for (const s of taken.sessions) if (!sessions.includes(s)) sessions.push(s);
+      for (const s of conversations.takeMovedSessions()) if (!sessions.includes(s)) sessions.push(s);
     }
-    return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics, conversations: conversationsOut };
+    return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };
+  }
+
+  /**
+   * Conversations changed since the last call (copies, safe to keep; each with the seq of the
+   * last frame that changed it). Take them once per batch of frames: they change with nearly
+   * every frame, and only the latest state is worth a copy.
+   */
+  takeConversations(): ConversationSummary[] {
+    return this.conversations?.takeConversations() ?? [];
   }
 
   session(sessionKey: string): SessionSummary | undefined {

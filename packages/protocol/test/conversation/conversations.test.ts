@@ -21,7 +21,7 @@ function derive(frames: Frame[]): World {
   const w: World = { conversations: new Map(), sessions: new Map(), exchanges: new Map(), diagnostics: [] };
   for (const f of frames) {
     const out = d.ingest(f);
-    for (const c of out.conversations) w.conversations.set(c.key, c);
+    for (const c of d.takeConversations()) w.conversations.set(c.key, c);
     for (const s of out.sessions) w.sessions.set(s.sessionKey, s);
     for (const e of out.exchanges) w.exchanges.set(e.id, e);
     w.diagnostics.push(...out.diagnostics);

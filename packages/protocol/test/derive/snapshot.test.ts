@@ -132,13 +132,17 @@ describe('deriver snapshots', () => {
         const all = frames(steps);
         const cut = at % (all.length + 1);
         const whole = new CaptureDeriver({ validator });
-        const expected = all.map((f) => json(whole.ingest(f)));
+        // Conversations are taken per frame here (per batch in the proxy), so they are compared too.
+        const expected = all.map((f) => json({ ...whole.ingest(f), conversations: whole.takeConversations() }));
 
         const first = new CaptureDeriver({ validator });
-        for (const f of all.slice(0, cut)) first.ingest(f);
+        for (const f of all.slice(0, cut)) {
+          first.ingest(f);
+          first.takeConversations();
+        }
         const stored = JSON.stringify(first.snapshot());
         const second = CaptureDeriver.restore(JSON.parse(stored), { validator });
-        const continued = all.slice(cut).map((f) => json(second.ingest(f)));
+        const continued = all.slice(cut).map((f) => json({ ...second.ingest(f), conversations: second.takeConversations() }));
 
         expect(continued).toEqual(expected.slice(cut));
         expect(json(second.snapshot())).toEqual(json(whole.snapshot()));
