@@ -38,6 +38,10 @@ export class ConversationTracker {
   private readonly exchangeConv: Map<string, string>;
   /** Probes and initializes waiting for their answer. */
   private readonly pendingEra: Map<string, EraEvent>;
+  /** The frame being derived: its session key, whether that session is made up, and its record (a per-frame cache). */
+  private frameKey = '';
+  private frameSessionless = false;
+  private frameRec: SessionRecord | undefined;
   /** The copy of each lane last handed out (not state: rebuilt on the next emission). */
   private readonly laneCopies = new Map<string, ConversationSummary['era']>();
 
@@ -55,7 +59,10 @@ export class ConversationTracker {
   /** A frame of a session with a server-minted id: place the session, note its credential. */
   onFrame(frame: Frame, session: SessionSummary | undefined): void {
     this.book.seq = frame.seq;
-    if (!session || isSessionlessKey(frame.sessionKey)) return;
+    this.frameKey = frame.sessionKey;
+    this.frameSessionless = isSessionlessKey(frame.sessionKey);
+    this.frameRec = undefined;
+    if (!session || this.frameSessionless) return;
     const credential = frame.direction === 'c2s' ? frame.http?.credential : undefined;
     let rec = this.book.session(frame.sessionKey);
     if (!rec || !this.book.conversations.has(rec.conv)) rec = this.book.addSession(session, this.evidence(frame, session, credential), this.host(session));
@@ -65,11 +72,12 @@ export class ConversationTracker {
       this.book.addCredential(conv, credential);
     }
     this.book.touch(conv, frame.ts, rec.credential);
+    this.frameRec = rec;
   }
 
   /** Before pairing: a session-less client message joins a conversation under its row id, once. */
   placeExchange(rowId: string, frame: Frame, item: Single, session: SessionSummary | undefined): void {
-    if (!session || !isSessionlessKey(frame.sessionKey) || frame.direction !== 'c2s') return;
+    if (!session || !this.sessionless(frame.sessionKey) || frame.direction !== 'c2s') return;
     if ((item.kind !== 'request' && item.kind !== 'notification') || this.exchangeConv.has(rowId)) return;
     const hostId = hostConversationId(item.params);
     const e = this.evidence(frame, session, frame.http?.credential);
@@ -91,8 +99,8 @@ export class ConversationTracker {
     const { frame, item, session } = ctx;
     if ((item.kind !== 'request' && item.kind !== 'notification') || ctx.sender !== 'client' || !session) return [];
     let rec: SessionRecord | undefined;
-    if (!isSessionlessKey(frame.sessionKey)) {
-      rec = this.book.sessions.get(frame.sessionKey);
+    if (!this.sessionless(frame.sessionKey)) {
+      rec = this.recOf(frame.sessionKey);
       const hostId = hostConversationId(item.params);
       if (rec && hostId !== undefined && rec.hostId === undefined) {
         const r = rec;
@@ -268,7 +276,7 @@ export class ConversationTracker {
   private checkStale(ex: ExchangeSummary, frame: Frame, message: Message, session: SessionSummary | undefined): void {
     const status = frame.http?.status;
     if (status !== 404 && status !== 400) return;
-    const rec = isSessionlessKey(ex.sessionKey) ? undefined : this.book.sessions.get(ex.sessionKey);
+    const rec = this.sessionless(ex.sessionKey) ? undefined : this.recOf(ex.sessionKey);
     // 404 is the spec's "no such session"; SDK servers' own routing answers 400 with an id-less
     // -32000 (also to a call that carries no session at all); a 400 on a session never seen initialized.
     const sdkUnknown = message.kind === 'error' && message.id === null && message.error.code === -32000;
@@ -320,8 +328,16 @@ export class ConversationTracker {
     return conv;
   }
 
+  private sessionless(sessionKey: string): boolean {
+    return sessionKey === this.frameKey ? this.frameSessionless : isSessionlessKey(sessionKey);
+  }
+
+  private recOf(sessionKey: string): SessionRecord | undefined {
+    return sessionKey === this.frameKey && this.frameRec ? this.frameRec : this.book.sessions.get(sessionKey);
+  }
+
   private convOf(ex: ExchangeSummary, session: SessionSummary): ConvRecord | undefined {
-    if (!isSessionlessKey(ex.sessionKey)) return this.book.live(this.book.sessions.get(ex.sessionKey)?.conv);
+    if (!this.sessionless(ex.sessionKey)) return this.book.live(this.recOf(ex.sessionKey)?.conv);
     const conv = this.book.live(this.exchangeConv.get(ex.id));
     if (conv) return conv;
     // A row no client message opened (an orphan answer, a server notification): the client's latest conversation.
@@ -329,7 +345,7 @@ export class ConversationTracker {
   }
 
   private convFor(sessionKey: string, exchangeId: string | undefined): ConvRecord | undefined {
-    if (!isSessionlessKey(sessionKey)) return this.book.live(this.book.sessions.get(sessionKey)?.conv);
+    if (!this.sessionless(sessionKey)) return this.book.live(this.recOf(sessionKey)?.conv);
     return exchangeId === undefined ? undefined : this.book.live(this.exchangeConv.get(exchangeId));
   }
 

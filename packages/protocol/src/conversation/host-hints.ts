@@ -11,8 +11,8 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc
 /** ChatGPT's anonymized per-conversation id in request `_meta`. */
 export const OPENAI_SESSION_META = 'openai/session';
 
-/** `_meta` keys that belong to the protocol itself, not to a host. */
-const PROTOCOL_META = /^(io\.modelcontextprotocol\/|progressToken$)/;
+/** `_meta` keys of the protocol itself, not of a host. */
+const PROTOCOL_META_PREFIX = 'io.modelcontextprotocol/';
 const HINT_VALUE_CHARS = 80;
 /** Hints kept per conversation. */
 export const MAX_HINTS = 16;
@@ -31,7 +31,7 @@ export function hostHints(params: JsonObject | undefined): [key: string, value: 
   if (!isJsonObject(meta)) return [];
   const out: [string, string][] = [];
   for (const key in meta) {
-    if (!key.includes('/') || PROTOCOL_META.test(key)) continue;
+    if (!key.includes('/') || key.startsWith(PROTOCOL_META_PREFIX)) continue;
     out.push([key, shorten(meta[key]!)]);
   }
   return out;
