@@ -17,7 +17,7 @@ import { planReplay } from './replay-plan.js';
 import { fallbackNote, liveSessionOf, redirect, type SessionFallback } from './session-fallback.js';
 import type { ReplayStore } from './replay-store.js';
 import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
-import { wireHeaders } from './wire-headers.js';
+import { wireHeaders } from '../upstream/wire-headers.js';
 import { REDACTED } from '../redaction/redact.js';
 
 export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
