@@ -29,7 +29,7 @@ function generate(file: string, frames: number): number {
       for (let k = 0; k + 1 < chunk.length; k += 2) exchanges.push(exchangeFor(chunk[k]!, chunk[k + 1]!));
       // Sessions come from the real deriver, from each session's first frames only.
       const sessions = n === 0 ? chunk.slice(0, 40).flatMap((f) => deriver.ingest(f).sessions) : [];
-      store.write({ frames: chunk, exchanges, sessions, diagnostics: [] });
+      store.write({ frames: chunk, exchanges, sessions, diagnostics: [], conversations: [] });
     }
   })();
   const seconds = (performance.now() - started) / 1000;

@@ -72,7 +72,7 @@ function open(file: string): Driver {
 
 const rate = (count: number, started: number) => count / ((performance.now() - started) / 1000);
 
-function round(): Record<string, number> & { sqlite: string } {
+function round(): { sqlite: string; ingest: number; point: number; page: number; index: number; scan: number } {
   const file = tempDb('driver');
   const db = open(file);
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL');

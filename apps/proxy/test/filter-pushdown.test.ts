@@ -38,7 +38,9 @@ function traffic(): FrameInput[] {
     const id = i % 5 === 0 ? String(i) : i;
     const tool = tools[i % tools.length]!;
     const method = i % 9 === 0 ? 'resources/read' : i % 11 === 0 ? 'tools/list' : 'tools/call';
-    frame(s.key, 'c2s', { jsonrpc: '2.0', id, method, params: method === 'resources/read' ? { uri: `gifts://${i}` } : { name: tool, arguments: { note: i % 4 === 0 ? 'with a bow' : 'plain', pad: 'p'.repeat(i * 3) } } });
+    // ChatGPT's conversation id on the session-less client's calls: its exchanges join two conversations one by one.
+    const meta = s.key === 'client:ua' ? { _meta: { 'openai/session': i % 2 ? 'conv-x' : 'conv-y' } } : {};
+    frame(s.key, 'c2s', { jsonrpc: '2.0', id, method, params: method === 'resources/read' ? { uri: `gifts://${i}`, ...meta } : { name: tool, arguments: { note: i % 4 === 0 ? 'with a bow' : 'plain', pad: 'p'.repeat(i * 3) }, ...meta } });
     if (i % 13 === 0) continue; // left pending
     if (i % 6 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', id, error: { code: i % 12 === 0 ? -32602 : -32601, message: 'nope' } });
     else if (i % 7 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', id, result: { isError: true, content: [{ type: 'text', text: 'business failure' }] } });
@@ -56,6 +58,7 @@ beforeAll(() => {
   pipeline.flush();
   query = new CaptureQuery(store);
   hurried = new CaptureQuery(store, { firstWindow: 3, scanTimeMs: 0 });
+  conversationAtoms = store.conversations().map((c) => `conversation:${c.key}`);
 });
 afterAll(() => store.close());
 
@@ -94,13 +97,17 @@ const ATOMS = [
   'session:s-', 'session:s-beta', 'session:client:', 'kind:notification', 'kind:invalid', 'kind:request',
   'code:-32602', 'code:-32601', 'latency>5', 'latency<6', 'latency>0.005s', 'has:diag', 'dir:c2s', 'dir:s2c',
   'id:6', 'id:"5"', 'id:0', 'client:alpha', 'client:beta', 'rev:2025-06-18', 'rev:2025-*', 'size>300', 'size<1kb',
-  'bow', '"business failure"', 'diag:invalid-message', 'diag:*',
+  'bow', '"business failure"', 'diag:invalid-message', 'diag:*', 'conversation:c999',
 ];
+
+/** Every conversation of the capture, known once it is stored (keys come from frame seqs). */
+let conversationAtoms: string[] = [];
+const atom = fc.oneof(fc.constantFrom(...ATOMS), fc.nat().map((n) => conversationAtoms[n % conversationAtoms.length]!));
 
 const filterText: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
   f: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(...ATOMS),
+    atom,
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
     tie('f').map((a) => `!(${a})`),
@@ -115,8 +122,19 @@ describe('server-side filters', () => {
       if (want.length > 0) nonEmpty++;
       expect(served(atom, 100_000), atom).toEqual(want);
     }
-    // Only method:Tools/call matches nothing: methods are case-sensitive.
-    expect(nonEmpty).toBe(ATOMS.length - 1);
+    // Only method:Tools/call (methods are case-sensitive) and conversation:c999 match nothing.
+    expect(nonEmpty).toBe(ATOMS.length - 2);
+    // Conversations: the three clients' sessions, and the session-less client's two host conversations.
+    expect(conversationAtoms.length).toBeGreaterThanOrEqual(4);
+    for (const atom of conversationAtoms) {
+      const want = expected(atom);
+      expect(want.length, atom).toBeGreaterThan(0);
+      expect(served(atom, 100_000), atom).toEqual(want);
+    }
+    const rows = (text: string) => new Set(expected(text));
+    const x = store.conversations().find((c) => c.hostId === 'conv-x')!;
+    const y = store.conversations().find((c) => c.hostId === 'conv-y')!;
+    expect([...rows(`conversation:${x.key}`)].some((id) => rows(`conversation:${y.key}`).has(id))).toBe(false);
   });
 
   it('any combination gives the matcher\'s answer, in one page or many', () => {

@@ -20,6 +20,7 @@ export function snapshotDerived(file: string): Record<string, unknown[]> {
       sessions: db.prepare('SELECT * FROM sessions ORDER BY session_key').all(),
       diagnostics: db.prepare('SELECT * FROM diagnostics ORDER BY id').all(),
       frame_exchanges: db.prepare('SELECT * FROM frame_exchanges ORDER BY frame_seq, exchange_id').all(),
+      conversations: db.prepare('SELECT * FROM conversations ORDER BY key').all(),
     };
   } finally {
     db.close();

@@ -64,7 +64,7 @@ describe('capture across a restart, and rebuild from frames', () => {
     expect(live.diagnostics!.length).toBeGreaterThan(0);
     const rebuild = spawnMcpscope(['rebuild', '--db', db]);
     expect(await rebuild.exited).toBe(0);
-    expect(rebuild.output()).toMatch(/rebuilt .* from \d+ frames .*: \d+ exchanges, \d+ sessions, [1-9]\d* diagnostics/);
+    expect(rebuild.output()).toMatch(/rebuilt .* from \d+ frames .*: \d+ exchanges, \d+ sessions in [1-9]\d* conversations, [1-9]\d* diagnostics/);
     expect(snapshotDerived(db)).toEqual(live);
   });
 

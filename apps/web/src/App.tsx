@@ -12,7 +12,9 @@ import { FilterBar } from './filter/FilterBar.js';
 import { buildViewFilter } from './filter/filter-lang.js';
 import { FirstRun } from './first-run/FirstRun.js';
 import { RawFrames } from './frames/RawFrames.js';
-import { SessionsSidebar } from './sessions/SessionsSidebar.js';
+import { ConversationsSidebar } from './conversations/ConversationsSidebar.js';
+import { ConversationHeader } from './conversations/ConversationHeader.js';
+import { useConversationView } from './conversations/use-conversation-view.js';
 import { startLiveSync } from './store/live-sync.js';
 import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
@@ -45,6 +47,7 @@ export function App({ token }: { token: string }) {
   const session = useUi((s) => s.session);
   const compiled = useMemo(() => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key)), [filter, session]);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
+  useConversationView(compiled.predicate);
 
   const connection = useLive((s) => s.connection);
   const loaded = useLive((s) => s.loaded);
@@ -65,7 +68,7 @@ export function App({ token }: { token: string }) {
       </header>
       <ConnectionBanner />
       <div className="layout">
-        <SessionsSidebar />
+        <ConversationsSidebar />
         <main className="main">
           {mode === 'frames' ? (
             <RawFrames api={api} />
@@ -74,6 +77,7 @@ export function App({ token }: { token: string }) {
           ) : (
             <>
               <FilterBar compiled={compiled} />
+              <ConversationHeader />
               <div className={`panes${detailOpen ? ' with-detail' : ''}`}>
                 <Timeline />
                 {detailOpen && <DetailPane api={api} />}

@@ -32,6 +32,12 @@ export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
 export { IMPORTED_SESSION_PREFIX, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
+export { SESSIONLESS_KEY_PREFIX, isSessionlessKey } from './session/session-summary.js';
+export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep, JoinEvidence } from './conversation/conversation-summary.js';
+export { JOIN_EVIDENCE } from './conversation/conversation-summary.js';
+export { hostName, OPENAI_SESSION_META } from './conversation/host-hints.js';
+export { diagnosticHelp } from './diagnostics/help.js';
+export { UNFLAGGED_ERROR_RULES, unflaggedError } from './derive/unflagged-error.js';
 export type {
   ApiError,
   ExchangeDetail,
@@ -62,6 +68,7 @@ export type {
   RetentionInfo,
   ServerEvent,
   SessionsPage,
+  ConversationsPage,
 } from './contract/api.js';
 export { DETAIL_RAW_LIMIT, FRAME_RAW_LIMIT, toFrameView } from './contract/api.js';
 export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';

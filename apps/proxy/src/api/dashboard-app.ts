@@ -20,6 +20,7 @@ import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
+import { conversationRoutes } from './routes/conversations.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -72,6 +73,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   const api = new Hono();
   api.use('*', requireToken(deps));
   api.route('/', sessionRoutes(reads));
+  api.route('/', conversationRoutes(reads));
   api.route('/', frameRoutes(reads));
   api.route('/', exchangeRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));

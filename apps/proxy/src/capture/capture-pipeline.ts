@@ -12,7 +12,7 @@
  * continues after a restart pairs and counts exactly as if it had never stopped
  * (deriver-snapshot.ts).
  */
-import type { CaptureDeriver, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, ConversationSummary, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
@@ -25,6 +25,7 @@ export interface CaptureBatch {
   /** Each exchange as the JSON text the store wrote, in `exchanges` order (set once written). */
   exchangeJson?: string[];
   sessions: SessionSummary[];
+  conversations: ConversationSummary[];
   diagnostics: Diagnostic[];
   head: number;
   /** Set when retention removed old frames after this batch was written. */

@@ -141,7 +141,7 @@ export class CaptureQuery {
 
   /** The exact matcher with the context the filter needs, loaded lazily and cached per page. */
   private matcher(filter: Filter): (ex: ExchangeSummary) => boolean {
-    const needsSession = usesField(filter, 'client') || usesField(filter, 'rev');
+    const needsSession = usesField(filter, 'client') || usesField(filter, 'rev') || usesField(filter, 'conversation');
     const sessions = needsSession ? new Map(this.store.sessions().map((s) => [s.sessionKey, s] as [string, SessionSummary])) : undefined;
     const needsDiag = usesField(filter, 'diag');
     return (ex) => {

@@ -9,7 +9,7 @@
  * its own rows, so a million-frame JSONL export never holds them all at once.
  */
 import { isSqliteBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
-import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type Diagnostic, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
+import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type ConversationSummary, type Diagnostic, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ReplayLinks } from './replay-links.js';
@@ -255,6 +255,23 @@ export class CaptureReader {
   // ── sessions, replay links, snapshot ────────────────────────────────────────────────────────
 
   /** Every session, most recently active first. */
+  /** Conversations that hold a session or an exchange, the most recently started first. */
+  conversations(): ConversationSummary[] {
+    const rows = this.stmt('SELECT summary FROM conversations WHERE members > 0 ORDER BY first_ts DESC').all() as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as ConversationSummary);
+  }
+
+  conversation(key: string): ConversationSummary | undefined {
+    const row = this.stmt('SELECT summary FROM conversations WHERE key = ?').get(key) as { summary: string } | undefined;
+    return row ? (JSON.parse(row.summary) as ConversationSummary) : undefined;
+  }
+
+  /** The sessions of a conversation, the most recently active first. */
+  sessionsOf(conversationKey: string): SessionSummary[] {
+    const rows = this.stmt('SELECT summary FROM sessions WHERE conversation_key = ? ORDER BY last_ts DESC').all(conversationKey) as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
+  }
+
   sessions(): SessionSummary[] {
     const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as SessionSummary);

@@ -8,8 +8,9 @@
  * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
+import { randomBytes } from 'node:crypto';
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
-import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { ConversationSummary, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader, sortKey } from './capture-reader.js';
@@ -26,6 +27,7 @@ export interface WriteSet {
   exchanges: readonly ExchangeSummary[];
   sessions: readonly SessionSummary[];
   diagnostics: readonly Diagnostic[];
+  conversations: readonly ConversationSummary[];
 }
 
 /** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
@@ -58,6 +60,7 @@ export class CaptureStore extends CaptureReader {
   private readonly linkFrame: SqliteStatement;
   private readonly upsertSession: SqliteStatement;
   private readonly insertDiagnostic: SqliteStatement;
+  private readonly upsertConversation: SqliteStatement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
   private readonly writeTransaction: (set: WriteSet) => string[];
 
@@ -74,24 +77,30 @@ export class CaptureStore extends CaptureReader {
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
          status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
-         latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics`,
+         latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics,
+         conversation_key = excluded.conversation_key`,
     );
     // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
     // every index over a column named in SET, equal value or not, so the common update names only
     // the columns that change; a row whose identity did change (an orphan answer whose request
-    // came later) fails the WHERE and takes the full upsert above.
+    // came later) fails the WHERE and takes the full upsert above. (A session-less row's
+    // conversation is decided with its first summary and never changes.)
     this.updateExchange = this.db.prepare(
       `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
        WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
     );
     this.linkFrame = this.db.prepare('INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)');
     this.upsertSession = this.db.prepare(
-      `INSERT INTO sessions (session_key, last_ts, summary) VALUES (?, ?, ?)
-       ON CONFLICT(session_key) DO UPDATE SET last_ts = excluded.last_ts, summary = excluded.summary`,
+      `INSERT INTO sessions (session_key, last_ts, summary, conversation_key) VALUES (?, ?, ?, ?)
+       ON CONFLICT(session_key) DO UPDATE SET last_ts = excluded.last_ts, summary = excluded.summary, conversation_key = excluded.conversation_key`,
+    );
+    this.upsertConversation = this.db.prepare(
+      `INSERT INTO conversations (key, first_ts, last_ts, members, updated_seq, summary) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(key) DO UPDATE SET last_ts = excluded.last_ts, members = excluded.members, updated_seq = excluded.updated_seq, summary = excluded.summary`,
     );
     this.insertDiagnostic = this.db.prepare(
       'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
@@ -140,15 +149,33 @@ export class CaptureStore extends CaptureReader {
         Math.trunc(key) < newFrom &&
         this.updateExchange.run(ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.id, ex.kind, ex.requester, method, target).changes === 1;
       if (!updated) {
-        this.upsertExchange.run(ex.id, key, ex.sessionKey, ex.kind, ex.requester, method, target, ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics);
+        this.upsertExchange.run(ex.id, key, ex.sessionKey, ex.kind, ex.requester, method, target, ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.conversation ?? null);
       }
       for (const seq of ex.frameSeqs) if (seq >= newFrom) this.linkFrame.run(seq, ex.id);
     }
-    for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s));
+    for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s), s.conversationKey ?? null);
+    for (const c of set.conversations) {
+      let members = 0;
+      for (const n of Object.values(c.joinedBy)) members += n ?? 0;
+      this.upsertConversation.run(c.key, c.firstTs, c.lastTs, members, c.updatedSeq, JSON.stringify(c));
+    }
     for (const d of set.diagnostics) {
       this.insertDiagnostic.run(d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
     }
     return summaries;
+  }
+
+  /**
+   * The key that salts credential fingerprints in this file, made on first use. Kept apart from
+   * frames and derived tables: exports never carry it, so a fingerprint in an export cannot be
+   * checked against a guessed token.
+   */
+  fingerprintKey(): string {
+    const row = this.stmt("SELECT value FROM capture_keys WHERE name = 'credential-fingerprint'").get() as { value: string } | undefined;
+    if (row) return row.value;
+    const value = randomBytes(32).toString('hex');
+    this.stmt("INSERT INTO capture_keys (name, value) VALUES ('credential-fingerprint', ?)").run(value);
+    return value;
   }
 
   setDeriverSnapshot(seq: number, version: number, state: string): void {

@@ -6,8 +6,10 @@
  *
  * Indexed (exchanges_by_status, _by_method, _by_session, _by_target, each with sort_key so the
  * newest-first page is an index walk): `status:`, `status:err`, `method:` and `tool:` (exact, or
- * the part before the first `*` as a range), `session:` (a prefix). Narrowed in SQL without an
- * index (rows are still visited, but those that fail are never parsed): `kind:`, `code:`,
+ * the part before the first `*` as a range), `session:` (a prefix), `conversation:` (the row's
+ * own conversation, else its session's: exchanges_by_conversation, sessions_by_conversation).
+ * Narrowed in SQL without an index (rows are still visited, but those that fail are never
+ * parsed): `kind:`, `code:`,
  * `latency>`/`<` in plain ms, `has:diag`.
  * Free text is decided in SQL too (a function with the matcher's lower-casing, over method, target
  * and every linked body), but it reads bodies: a full scan of the frames it visits.
@@ -96,6 +98,13 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
     case 'session':
       // A prefix match, case-sensitive, like the matcher.
       return { sql: `${X}session_key >= ? AND ${X}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
+    case 'conversation':
+      // A session-less row carries its own conversation; the others follow their session's.
+      return {
+        sql: `(${X}conversation_key = ? OR (${X}conversation_key IS NULL AND ${X}session_key IN (SELECT session_key FROM sessions WHERE conversation_key = ?)))`,
+        params: [value, value],
+        exact: true,
+      };
     case 'kind':
       return { sql: `${X}kind = ?`, params: [value], exact: true };
     case 'code': {

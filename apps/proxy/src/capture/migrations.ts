@@ -107,10 +107,33 @@ export const MIGRATIONS: readonly string[] = [
     state TEXT NOT NULL
   );
   `,
+  // 5: conversations above sessions (derived), the conversation each session belongs to and the
+  // one each session-less exchange joined (so conversation:KEY filters use indexes), and the
+  // per-file key that salts credential fingerprints (not derived, never exported). Files from
+  // before this migration show conversations after \`mcpscope rebuild\`.
+  `
+  CREATE TABLE conversations (
+    key TEXT PRIMARY KEY,
+    first_ts REAL NOT NULL,
+    last_ts REAL NOT NULL,
+    members INTEGER NOT NULL,
+    updated_seq INTEGER NOT NULL,
+    summary TEXT NOT NULL
+  );
+  CREATE INDEX conversations_by_start ON conversations(first_ts);
+  ALTER TABLE sessions ADD COLUMN conversation_key TEXT;
+  CREATE INDEX sessions_by_conversation ON sessions(conversation_key);
+  ALTER TABLE exchanges ADD COLUMN conversation_key TEXT;
+  CREATE INDEX exchanges_by_conversation ON exchanges(conversation_key, sort_key);
+  CREATE TABLE capture_keys (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */
-export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_exchanges'] as const;
+export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_exchanges', 'conversations'] as const;
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -15,6 +15,7 @@ export interface RebuildResult {
   exchanges: number;
   sessions: number;
   diagnostics: number;
+  conversations: number;
 }
 
 export function rebuildDerived(store: CaptureStore): RebuildResult {
@@ -28,5 +29,6 @@ export function rebuildDerived(store: CaptureStore): RebuildResult {
     saveSnapshot(store, deriver, store.head());
   })();
   const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
-  return { frames, exchanges: count('exchanges'), sessions: count('sessions'), diagnostics: count('diagnostics') };
+  const conversations = (db.prepare('SELECT COUNT(*) AS n FROM conversations WHERE members > 0').get() as { n: number }).n;
+  return { frames, exchanges: count('exchanges'), sessions: count('sessions'), diagnostics: count('diagnostics'), conversations };
 }

@@ -2,14 +2,17 @@
  * Re-deriving: feeding frames through a deriver, per tick (the pipeline) and page by page from
  * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
  */
-import type { CaptureDeriver, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, ConversationSummary, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 
 /** Frames read per page when re-deriving from the store (warm-up and rebuild). */
 export const REDERIVE_PAGE = 5000;
 
+/** What a batch of frames changed: rows merged (last state wins), and the conversations they touched. */
+export type DerivedBatch = Derived & { conversations: ConversationSummary[] };
+
 /** Runs frames through the deriver, merging what changed (last state of each row wins). */
-export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Derived {
+export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): DerivedBatch {
   const exchanges = new Map<string, ExchangeSummary>();
   const sessions = new Map<string, SessionSummary>();
   const diagnostics: Diagnostic[] = [];
@@ -19,14 +22,14 @@ export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Deriv
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
     for (const d of derived.diagnostics) diagnostics.push(d);
   }
-  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics };
+  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics, conversations: deriver.takeConversations() };
 }
 
 /** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
 export function rederiveInto(
   store: CaptureStore,
   deriver: CaptureDeriver,
-  onPage: (frames: Frame[], derived: Derived) => void,
+  onPage: (frames: Frame[], derived: DerivedBatch) => void,
   from = 0,
 ): number {
   let after = from;

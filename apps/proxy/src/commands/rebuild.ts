@@ -22,7 +22,7 @@ export function runRebuild(argv: string[], out: (line: string) => void): void {
     const started = performance.now();
     const r = rebuildDerived(store);
     const seconds = (performance.now() - started) / 1000;
-    out(`rebuilt ${file} from ${r.frames} frames in ${seconds.toFixed(1)} s: ${r.exchanges} exchanges, ${r.sessions} sessions, ${r.diagnostics} diagnostics`);
+    out(`rebuilt ${file} from ${r.frames} frames in ${seconds.toFixed(1)} s: ${r.exchanges} exchanges, ${r.sessions} sessions in ${r.conversations} conversations, ${r.diagnostics} diagnostics`);
   } finally {
     store.close();
   }

@@ -25,6 +25,7 @@ import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
+import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
 import { closeServer, listen } from './listen.js';
@@ -117,6 +118,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
+            credentialOf: credentialFingerprinter(store.fingerprintKey()),
             onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
           },
         }),

@@ -3,14 +3,14 @@
  *
  * Protocol (per socket): `hello` with the store's head, then, when the client asked for
  * `after=SEQ`, a catch-up from the store, then live deltas batched every ~50 ms. Each flush sends,
- * in this order: `retention` (if frames were removed), `sessions/update`, `exchanges/update`, and
- * `frames/add` LAST; all carry the same `head`.
+ * in this order: `retention` (if frames were removed), `conversations/update`, `sessions/update`,
+ * `exchanges/update`, and `frames/add` LAST; all carry the same `head`.
  *
  * Guarantee, for a client that resumes with `after` = the `head` of the last `frames/add` it
  * received (or of `hello`/the API page it started from):
  * - every frame after that cursor is delivered exactly once, in seq order, across any number of
  *   disconnects and reconnects (frames are immutable, so one copy is all there is);
- * - every exchange and session that changed after the cursor is delivered at least once, at a state
+ * - every exchange, session and conversation that changed after the cursor is delivered at least once, at a state
  *   no older than the frames delivered with it (updates are whole summaries, so re-applying one is
  *   idempotent). Because `frames/add` closes each flush, a cursor taken from it never skips an
  *   update sent before it.
@@ -20,7 +20,7 @@
  * to UTF-8 bytes too, so a dashboard more costs the tap only the socket write.
  */
 import type { WSContext } from 'hono/ws';
-import type { FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
+import type { ConversationSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
 import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
@@ -61,12 +61,13 @@ interface Pending {
   /** The latest state of each changed exchange, as the JSON text the store wrote (not serialized again). */
   exchanges: Map<string, string>;
   sessions: Map<string, SessionSummary>;
+  conversations: Map<string, ConversationSummary>;
   removedFrames: number;
   oldestSeq: number;
   head: number;
 }
 
-const emptyPending = (head: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), removedFrames: 0, oldestSeq: 0, head });
+const emptyPending = (head: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), conversations: new Map(), removedFrames: 0, oldestSeq: 0, head });
 
 export class LiveHub {
   private readonly clients = new Set<WSContext>();
@@ -120,7 +121,7 @@ export class LiveHub {
   /** Sends everything queued to every client now (also runs every flush interval). */
   flush(): void {
     const p = this.pending;
-    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.removedFrames === 0;
+    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.conversations.size === 0 && p.removedFrames === 0;
     if (idle) {
       if (this.timer) clearInterval(this.timer);
       this.timer = undefined;
@@ -149,6 +150,7 @@ export class LiveHub {
       p.oldestSeq = retention.oldestSeq;
     }
     for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
+    for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
     for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
     p.frames = this.store.framesAfter(after, this.maxCatchUp);
     for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) return;
@@ -164,6 +166,7 @@ export class LiveHub {
     for (const f of batch.frames) p.frames.push(toFrameView(f));
     batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
+    for (const conv of batch.conversations) p.conversations.set(conv.key, conv);
     if (batch.retention) {
       p.removedFrames += batch.retention.removedFrames;
       p.oldestSeq = batch.retention.oldestSeq;
@@ -206,6 +209,7 @@ function deltaMessages(p: Pending): Outgoing[] {
   const head = p.head;
   const event = (e: ServerEvent) => out.push(outgoing(e));
   if (p.removedFrames > 0) event({ type: 'retention', head, removedFrames: p.removedFrames, oldestSeq: p.oldestSeq });
+  if (p.conversations.size > 0) event({ type: 'conversations/update', head, conversations: [...p.conversations.values()] });
   if (p.sessions.size > 0) event({ type: 'sessions/update', head, sessions: [...p.sessions.values()] });
   if (p.exchanges.size > 0) {
     // The ServerEvent `{ type: 'exchanges/update', head, exchanges }`, spliced from stored JSON.

@@ -57,7 +57,12 @@ export class HttpReplayTransport implements ReplayTransport {
         const text = await readText(res);
         if (text.length > 0) {
           sink.frame({ direction: 's2c', kind: 'data', raw: text, http: responseHttp });
-          if (answers(classifyText(text), out.id)) answer.answer = JSON.parse(text);
+          const msg = classifyText(text);
+          if (answers(msg, out.id)) answer.answer = JSON.parse(text);
+          else if (unknownSession(res.statusCode, msg, out)) {
+            const message = `the upstream no longer knows session ${out.headers['mcp-session-id']} (HTTP 400 ${msg.kind === 'error' ? `${msg.error.code} ${msg.error.message}` : ''}; the spec answers 404 here)`;
+            return { ...answer, failure: { kind: 'session_expired', message } };
+          }
         }
       }
     } catch (err) {
@@ -116,6 +121,19 @@ async function readSse(res: UpstreamResponse, out: OutgoingMessage, sink: Replay
   } finally {
     res.body.destroy();
   }
+}
+
+/**
+ * A server that answers a request on a session it does not know with 400 and an id-less -32000
+ * (the SDK's app-level routing, server-everything among them) instead of the spec's 404.
+ */
+function unknownSession(status: number, msg: Message, out: OutgoingMessage): boolean {
+  return status === 400 && out.headers['mcp-session-id'] !== undefined && msg.kind === 'error' && msg.id === null && msg.error.code === -32000 && !isInitialize(out.body);
+}
+
+function isInitialize(body: string): boolean {
+  const sent = classifyText(body);
+  return sent.kind === 'request' && sent.method === 'initialize';
 }
 
 function answers(msg: Message, id: string | number | undefined): boolean {

@@ -14,6 +14,7 @@ import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayBody } from './replay-body.js';
 import type { ReplayInputs } from './replay-inputs.js';
 import { planReplay } from './replay-plan.js';
+import { fallbackNote, liveSessionOf, redirect, type SessionFallback } from './session-fallback.js';
 import type { ReplayStore } from './replay-store.js';
 import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
 import { wireHeaders } from '../upstream/wire-headers.js';
@@ -126,16 +127,26 @@ export class ReplayService implements SessionOpener {
   async replay(body: ReplayBody, signal: AbortSignal): Promise<Result<ReplayResponse>> {
     const planned = planReplay(body, this.deps);
     if (!planned.ok) return planned;
-    const plan = planned.value;
+    let plan = planned.value;
     // An imported session (mcpscope import, a HAR) was recorded elsewhere: no server holds it, so
     // nothing is sent into it. (Copy as curl still writes its command: the user decides where.)
     if (plan.mode === 'session' && plan.sessionKey !== undefined && isImportedSession(plan.sessionKey)) {
       return fail('imported_session', `Session ${plan.sessionKey} was imported from a file: no live server knows it, so nothing can be sent into it. Replay in a fresh session instead: mcpscope opens its own session with the server it proxies.`, { retryWith: 'fresh' });
     }
     const message: JsonObject = { ...plan.message };
-    const sentId = 'id' in message ? this.nextId() : undefined;
+    let sentId = 'id' in message ? this.nextId() : undefined;
     if (sentId !== undefined) message.id = sentId;
 
+    // A session the capture saw the server forget: its conversation's newest live session instead.
+    let fallback: SessionFallback | undefined;
+    const gone = plan.mode === 'session' ? plan.session : undefined;
+    if (gone && (gone.expired || gone.ended)) {
+      const to = liveSessionOf(this.deps.store, gone, new Set([gone.sessionKey]));
+      if (to) {
+        fallback = fallbackNote(gone, to, gone.ended ? 'it was ended' : 'the server answered a request on it as a session it no longer knows');
+        plan = redirect(plan, to, this.deps.credentials);
+      }
+    }
     let channel: Channel;
     if (plan.mode === 'session') {
       channel = { sessionKey: plan.sessionKey!, path: plan.path, wire: plan.wire };
@@ -145,10 +156,22 @@ export class ReplayService implements SessionOpener {
       channel = opened.value;
     }
     const link = plan.original ? { replayOf: plan.original.exchange.id, mode: plan.mode } : undefined;
-    const result = await this.send(channel, message, signal, link);
+    let result = await this.send(channel, message, signal, link);
+    // The server forgot the session just now: once more, into the conversation's newest live one.
+    if (!result.ok && result.error.code === 'session_expired' && gone && !fallback) {
+      const to = liveSessionOf(this.deps.store, gone, new Set([gone.sessionKey]));
+      if (to) {
+        fallback = fallbackNote(gone, to, 'the server no longer knew it when the replay arrived');
+        plan = redirect(plan, to, this.deps.credentials);
+        channel = { sessionKey: plan.sessionKey!, path: plan.path, wire: plan.wire };
+        if (sentId !== undefined) message.id = sentId = this.nextId();
+        result = await this.send(channel, message, signal, link);
+      }
+    }
     if (!result.ok) return result;
     const exchange = result.value;
     const response: ReplayResponse = { exchange, mode: plan.mode, sessionKey: channel.sessionKey };
+    if (fallback) response.sessionFallback = fallback;
     const { missingCredentials } = wireHeaders(message, channel.wire);
     if (missingCredentials.length > 0) {
       response.warnings = [`The client sent ${missingCredentials.join(', ')}, which mcpscope keeps in memory only and no longer has (it restarted since): the replay went without ${missingCredentials.length === 1 ? 'it' : 'them'}.`];

@@ -36,6 +36,11 @@ export class ReplayStore {
     return { exchange, frame };
   }
 
+  /** The sessions of a conversation, the most recently active first. */
+  sessionsOf(conversationKey: string): SessionSummary[] {
+    return this.store.sessionsOf(conversationKey);
+  }
+
   session(sessionKey: string): SessionSummary | undefined {
     return this.store.session(sessionKey);
   }

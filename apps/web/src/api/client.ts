@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, SessionsPage } from '@mcpscope/protocol';
+import type { ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -46,6 +46,10 @@ export class ApiClient {
 
   sessions(): Promise<SessionsPage> {
     return this.request('/api/sessions');
+  }
+
+  conversations(): Promise<ConversationsPage> {
+    return this.request('/api/conversations');
   }
 
   info(): Promise<DashboardInfo> {

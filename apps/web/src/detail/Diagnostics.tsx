@@ -1,5 +1,5 @@
 /** The exchange's diagnostics: severity, code, what is wrong and how to fix it, and where. */
-import type { Diagnostic } from '@mcpscope/protocol';
+import { diagnosticHelp, type Diagnostic } from '@mcpscope/protocol';
 
 const ICON = { error: '✕', warning: '⚠', info: 'ℹ' } as const;
 
@@ -23,7 +23,15 @@ export function Diagnostics({ diagnostics, count }: { diagnostics: readonly Diag
             <span className="diag-icon" aria-hidden="true">{ICON[d.severity]}</span>
             <span className="diag-sev">{d.severity}</span>
             <code className="diag-code">{d.code}</code>
-            <span className="diag-msg">{d.message}</span>
+            <span className="diag-msg">
+              {d.message}
+              {diagnosticHelp(d.code) && (
+                <details className="diag-help" data-testid="diagnostic-help">
+                  <summary>why, and the rules</summary>
+                  <p>{diagnosticHelp(d.code)}</p>
+                </details>
+              )}
+            </span>
             <a className="diag-where" href={`#frame-${d.frameSeq}`}>
               frame #{d.frameSeq}
               {d.path ? ` at ${d.path}` : ''}

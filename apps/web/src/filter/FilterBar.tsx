@@ -69,7 +69,7 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
 
   const refresh = (value: string, caret: number) => {
     const state = useLive.getState();
-    values.current ??= capturedValues(state.index, state.sessions);
+    values.current ??= capturedValues(state.index, state.sessions, state.conversations);
     setSuggestions(suggest(value, caret, FILTER_OPERATORS, values.current));
     setActive(0);
   };

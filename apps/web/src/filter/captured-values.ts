@@ -1,11 +1,11 @@
 /** Distinct values seen in the capture, for autocomplete: methods, tools, sessions, clients. */
-import type { SessionSummary } from '@mcpscope/protocol';
+import type { ConversationSummary, SessionSummary } from '@mcpscope/protocol';
 import type { ExchangeIndex } from '../store/exchange-index.js';
 import type { CapturedValues } from './suggest.js';
 
 const SCAN_LIMIT = 200_000;
 
-export function capturedValues(index: ExchangeIndex, sessions: ReadonlyMap<string, SessionSummary>): CapturedValues {
+export function capturedValues(index: ExchangeIndex, sessions: ReadonlyMap<string, SessionSummary>, conversations: ReadonlyMap<string, ConversationSummary> = new Map()): CapturedValues {
   const methods = new Set<string>();
   const tools = new Set<string>();
   const ids = index.ids;
@@ -17,5 +17,7 @@ export function capturedValues(index: ExchangeIndex, sessions: ReadonlyMap<strin
   }
   const clients = new Set<string>();
   for (const s of sessions.values()) if (s.clientLabel) clients.add(s.clientLabel);
-  return { method: [...methods].sort(), tool: [...tools].sort(), session: [...sessions.keys()], client: [...clients] };
+  // The newest conversations first: the one just watched is the likely pick.
+  const conversation = [...conversations.values()].sort((a, b) => b.firstTs - a.firstTs).map((c) => c.key);
+  return { method: [...methods].sort(), tool: [...tools].sort(), session: [...sessions.keys()], client: [...clients], conversation };
 }

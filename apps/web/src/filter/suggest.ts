@@ -17,6 +17,7 @@ export interface CapturedValues {
   tool: readonly string[];
   session: readonly string[];
   client: readonly string[];
+  conversation?: readonly string[];
 }
 
 const BOUNDARY = /[\s()!|&]/;
@@ -45,7 +46,7 @@ export function suggest(text: string, caret: number, operators: readonly FilterO
     const [, name, op, partial] = field as unknown as [string, string, string, string];
     const bare = partial.replace(/^"/, '').toLowerCase();
     const known = operators.filter((o) => fieldOf(o) === name).flatMap((o) => o.values ?? []);
-    const seen = name === 'method' || name === 'tool' || name === 'session' || name === 'client' ? captured[name] : [];
+    const seen = name === 'method' || name === 'tool' || name === 'session' || name === 'client' ? captured[name] : name === 'conversation' ? (captured.conversation ?? []) : [];
     const values = [...new Set([...known, ...seen])];
     return values
       .filter((v) => v.toLowerCase().startsWith(bare) || (bare.length > 1 && v.toLowerCase().includes(bare)))

@@ -228,6 +228,11 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
       {latest?.response?.warnings?.map((w) => (
         <div key={w} className="replay-warning" role="status">{w}</div>
       ))}
+      {latest?.response?.sessionFallback && (
+        <div className="replay-warning" role="status" data-testid="replay-session-fallback" data-session={latest.response.sessionFallback.to}>
+          {latest.response.sessionFallback.reason}
+        </div>
+      )}
       <ServerInputs api={replayApi} active={busy} />
 
       {replayed && (

@@ -18,7 +18,7 @@ function Counts({ counts }: { counts: SessionSummary['counts'] }) {
   );
 }
 
-function SessionItem({ s, active }: { s: SessionSummary; active: boolean }) {
+export function SessionItem({ s, active }: { s: SessionSummary; active: boolean }) {
   const server = serverName(s);
   const clientCaps = capabilityNames(s.clientCapabilities);
   const serverCaps = capabilityNames(s.serverCapabilities);
@@ -34,6 +34,7 @@ function SessionItem({ s, active }: { s: SessionSummary; active: boolean }) {
         <span className="session-client">
           {clientName(s)}
           {s.ended && <span className="muted"> (ended)</span>}
+          {s.expired && <span className="muted" title="The server answered a request on it as a session it no longer knows"> (gone)</span>}
         </span>
         <span className="session-line muted">
           {server ? `→ ${server}` : s.transport} {s.protocolVersion && <span className="rev">{s.protocolVersion}</span>}

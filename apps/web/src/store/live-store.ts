@@ -7,7 +7,7 @@
  * every applied batch and is what components subscribe to.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
-import type { ExchangeSummary, FrameView, RetentionInfo, SessionSummary } from '@mcpscope/protocol';
+import type { ConversationSummary, ExchangeSummary, FrameView, RetentionInfo, SessionSummary } from '@mcpscope/protocol';
 import { ExchangeIndex } from './exchange-index.js';
 import { ViewIndex, matchAll, type ExchangePredicate } from './view-index.js';
 
@@ -22,6 +22,8 @@ export interface LiveState {
   /** Moves whenever the index or the view changed. */
   tick: number;
   sessions: Map<string, SessionSummary>;
+  /** Conversations by key (the sessions a host churned through, put back together). */
+  conversations: Map<string, ConversationSummary>;
   /** Frames in capture order (the newest FRAME_CAP of them). */
   frames: FrameView[];
   framesTick: number;
@@ -42,6 +44,7 @@ export interface Delta {
   head?: number;
   exchanges?: readonly ExchangeSummary[];
   sessions?: readonly SessionSummary[];
+  conversations?: readonly ConversationSummary[];
   frames?: readonly FrameView[];
 }
 
@@ -66,6 +69,7 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
     view,
     tick: 0,
     sessions: new Map(),
+    conversations: new Map(),
     frames: [],
     framesTick: 0,
     head: 0,
@@ -87,12 +91,14 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
     if (batch.length === 0) return;
     const exchanges: ExchangeSummary[] = [];
     const sessions: SessionSummary[] = [];
+    const conversations: ConversationSummary[] = [];
     const frames: FrameView[] = [];
     let head = 0;
     let loaded = false;
     for (const d of batch) {
       if (d.exchanges) for (const ex of d.exchanges) exchanges.push(ex);
       if (d.sessions) for (const s of d.sessions) sessions.push(s);
+      if (d.conversations) for (const c of d.conversations) conversations.push(c);
       if (d.frames) for (const f of d.frames) frames.push(f);
       if (d.head !== undefined) {
         head = Math.max(head, d.head);
@@ -112,6 +118,12 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         const map = new Map(state.sessions);
         for (const s of sessions) map.set(s.sessionKey, s);
         next.sessions = map;
+      }
+      if (conversations.length > 0) {
+        const map = new Map(state.conversations);
+        // An older state never replaces a newer one (an API page read after a live update).
+        for (const c of conversations) if ((map.get(c.key)?.updatedSeq ?? -1) <= c.updatedSeq) map.set(c.key, c);
+        next.conversations = map;
       }
       if (frames.length > 0 && appendFrames(state.frames, frames)) next.framesTick = state.framesTick + 1;
       if (head > state.head) next.head = head;

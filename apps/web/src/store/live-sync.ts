@@ -7,13 +7,15 @@
  * WebSocket; older pages then stream in behind it. Older pages cannot hide a live change: a
  * summary held in the index is only ever replaced by a copy with a higher `updatedSeq`.
  */
-import type { ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
+import type { ConversationsPage, ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
   exchanges(limit?: number, before?: number): Promise<ExchangesPage>;
   sessions(): Promise<SessionsPage>;
+  /** Absent on proxies (and test fakes) without conversations. */
+  conversations?(): Promise<ConversationsPage>;
   socketUrl(after: number): string;
   /** Subprotocols to offer (they carry the token); none when absent. */
   socketProtocols?(): string[];
@@ -70,8 +72,8 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   };
 
   const loadSnapshot = async () => {
-    const [page, sessions] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions()]);
-    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions });
+    const [page, sessions, conversations] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions(), api.conversations?.() ?? { conversations: [] }]);
+    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions, conversations: conversations.conversations });
     if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
     // Older pages wait until the first one is on screen, so their parsing cannot delay first paint.
@@ -108,6 +110,9 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
           break;
         case 'sessions/update':
           store.queueDelta({ sessions: event.sessions });
+          break;
+        case 'conversations/update':
+          store.queueDelta({ conversations: event.conversations });
           break;
         case 'frames/add':
           store.queueDelta({ frames: event.frames });

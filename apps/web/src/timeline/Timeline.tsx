@@ -13,6 +13,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
 import { useFixedRows } from './use-fixed-rows.js';
+import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -24,6 +25,8 @@ export function Timeline() {
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
   const follow = useUi((s) => s.follow);
+  // A conversation's timeline marks where each of its sessions begins.
+  const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
   const scroller = useRef<HTMLDivElement>(null);
   const count = view.size;
   const { first, last, totalHeight, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
@@ -60,6 +63,7 @@ export function Timeline() {
             const at = first + i;
             const ex = row.original;
             const isSelected = row.id === selected;
+            const sessionBreak = inConversation && startsSession(view.ids, at, (id) => index.get(id)?.sessionKey);
             return (
               <div
                 key={row.id}
@@ -69,7 +73,8 @@ export function Timeline() {
                 data-method={ex.method ?? ''}
                 data-status={ex.status}
                 aria-selected={isSelected}
-                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${at % 2 ? ' odd' : ''}`}
+                data-session-break={sessionBreak || undefined}
+                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
                 style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => useUi.getState().select(row.id, true)}
               >

@@ -7,6 +7,7 @@ import type { Frame } from '../model/frame.js';
 import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ConversationSummary } from '../conversation/conversation-summary.js';
 
 /**
  * A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut (`raw` is then the first part)
@@ -67,6 +68,11 @@ export interface SessionsPage {
   sessions: SessionSummary[];
 }
 
+/** `GET /api/conversations`: conversations that hold something, newest first. */
+export interface ConversationsPage {
+  conversations: ConversationSummary[];
+}
+
 export interface HealthResponse {
   ok: true;
 }
@@ -93,6 +99,11 @@ export interface ReplayResponse {
   sessionKey: string;
   /** Things the user should know, e.g. credentials mcpscope no longer holds (after a restart). */
   warnings?: string[];
+  /**
+   * Session mode, when the original session was gone: the replay went into the newest live
+   * session of the same conversation instead. Says which, and why.
+   */
+  sessionFallback?: { from: string; to: string; conversationKey: string; reason: string };
 }
 
 /**
@@ -243,6 +254,7 @@ export type ServerEvent =
   | { type: 'frames/add'; head: number; frames: FrameView[] }
   | { type: 'exchanges/update'; head: number; exchanges: ExchangeSummary[] }
   | { type: 'sessions/update'; head: number; sessions: SessionSummary[] }
+  | { type: 'conversations/update'; head: number; conversations: ConversationSummary[] }
   /** The client fell too far behind: reload from the API from `head`. Nothing is dropped silently. */
   | { type: 'resync'; head: number; reason: string }
   /** Retention removed frames: the dashboard says so. */

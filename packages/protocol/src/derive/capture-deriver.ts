@@ -1,5 +1,6 @@
 /**
- * Everything mcpscope derives from frames, in one place: exchanges, sessions and diagnostics.
+ * Everything mcpscope derives from frames, in one place: exchanges, sessions, conversations and
+ * diagnostics.
  * The proxy's capture pipeline and any rebuild-from-frames run this same code, so a rebuild gives
  * the same tables as live capture did.
  *
@@ -25,7 +26,10 @@ import { type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
 import { MrtrChains, type MrtrChainsState } from './mrtr-chains.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
+import type { ConversationSummary } from '../conversation/conversation-summary.js';
+import { ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
 
+/** What one frame changed. Conversations are taken per batch: `CaptureDeriver.takeConversations()`. */
 export interface Derived {
   exchanges: ExchangeSummary[];
   sessions: SessionSummary[];
@@ -34,6 +38,8 @@ export interface Derived {
 
 export interface CaptureDeriverDeps {
   validator?: ValidatorPort;
+  /** False derives no conversations (the benchmark's baseline of what they cost); on by default. */
+  conversations?: boolean;
 }
 
 const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -50,7 +56,7 @@ type Extras = Pick<ExchangeSummary, 'chainOf' | 'inputRequired'>;
  * Bump when what a snapshot holds, or what it means to the code that continues from it, changes:
  * a snapshot of another version is never restored (the capture is replayed from frames instead).
  */
-export const DERIVER_STATE_VERSION = 1;
+export const DERIVER_STATE_VERSION = 2;
 
 /** Everything a deriver knows, as plain JSON: `CaptureDeriver.restore` continues from it. */
 export interface DeriverState {
@@ -63,6 +69,7 @@ export interface DeriverState {
   extras: [exchangeId: string, Extras][];
   chains: MrtrChainsState['chains'];
   rootOf: MrtrChainsState['rootOf'];
+  conversations: ConversationTrackerState | null;
 }
 
 export class CaptureDeriver {
@@ -77,6 +84,7 @@ export class CaptureDeriver {
   private readonly extras: Map<string, Extras>;
   /** 2026-07-28 MRTR: retries linked to the exchange that started their chain. */
   private readonly chains: MrtrChains;
+  private readonly conversations: ConversationTracker | undefined;
 
   /** `state` is for `restore`, which checks it first. */
   constructor(deps: CaptureDeriverDeps = {}, state?: DeriverState) {
@@ -88,6 +96,7 @@ export class CaptureDeriver {
     this.counts = new Map(state?.counts ?? []);
     this.extras = new Map(copyJson(state?.extras ?? []));
     this.chains = new MrtrChains(state);
+    if (deps.conversations !== false) this.conversations = new ConversationTracker(state?.conversations ?? undefined);
   }
 
   /**
@@ -105,6 +114,7 @@ export class CaptureDeriver {
       counts: [...this.counts],
       extras: copyJson([...this.extras]),
       ...this.chains.state(),
+      conversations: this.conversations?.snapshot() ?? null,
     };
   }
 
@@ -122,8 +132,12 @@ export class CaptureDeriver {
     const sessions: SessionSummary[] = [];
     const session = frame.kind === 'data' ? this.sessions.ingestFrame(frame, message) : undefined;
     if (session) sessions.push(session);
+    const conversations = this.conversations;
+    conversations?.onFrame(frame, session);
     const items: Single[] = frame.kind !== 'data' ? [] : message.kind === 'batch' ? message.items.map(flatten) : [message];
     const sender = frame.direction === 'c2s' ? 'client' : 'server';
+    const batch = message.kind === 'batch';
+    const rowIdOf = (i: number) => (batch ? `${frame.seq}.${i}` : String(frame.seq));
     // Before pairing: which ids are reused while in flight, and which requests the answers answer.
     const reused = new Set<number>();
     const answered = new Map<number, RequestInfo & { exchangeId: string }>();
@@ -135,19 +149,21 @@ export class CaptureDeriver {
         const info = pending && this.requests.get(pending.id);
         if (pending && info) answered.set(i, { ...info, exchangeId: pending.id });
       }
+      conversations?.placeExchange(rowIdOf(i), frame, item, session);
     });
     const exchanges = this.exchanges.ingest(frame, message);
     for (const id of this.exchanges.takeEvicted()) this.forget(id);
-    for (const s of this.sessions.ingestExchanges(exchanges)) if (!sessions.includes(s)) sessions.push(s);
+    for (const s of this.sessions.ingestExchanges(exchanges, conversations && ((ex, before, s) => conversations.onStatus(ex, before, s)))) if (!sessions.includes(s)) sessions.push(s);
 
     const diagnostics: Diagnostic[] = [];
-    const batch = message.kind === 'batch';
+    /** The answer item each exchange settled by this frame got (the era lane reads results). */
+    const answers = new Map<string, Single>();
     if (batch && frame.kind === 'data') {
       const rev = this.revisionOf(items[0], session);
       for (const f of batchFindings(rev)) diagnostics.push(toDiagnostic(frame, undefined, f));
     }
     items.forEach((item, i) => {
-      const rowId = batch ? `${frame.seq}.${i}` : String(frame.seq);
+      const rowId = rowIdOf(i);
       const exchange = findExchange(exchanges, item, rowId, frame.seq);
       const request = answered.get(i);
       const ctx: ItemContext = {
@@ -164,10 +180,24 @@ export class CaptureDeriver {
       const findings = this.check(ctx, reused.has(i));
       if (item.kind === 'request' && exchange) this.requests.set(exchange.id, requestInfo(item));
       if (exchange) this.link(ctx, exchange);
+      if (exchange && (item.kind === 'response' || item.kind === 'error')) answers.set(exchange.id, item);
       for (const f of findings) diagnostics.push(toDiagnostic(frame, exchange?.id, f));
       if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
     });
+    if (conversations) {
+      for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers.get(ex.id), session);
+      for (const s of conversations.takeMovedSessions()) if (!sessions.includes(s)) sessions.push(s);
+    }
     return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };
+  }
+
+  /**
+   * Conversations changed since the last call (copies, safe to keep; each with the seq of the
+   * last frame that changed it). Take them once per batch of frames: they change with nearly
+   * every frame, and only the latest state is worth a copy.
+   */
+  takeConversations(): ConversationSummary[] {
+    return this.conversations?.takeConversations() ?? [];
   }
 
   session(sessionKey: string): SessionSummary | undefined {
@@ -199,9 +229,17 @@ export class CaptureDeriver {
     if (reused && item.kind === 'request') {
       out.push({ code: 'id-reused-in-flight', severity: 'error', path: joinPath(ctx.base, '$.id'), message: `Request id ${JSON.stringify(item.id)} is already in use by a request from the ${ctx.sender} that has not been answered. Ids must be unique among a sender's outstanding requests; answers can no longer be told apart.` });
     }
+    // First: a call that names the host's conversation may move its session to that conversation.
+    if (this.conversations) out.push(...this.conversations.onClientMessage(ctx, ctx.exchangeId));
     out.push(...schemaFindings(ctx, this.validator), ...nameFindings(ctx), ...capabilityFindings(ctx), ...headerFindings(ctx), ...lintFindings(ctx));
-    if (item.kind === 'request' && item.method === 'tools/call') out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params));
-    if (item.kind === 'response' && ctx.request?.method === 'tools/list') this.tools.onToolsList(frame.sessionKey, ctx.request.params, item.result);
+    if (item.kind === 'request' && item.method === 'tools/call') {
+      out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params, this.conversations?.toolsSession(frame.sessionKey)));
+    }
+    if (item.kind === 'response' && ctx.request?.method === 'tools/list') {
+      this.tools.onToolsList(frame.sessionKey, ctx.request.params, item.result);
+      this.conversations?.onToolsListed(frame.sessionKey, ctx.exchangeId);
+    }
+    if (item.kind === 'notification' && ctx.sender === 'server') this.conversations?.onServerNotification(frame, item.method, ctx.exchangeId);
     if (item.kind === 'response' && ctx.request?.method === 'tools/call' && item.result.resultType !== 'input_required') {
       out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result));
     }
@@ -229,6 +267,8 @@ export class CaptureDeriver {
     // `out` is already the tracker's private copy: annotate it in place rather than copy again.
     const ex = out;
     out.diagnostics = this.counts.get(ex.id) ?? 0;
+    const conversation = this.conversations?.exchangeConversation(ex.id);
+    if (conversation !== undefined) out.conversation = conversation;
     const extras = this.extras.get(ex.id);
     if (extras) Object.assign(out, extras);
     // A cancelled request still waits for its answer, an orphan for its request; once the tracker
@@ -249,6 +289,7 @@ export class CaptureDeriver {
     this.extras.delete(id);
     this.requests.delete(id);
     this.sessions.forget(id);
+    this.conversations?.forget(id);
   }
 }
 

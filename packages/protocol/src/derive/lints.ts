@@ -6,6 +6,7 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { joinPath } from '../model/json-path.js';
 import { type Finding, type ItemContext } from './item-context.js';
+import { unflaggedError } from './unflagged-error.js';
 
 const STANDARD_REQUEST_ERRORS = new Set([-32700, -32600, -32601, -32602]);
 /** Text of an isError result that reads like a failure of the request itself. */
@@ -64,6 +65,12 @@ function looksLikeToolResult(method: string, params: JsonObject | undefined): bo
 
 function errorKindHints(ctx: ItemContext, p: (path: string) => string): Finding[] {
   const { item } = ctx;
+  if (item.kind === 'response' && item.result.isError !== true) {
+    const hit = unflaggedError(item.result);
+    if (hit) {
+      return [{ code: 'unflagged-business-error', severity: 'warning', path: p(hit.path), message: `This tool result looks like a failure (${hit.rule}) but does not set isError: true, so the host shows it as a success and the model may take the error for data. Return isError: true when the tool failed.` }];
+    }
+  }
   if (item.kind === 'response' && item.result.isError === true) {
     const text = firstText(item.result.content);
     if (text && PROTOCOL_LIKE.test(text)) {

@@ -70,14 +70,28 @@ export class ToolRegistry {
     }
   }
 
-  /** Checks a tools/call request against the latest tool list. */
-  checkCall(sessionKey: string, base: string, params: JsonObject | undefined): Finding[] {
-    const s = this.used(sessionKey);
+  /**
+   * Checks a tools/call request against the latest tool list: the session's own, else (a host
+   * that opens a new session per call and lists in another) that of `conversationSession`, the
+   * session of the same conversation that listed last.
+   */
+  checkCall(sessionKey: string, base: string, params: JsonObject | undefined, conversationSession?: string): Finding[] {
+    let s = this.used(sessionKey);
+    let borrowed: string | undefined;
+    if (!s?.tools && conversationSession !== undefined) {
+      const other = this.sessions.get(conversationSession);
+      if (other?.tools) {
+        borrowed = conversationSession;
+        // Shapes and skipped schemas stay the calling session's own.
+        s = { tools: other.tools, shapes: s?.shapes ?? new Map(), skipped: s?.skipped ?? other.skipped };
+      }
+    }
     const name = params?.name;
     if (!s?.tools || typeof name !== 'string') return [];
     const entry = s.tools.get(name);
     if (!entry) {
-      return [{ code: 'phantom-tool', severity: 'warning', path: joinPath(base, '$.params.name'), message: `The client called "${name}", which is not in the server's latest tools/list. The client's cached tool list is stale (or the name is made up): list tools again after notifications/tools/list_changed.` }];
+      const where = borrowed === undefined ? "the server's latest tools/list" : `the latest tools/list of this conversation (session ${borrowed})`;
+      return [{ code: 'phantom-tool', severity: 'warning', path: joinPath(base, '$.params.name'), message: `The client called "${name}", which is not in ${where}. The client's cached tool list is stale (or the name is made up): list tools again after notifications/tools/list_changed.` }];
     }
     if (!isJsonObject(entry.tool.inputSchema) || !this.validator) return [];
     entry.input ??= this.validator.compileToolSchema(entry.tool.inputSchema);

@@ -152,6 +152,17 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     compile: (_op, v) => (ex) => ex.sessionKey.startsWith(v),
   },
   {
+    field: 'conversation',
+    ops: [':'],
+    syntax: 'conversation:KEY',
+    help: "A conversation (c1042): every session the host churned through in it, as one timeline.",
+    example: 'conversation:c1',
+    normalize: asIs,
+    describe: (_op, v) => `it belongs to conversation ${v}`,
+    // Session-less exchanges carry their own conversation; the others follow their session's.
+    compile: (_op, v) => (ex, ctx) => (ex.conversation ?? ctx?.session?.conversationKey) === v,
+  },
+  {
     field: 'client',
     ops: [':'],
     syntax: 'client:NAME',

@@ -12,6 +12,7 @@ export type FilterField =
   | 'kind'
   | 'status'
   | 'session'
+  | 'conversation'
   | 'client'
   | 'code'
   | 'rev'
@@ -47,7 +48,7 @@ export type FilterParseResult =
   | { ok: false; error: FilterError };
 
 export interface FilterContext {
-  /** The exchange's session, for `client:` and `rev:`. */
+  /** The exchange's session, for `client:`, `rev:` and `conversation:`. */
   session?: SessionSummary;
   /** Raw bodies of the exchange's frames, supplied lazily because only free text needs them. */
   bodyText?: () => string;

@@ -58,6 +58,11 @@ export interface ExchangeSummary {
   chainOf?: string;
   /** 2026-07-28 MRTR: the answer was `resultType: "input_required"` — incomplete, a retry is expected. */
   inputRequired?: boolean;
+  /**
+   * Set on an exchange with no session of its own (the stateless era, a probe before initialize):
+   * the conversation it joined. Exchanges of a session follow the session's `conversationKey`.
+   */
+  conversation?: string;
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
   /** The seq of the last frame that changed this summary (for incremental sync). */

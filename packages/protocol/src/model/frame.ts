@@ -27,6 +27,12 @@ export interface HttpInfo {
   /** The SSE event's `id:` and `event:` fields, when the frame was an SSE event. */
   sseId?: string;
   sseEvent?: string;
+  /**
+   * A fingerprint of the request's bearer credential (`Authorization`), salted per capture and
+   * taken by the tap before redaction: it tells two requests with the same credential apart from
+   * two with different ones, and nothing else. Never the credential itself.
+   */
+  credential?: string;
 }
 
 /** A frame as the tap hands it to the store, before it has a sequence number. */

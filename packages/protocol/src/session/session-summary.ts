@@ -4,6 +4,7 @@
  */
 import type { JsonObject } from '../model/json-rpc.js';
 import type { ExchangeStatus } from '../model/exchange.js';
+import type { JoinEvidence } from '../conversation/conversation-summary.js';
 
 export type Era = 'legacy' | 'modern';
 
@@ -23,4 +24,21 @@ export interface SessionSummary {
   lastTs: number;
   counts: Partial<Record<ExchangeStatus, number>>;
   ended?: boolean;
+  /** The server no longer knows this session (it answered a request on it with 404). */
+  expired?: boolean;
+  /** The conversation the session belongs to now, and the evidence that put it there. */
+  conversationKey?: string;
+  joinedBy?: JoinEvidence;
+}
+
+/**
+ * Session keys the tap makes up for traffic that has no session (2026-07-28, a server that mints
+ * no id, a probe before initialize): `client:` + the client's identity. Such a "session" spans
+ * conversations, so its exchanges join conversations one by one. Imported traffic keeps the
+ * original key after `import:<file>:`.
+ */
+export const SESSIONLESS_KEY_PREFIX = 'client:';
+
+export function isSessionlessKey(sessionKey: string): boolean {
+  return sessionKey.startsWith(SESSIONLESS_KEY_PREFIX) || (sessionKey.startsWith('import:') && sessionKey.includes(`:${SESSIONLESS_KEY_PREFIX}`));
 }

@@ -98,8 +98,11 @@ export class SessionTracker {
     return s;
   }
 
-  /** Moves per-status counts as exchanges change; returns the touched sessions. */
-  ingestExchanges(updates: ExchangeSummary[]): SessionSummary[] {
+  /**
+   * Moves per-status counts as exchanges change; returns the touched sessions. `onMove` hears each
+   * move (the conversation tracker moves its counts in step).
+   */
+  ingestExchanges(updates: ExchangeSummary[], onMove?: (ex: ExchangeSummary, before: ExchangeStatus | undefined, session: SessionSummary) => void): SessionSummary[] {
     const touched = new Set<SessionSummary>();
     for (const ex of updates) {
       const s = this.sessions.get(ex.sessionKey);
@@ -108,6 +111,7 @@ export class SessionTracker {
       if (before === ex.status) continue;
       if (before) s.counts[before] = (s.counts[before] ?? 1) - 1;
       s.counts[ex.status] = (s.counts[ex.status] ?? 0) + 1;
+      onMove?.(ex, before, s);
       // Remembered to move the count when the status changes again; the deriver, which knows when
       // a row is settled (pairing may still hold a cancelled, orphan or junk row), calls forget().
       this.statusOf.set(ex.id, ex.status);

@@ -17,7 +17,12 @@ const params = fc.record(
   {
     name: tool,
     arguments: fc.oneof(fc.constant({}), fc.record({ budget: fc.integer({ min: -5, max: 100 }) }), fc.constant({ budget: 'lots' })),
-    _meta: fc.oneof(fc.record({ progressToken: fc.constantFrom('p1', 7) }), fc.constant(modernMeta)),
+    _meta: fc.oneof(
+      fc.record({ progressToken: fc.constantFrom('p1', 7) }),
+      fc.constant(modernMeta),
+      // ChatGPT's hints: the host's conversation id moves sessions between conversations.
+      fc.record({ 'openai/session': fc.constantFrom('conv-1', 'conv-2'), 'openai/locale': fc.constantFrom('en-US', 'fr-FR') }),
+    ),
     requestState: fc.constantFrom('st-1', 'st-2'),
   },
   { requiredKeys: ['name'] },
@@ -39,7 +44,7 @@ const result = fc.oneof(
 );
 const single = fc.oneof(
   fc.record({ jsonrpc: fc.constant('2.0'), id, method: fc.constant('tools/call'), params }),
-  fc.record({ jsonrpc: fc.constant('2.0'), id, method: fc.constantFrom('tools/list', 'ping', 'resources/read', 'sampling/createMessage') }),
+  fc.record({ jsonrpc: fc.constant('2.0'), id, method: fc.constantFrom('tools/list', 'ping', 'resources/read', 'sampling/createMessage', 'server/discover') }),
   fc.record({ jsonrpc: fc.constant('2.0'), id, method: fc.constant('initialize'), params: fc.constant({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'Claude', version: '1' } }) }),
   fc.record({ jsonrpc: fc.constant('2.0'), id, result }),
   fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(id, fc.constant(null)), error: fc.record({ code: fc.constantFrom(-32602, -32601, 42), message: fc.constant('nope') }) }),
@@ -52,7 +57,7 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.array(single, { minLength: 1, maxLength: 3 }).map((items) => JSON.stringify(items)) },
   { weight: 1, arbitrary: fc.constantFrom('not json at all', '{"jsonrpc":"2.0"}', '[]', '{"jsonrpc":"2.0","id":1,"result":{}') },
 );
-type Step = { kind: Frame['kind']; direction: Frame['direction']; session: string; raw: string; conn?: string; status?: number; ua?: string };
+type Step = { kind: Frame['kind']; direction: Frame['direction']; session: string; raw: string; conn?: string; status?: number; ua?: string; credential?: string };
 const step: fc.Arbitrary<Step> = fc.oneof(
   {
     weight: 12,
@@ -60,11 +65,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       {
         kind: fc.constant('data' as const),
         direction: fc.constantFrom('c2s' as const, 's2c' as const),
-        session: fc.constantFrom('s1', 's2'),
+        // `client:…` is a session the tap made up for session-less traffic: it joins conversations exchange by exchange.
+        session: fc.constantFrom('s1', 's2', 's3', 'client:openai-mcp/1.0'),
         raw: body,
         conn: fc.constantFrom('h1', 'h2', 'h3'),
-        status: fc.constantFrom(200, 500),
+        status: fc.constantFrom(200, 500, 400, 404),
         ua: fc.constantFrom('openai-mcp/1.0', 'curl/8'),
+        credential: fc.constantFrom('fp-a', 'fp-b'),
       },
       { requiredKeys: ['kind', 'direction', 'session', 'raw'] },
     ),
@@ -105,32 +112,37 @@ const traffic = fc
 function frames(steps: Step[]): Frame[] {
   return steps.map((s, i) => ({
     seq: i + 1,
-    ts: 1000 + i * 7,
+    // Now and then a long pause, so that "the same client, close in time" sometimes does not hold.
+    ts: 1000 + i * 7 + 11 * 60_000 * Math.floor(i / 11),
     sessionKey: s.session,
     direction: s.direction,
     transport: 'http-json',
     kind: s.kind,
     raw: s.raw,
     ...(s.conn
-      ? { http: { method: 'POST', path: '/mcp', connectionId: s.conn, ...(s.status ? { status: s.status } : {}), ...(s.ua ? { requestHeaders: { 'user-agent': s.ua } } : {}) } }
+      ? { http: { method: 'POST', path: '/mcp', connectionId: s.conn, ...(s.status ? { status: s.status } : {}), ...(s.ua ? { requestHeaders: { 'user-agent': s.ua } } : {}), ...(s.credential ? { credential: s.credential } : {}) } }
       : {}),
   }));
 }
 
 describe('deriver snapshots', () => {
-  it('snapshot at any frame, restore, continue: the same exchanges, sessions and diagnostics as never stopping', () => {
+  it('snapshot at any frame, restore, continue: the same exchanges, sessions, conversations and diagnostics as never stopping', () => {
     fc.assert(
       fc.property(traffic, fc.nat(), (steps, at) => {
         const all = frames(steps);
         const cut = at % (all.length + 1);
         const whole = new CaptureDeriver({ validator });
-        const expected = all.map((f) => json(whole.ingest(f)));
+        // Conversations are taken per frame here (per batch in the proxy), so they are compared too.
+        const expected = all.map((f) => json({ ...whole.ingest(f), conversations: whole.takeConversations() }));
 
         const first = new CaptureDeriver({ validator });
-        for (const f of all.slice(0, cut)) first.ingest(f);
+        for (const f of all.slice(0, cut)) {
+          first.ingest(f);
+          first.takeConversations();
+        }
         const stored = JSON.stringify(first.snapshot());
         const second = CaptureDeriver.restore(JSON.parse(stored), { validator });
-        const continued = all.slice(cut).map((f) => json(second.ingest(f)));
+        const continued = all.slice(cut).map((f) => json({ ...second.ingest(f), conversations: second.takeConversations() }));
 
         expect(continued).toEqual(expected.slice(cut));
         expect(json(second.snapshot())).toEqual(json(whole.snapshot()));

@@ -117,6 +117,18 @@ describe('matchesExchange', () => {
     expect(ids('rev:2025-03-26', { session })).toEqual([]);
   });
 
+  it('matches conversations exactly: through the session, or the exchange\'s own for session-less rows', () => {
+    const inConv = { session: { ...session, conversationKey: 'c12' } };
+    expect(ids('conversation:c12', inConv)).toHaveLength(6);
+    expect(ids('conversation:c1', inConv)).toEqual([]);
+    expect(ids('conversation:c12')).toEqual([]);
+    // A session-less exchange carries the conversation it joined, whatever its made-up session says.
+    expect(matches('conversation:c7', ex({ conversation: 'c7' }), inConv)).toBe(true);
+    expect(matches('conversation:c12', ex({ conversation: 'c7' }), inConv)).toBe(false);
+    const parsed = parseFilter('conversation:c12');
+    expect(parsed.ok && parsed.filter && describeFilter(parsed.filter)).toContain('conversation c12');
+  });
+
   it('matches diagnostics by presence and by code', () => {
     expect(ids('has:diag')).toEqual(['3']);
     expect(matches('diag:phantom-tool', failed, { diagnosticCodes: ['phantom-tool'] })).toBe(true);

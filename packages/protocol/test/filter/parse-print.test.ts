@@ -107,6 +107,7 @@ const valueByField: Record<FilterField, fc.Arbitrary<string>> = {
   kind: fc.constantFrom('request', 'notification', 'invalid'),
   status: fc.constantFrom('ok', 'pending', 'err', 'protocol_error', 'orphan'),
   session: fc.string({ minLength: 1 }),
+  conversation: fc.oneof(fc.nat().map((n) => `c${n}`), fc.string({ minLength: 1 })),
   client: fc.string({ minLength: 1 }),
   code: fc.integer({ min: -40000, max: 40000 }).map(String),
   rev: fc.constantFrom('2025-03-26', '2025-06-18', '2026-07-28', '2025-*'),

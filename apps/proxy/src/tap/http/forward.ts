@@ -29,6 +29,8 @@ export interface ForwardDeps {
   nextConnectionId(): string;
   /** `--public-url`'s base; without it the Host the client used names the tap. */
   publicBase?: string;
+  /** The salted fingerprint of an `Authorization` value, taken before redaction (conversations join on it). */
+  credentialOf?(authorization: string | undefined): string | undefined;
   /** Sees each MCP request's headers with its session key (replay keeps the credentials in memory). */
   onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
 }
@@ -60,7 +62,11 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const connectionId = deps.nextConnectionId();
   const requestText = recordHere && body !== undefined && body.length > 0 ? body.toString('utf8') : undefined;
   const http: HttpInfo = { method, path: url, connectionId };
-  if (recordHere) http.requestHeaders = capturedHeaders(req.headers);
+  if (recordHere) {
+    http.requestHeaders = capturedHeaders(req.headers);
+    const credential = deps.credentialOf?.(headerValue(req.headers, 'authorization'));
+    if (credential !== undefined) http.credential = credential;
+  }
   const proto = (headerValue(req.headers, 'x-forwarded-proto') ?? 'http').split(',')[0]!.trim();
   const base = deps.publicBase ?? `${proto}://${req.headers.host ?? 'localhost'}`;
 

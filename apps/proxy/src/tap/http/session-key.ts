@@ -3,12 +3,13 @@
  * (`Mcp-Session-Id`); stateless ones (2026-07-28, or a server without sessions) do not, so the
  * key comes from who the client is: its User-Agent plus the clientInfo it puts in `_meta`.
  */
-import { classifyText, isJsonObject, type Message } from '@mcpscope/protocol';
+import { classifyText, isJsonObject, SESSIONLESS_KEY_PREFIX, type Message } from '@mcpscope/protocol';
 
 const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
 
 export function statelessSessionKey(userAgent: string | undefined, requestText: string | undefined): string {
-  let key = `client:${userAgent ?? 'unknown client'}`;
+  // The prefix tells the deriver this "session" is made up: its exchanges join conversations one by one.
+  let key = `${SESSIONLESS_KEY_PREFIX}${userAgent ?? 'unknown client'}`;
   // Parse only bodies that can carry clientInfo: this runs for every stateless request.
   const info = requestText !== undefined && requestText.includes(CLIENT_INFO_META) ? clientInfoOf(classifyText(requestText)) : undefined;
   if (info) key += ` ${info}`;

@@ -1,0 +1,71 @@
+/**
+ * Above the timeline while a conversation is chosen: who the host is, when it started, what
+ * joined its sessions (a guess says so; a credential says what was kept of it), the revision the
+ * sides agreed, the churn, the hints the host sent, and the era lane. The timeline below shows
+ * every exchange of the conversation, with a thin line where a new session begins.
+ */
+import type { ConversationSummary } from '@mcpscope/protocol';
+import { useLive } from '../store/live-store.js';
+import { useUi } from '../store/ui-store.js';
+import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from './conversation-facts.js';
+import { EraLane } from './EraLane.js';
+import './conversations.css';
+
+const time = (ts: number) => new Date(ts).toLocaleTimeString();
+
+function Header({ c }: { c: ConversationSummary }) {
+  const guess = weakestEvidence(c) === 'client-time';
+  const hints = Object.entries(c.hints);
+  return (
+    <section className="conv-header" data-testid="conversation-header" data-key={c.key}>
+      <div className="conv-header-line">
+        <strong>{c.host}</strong>
+        <span className="mono muted">{c.key}</span>
+        <span className="muted">started {time(c.firstTs)}</span>
+        {c.era.agreed && <span className="rev" data-testid="conversation-revision">{c.era.agreed}</span>}
+        <span className={`conv-evidence${guess ? ' guess' : ''}`} data-testid="conversation-evidence" title={c.credential ? CREDENTIAL_NOTE : undefined}>
+          {evidenceLabel(c)}
+        </span>
+        <span className="spacer" />
+        <span className="muted">
+          {exchangeCount(c)} exchanges · {errorCount(c)} failed
+        </span>
+        <button type="button" className="small" onClick={() => useUi.getState().setFilter(withConversation(useUi.getState().filter, undefined))}>
+          All conversations
+        </button>
+      </div>
+      <div className="conv-header-line muted" data-testid="conversation-churn">
+        {churnLine(c)}
+        {c.churn.staleAnswer && <span title="What the server answered the latest call on a session it did not know"> — {c.churn.staleAnswer}</span>}
+      </div>
+      {c.credential && <p className="muted conv-note" data-testid="credential-note">{CREDENTIAL_NOTE}</p>}
+      {c.hostId && (
+        <div className="conv-header-line muted">
+          host conversation id <code title="_meta[&quot;openai/session&quot;]">{c.hostId}</code>
+        </div>
+      )}
+      {hints.length > 0 && (
+        <details className="conv-hints">
+          <summary>{hints.length} hint{hints.length === 1 ? '' : 's'} the host sent in request _meta</summary>
+          <dl>
+            {hints.map(([k, v]) => (
+              <div key={k}>
+                <dt className="mono">{k}</dt>
+                <dd className="mono">{v}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      )}
+      <EraLane lane={c.era} />
+    </section>
+  );
+}
+
+export function ConversationHeader() {
+  const key = useUi((s) => chosenConversation(s.filter));
+  const conversation = useLive((s) => (key ? s.conversations.get(key) : undefined));
+  if (!key) return null;
+  if (!conversation) return <section className="conv-header muted" data-testid="conversation-header">No conversation {key} in this capture.</section>;
+  return <Header c={conversation} />;
+}

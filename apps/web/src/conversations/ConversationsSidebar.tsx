@@ -1,0 +1,127 @@
+/**
+ * The sidebar: conversations, the most recently started first — host, start time, calls, errors
+ * and churn — each expandable into its sessions (with their agreed revision). Choosing one puts
+ * `conversation:KEY` in the filter, so the timeline shows all its sessions as one; choosing a
+ * session narrows to it as before. Sessions no conversation holds (a capture from before them)
+ * are listed on their own.
+ */
+import { useState } from 'react';
+import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
+import { SessionItem } from '../sessions/SessionsSidebar.js';
+import { useLive } from '../store/live-store.js';
+import { useUi } from '../store/ui-store.js';
+import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from './conversation-facts.js';
+import './conversations.css';
+
+const time = (ts: number) => new Date(ts).toLocaleTimeString();
+
+function ConversationItem({ c, sessions, active, chosenSession }: { c: ConversationSummary; sessions: SessionSummary[]; active: boolean; chosenSession: string | undefined }) {
+  // A conversation of one session shows it at once; a churned one opens on demand.
+  const [open, setOpen] = useState(sessions.length <= 1);
+  const errors = errorCount(c);
+  const guess = weakestEvidence(c) === 'client-time';
+  return (
+    <li className="conv" data-testid="conversation-item" data-key={c.key} data-sessions={c.churn.sessions}>
+      <div className={`conv-row${active ? ' active' : ''}`}>
+        <button
+          type="button"
+          className="conv-toggle"
+          aria-expanded={open}
+          aria-label={open ? 'Hide its sessions' : 'Show its sessions'}
+          data-testid="conversation-toggle"
+          disabled={sessions.length === 0}
+          onClick={() => setOpen(!open)}
+        >
+          {open ? '▾' : '▸'}
+        </button>
+        <button
+          type="button"
+          className="conv-main"
+          aria-pressed={active}
+          data-testid="conversation-choose"
+          onClick={() => {
+            const ui = useUi.getState();
+            ui.setSession(undefined);
+            ui.setFilter(withConversation(ui.filter, active ? undefined : c.key));
+          }}
+        >
+          <span className="session-client">
+            {c.host} <span className="mono muted conv-key">{c.key}</span>
+          </span>
+          <span className="session-line muted">
+            {time(c.firstTs)} · {c.churn.toolsCall} call{c.churn.toolsCall === 1 ? '' : 's'}
+            {errors > 0 && <span className="tone-error"> · {errors} failed</span>}
+            {c.era.agreed && <span className="rev">{c.era.agreed}</span>}
+          </span>
+          <span className={`session-line conv-evidence${guess ? ' guess' : ''}`} title={c.credential ? CREDENTIAL_NOTE : undefined}>
+            {evidenceLabel(c)}
+          </span>
+          {churns(c) && (
+            <span className="session-line conv-churn" data-testid="conversation-churn-badge" title="The host opened a new session (with its own initialize) for these calls">
+              churn: {c.churn.sessions} sessions, {c.churn.initialize} initialize, {c.churn.toolsList} tools/list
+              {c.churn.unusedSessions > 0 ? `, ${c.churn.unusedSessions} unused` : ''}
+              {c.churn.staleSessionCalls > 0 ? `, ${c.churn.staleSessionCalls} stale` : ''}
+            </span>
+          )}
+        </button>
+      </div>
+      {open && sessions.length > 0 && (
+        <ul className="conv-sessions">
+          {sessions.map((s) => (
+            <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosenSession} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+export function ConversationsSidebar() {
+  const conversations = useLive((s) => s.conversations);
+  const sessions = useLive((s) => s.sessions);
+  const total = useLive((s) => s.index.size);
+  const chosenSession = useUi((s) => s.session);
+  const chosen = useUi((s) => chosenConversation(s.filter));
+  const grouped = sessionsByConversation(sessions.values());
+  const list = listed(conversations.values());
+  // The tap's made-up sessions of session-less traffic hold exchanges of several conversations:
+  // listed on their own only when there are no conversations at all (a capture from before them).
+  const loose = (grouped.get('') ?? []).filter((s) => list.length === 0 || !isSessionlessKey(s.sessionKey));
+  return (
+    <nav className="sidebar" aria-label="Conversations" data-testid="sessions">
+      <h2>Conversations</h2>
+      <ul>
+        <li>
+          <button
+            type="button"
+            className={`session${chosen || chosenSession ? '' : ' active'}`}
+            aria-pressed={!chosen && !chosenSession}
+            onClick={() => {
+              const ui = useUi.getState();
+              ui.setSession(undefined);
+              ui.setFilter(withConversation(ui.filter, undefined));
+            }}
+          >
+            <span className="session-client">All conversations</span>
+            <span className="session-line muted">
+              {list.length} conversation{list.length === 1 ? '' : 's'} · {sessions.size} session{sessions.size === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
+            </span>
+          </button>
+        </li>
+        {list.map((c) => (
+          <ConversationItem key={c.key} c={c} sessions={grouped.get(c.key) ?? []} active={c.key === chosen} chosenSession={chosenSession} />
+        ))}
+        {loose.length > 0 && (
+          <li className="conv">
+            <span className="muted conv-loose">Sessions in no conversation</span>
+            <ul className="conv-sessions">
+              {loose.map((s) => (
+                <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosenSession} />
+              ))}
+            </ul>
+          </li>
+        )}
+      </ul>
+    </nav>
+  );
+}
