@@ -3,7 +3,7 @@
 // enter packages/protocol. The shapes are complete so that they agree with Node's where both meet
 // (the tests compile with Node typings).
 declare class URLSearchParams {
-  constructor(init?: string);
+  constructor(init?: string | Record<string, string> | [string, string][]);
   readonly size: number;
   append(name: string, value: string): void;
   delete(name: string, value?: string): void;

@@ -50,7 +50,10 @@ export function mcpStep(ctx: FlowContext, r: DoorRecord, state: McpState): void 
   const exchanges = exchangesOf(ctx, r);
   if (r.status !== undefined && r.status >= 400 && exchanges.every((ex) => ex.status !== 'ok')) return httpError(ctx, r, exchanges);
   for (const ex of exchanges) exchangeStep(ctx, r, ex, state);
-  if (exchanges.length === 0 && r.status === undefined) httpError(ctx, r);
+  if (exchanges.length > 0 || r.status === 202) return;
+  // No exchange known for it (retention removed it, or its body was not JSON-RPC).
+  if (r.status === undefined) httpError(ctx, r);
+  else fold(ctx, r, r.sessionKey ?? '', 'MCP request', false, undefined, state);
 }
 
 function exchangeStep(ctx: FlowContext, r: DoorRecord, ex: ExchangeSummary, state: McpState): void {
@@ -71,20 +74,25 @@ function exchangeStep(ctx: FlowContext, r: DoorRecord, ex: ExchangeSummary, stat
     addStep(ctx, 'mcp', failed ? 'red' : 'green', 'tools-list', `tools/list → ${ex.status.replace('_', ' ')}`, failed ? `Listing tools failed${why}.` : 'The client read the tool list.', [r], { exchanges: [ex.id] });
     return;
   }
-  let fold = state.calls.get(ex.sessionKey);
-  if (!fold) {
+  fold(ctx, r, ex.sessionKey, method, failed, ex.id, state);
+}
+
+/** Counts a request into its session's one "calls" step (made at the first). */
+function fold(ctx: FlowContext, r: DoorRecord, sessionKey: string, method: string, failed: boolean, exchangeId: string | undefined, state: McpState): void {
+  let calls = state.calls.get(sessionKey);
+  if (!calls) {
     const step = addStep(ctx, 'mcp', 'green', 'mcp-calls', '', '', [r]);
-    fold = { step, counts: new Map(), exchanges: [] };
-    state.calls.set(ex.sessionKey, fold);
-  } else if (!fold.step.records.includes(r.id)) {
-    fold.step.records.push(r.id);
+    calls = { step, counts: new Map(), exchanges: [] };
+    state.calls.set(sessionKey, calls);
+  } else if (!calls.step.records.includes(r.id)) {
+    calls.step.records.push(r.id);
   }
-  fold.exchanges.push(ex.id);
-  const count = fold.counts.get(method) ?? { ok: 0, failed: 0 };
+  if (exchangeId !== undefined) calls.exchanges.push(exchangeId);
+  const count = calls.counts.get(method) ?? { ok: 0, failed: 0 };
   if (failed) count.failed++;
   else count.ok++;
-  fold.counts.set(method, count);
-  renderCalls(fold.step, fold.counts, fold.exchanges);
+  calls.counts.set(method, count);
+  renderCalls(calls.step, calls.counts, calls.exchanges);
 }
 
 function renderCalls(step: FlowStep, counts: Map<string, { ok: number; failed: number }>, exchanges: string[]): void {
