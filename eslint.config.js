@@ -14,6 +14,31 @@ const intoApps = { group: ['@mcpscope/proxy', '@mcpscope/web', '**/apps/**'], me
 const proxyToWeb = { group: ['@mcpscope/web', '**/web/src/**'], message: 'apps/proxy and apps/web share code only through packages/.' };
 const webToProxy = { group: ['@mcpscope/proxy', '**/proxy/src/**', 'node:*'], message: 'apps/web and apps/proxy share code only through packages/.' };
 
+// Inside apps/proxy/src, layers from the top down. A folder imports only folders of lower layers
+// (and itself); the features of one layer never import each other: they meet in compose/.
+const PROXY_LAYERS = [
+  ['commands'],
+  ['compose'],
+  ['api'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo'],
+  ['upstream'],
+  ['capture'],
+  ['redaction'],
+  ['core'],
+];
+function proxyLayerRules() {
+  return PROXY_LAYERS.flatMap((layer, index) =>
+    layer.map((folder) => {
+      const above = PROXY_LAYERS.slice(0, index).flat();
+      const siblings = layer.filter((other) => other !== folder);
+      const patterns = [proxyToWeb];
+      if (above.length) patterns.push({ group: above.map((f) => `**/${f}/**`), message: `apps/proxy/src/${folder}/ may not import a folder above it (${above.join(', ')}): the layers go one way (DESIGN.md, Layout).` });
+      if (siblings.length) patterns.push({ group: siblings.map((f) => `**/${f}/**`), message: `features never import each other (${siblings.join(', ')}): they meet in compose/; a function two features need belongs a layer down.` });
+      return { files: [`apps/proxy/src/${folder}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+    }),
+  );
+}
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'reports/**', '**/*.d.ts', 'bench/results/**'] },
   js.configs.recommended,
@@ -34,6 +59,7 @@ export default tseslint.config(
     files: ['apps/proxy/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [proxyToWeb] }] },
   },
+  ...proxyLayerRules(),
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': ['error', { patterns: [webToProxy] }] },

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../apps/proxy/src/capture/capture-store.js';
 import { CapturePipeline } from '../apps/proxy/src/capture/capture-pipeline.js';
-import { FrameSource } from '../apps/proxy/src/export/frame-source.js';
-import { buildExport, type ExportRequest } from '../apps/proxy/src/export/export-service.js';
-import { importCapture } from '../apps/proxy/src/export/importer.js';
+import { FrameSource } from '../apps/proxy/src/capture/capture-reader.js';
+import { buildExport, type ExportRequest } from '../apps/proxy/src/interchange/export-service.js';
+import { importCapture } from '../apps/proxy/src/interchange/importer.js';
 import { fmt, printTable, spread } from './stats.js';
 
 const ROUNDS = 3;

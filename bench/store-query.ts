@@ -9,7 +9,8 @@
  */
 import { Hono } from 'hono';
 import { CaptureDeriver, type ExchangeSummary, type Frame } from '@mcpscope/protocol';
-import { apiErrorHandler, CapturePipeline, CaptureQuery, CaptureStore, exchangeRoutes, frameRoutes, SNAPSHOT_EVERY } from '@mcpscope/proxy/capture';
+import { CapturePipeline, CaptureQuery, CaptureStore, SNAPSHOT_EVERY } from '@mcpscope/proxy/capture';
+import { apiErrorHandler, exchangeRoutes, frameRoutes } from '@mcpscope/proxy/api';
 import { printTable } from './stats.js';
 import { exchangeFor, frameInput, medianSpread, tempDb, type StoreBenchOptions, type StoreBenchRow } from './store-common.js';
 

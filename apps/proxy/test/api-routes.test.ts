@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ApiError, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT } from '@mcpscope/protocol';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 
 let app: Mcpscope;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/config/cli-args.js';
+import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/commands/cli-args.js';
 
 describe('parseCli', () => {
   it('takes the contract flags', () => {
@@ -41,7 +41,7 @@ describe('--stdio', () => {
 });
 
 describe('the mcpscope command', () => {
-  const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
+  const CLI = new URL('../src/commands/cli.ts', import.meta.url).pathname;
   const run = (args: string[]) => spawnSync(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
 
   it('prints its version, the one in package.json', () => {

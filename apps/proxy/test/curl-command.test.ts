@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '@mcpscope/protocol';
-import { curlCommand, toCurl } from '../src/export/curl.js';
+import { curlCommand, toCurl } from '../src/interchange/curl.js';
 
 /** Runs the command with `curl` replaced by a shell function that prints each argument on its own line. */
 async function argsOf(command: string, env: Record<string, string> = {}): Promise<string[]> {

@@ -1,9 +1,9 @@
 // Only the person who launched mcpscope may read the capture (CVE-2025-49596 was this, missed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { startTestMcpscope } from './helpers.js';
-import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../src/dashboard/access.js';
+import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../src/api/access.js';
 
 let app: Mcpscope;
 beforeAll(async () => {

@@ -9,10 +9,10 @@ import { promisify } from 'node:util';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Mcpscope } from '../src/server.js';
-import { runExport } from '../src/export/export-cli.js';
-import { openCapture } from '../src/export/open-capture.js';
-import { FrameSource } from '../src/export/frame-source.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { runExport } from '../src/commands/export.js';
+import { openCapture } from '../src/compose/open-capture.js';
+import { FrameSource } from '../src/capture/capture-reader.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api } from './export-support.js';
 

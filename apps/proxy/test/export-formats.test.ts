@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Frame } from '@mcpscope/protocol';
-import { jsonlFrameLine, jsonlHeaderLine, readJsonl, JSONL_FORMAT } from '../src/export/jsonl.js';
-import { importCapture } from '../src/export/importer.js';
-import { writeHar } from '../src/export/har-writer.js';
-import { validateHar } from '../src/export/har-validate.js';
-import { parseJsonPath } from '../src/export/json-path.js';
-import { Redactor } from '../src/export/redaction.js';
+import { jsonlFrameLine, jsonlHeaderLine, readJsonl, JSONL_FORMAT } from '../src/interchange/jsonl.js';
+import { importCapture } from '../src/interchange/importer.js';
+import { writeHar } from '../src/interchange/har-writer.js';
+import { validateHar } from '../src/interchange/har-validate.js';
+import { parseJsonPath } from '@mcpscope/protocol';
+import { Redactor } from '../src/redaction/export-redaction.js';
 
 const header = jsonlHeaderLine({ format: JSONL_FORMAT, version: 1, exportedAt: '2026-01-01T00:00:00.000Z', generator: 'test', redaction: { enabled: false, rules: [] } });
 

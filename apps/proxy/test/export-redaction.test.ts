@@ -3,7 +3,7 @@
 // error codes, progress tokens), and the user's own keys and JSON paths go too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api, normalisedViews } from './export-support.js';
 

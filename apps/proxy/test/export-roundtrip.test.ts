@@ -3,9 +3,9 @@
 // statuses, sessions and diagnostics.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Mcpscope } from '../src/server.js';
-import { validateHar } from '../src/export/har-validate.js';
-import type { Har } from '../src/export/har-types.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { validateHar } from '../src/interchange/har-validate.js';
+import type { Har } from '../src/interchange/har-types.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api, normalisedViews } from './export-support.js';
 

@@ -1,7 +1,7 @@
 /** Test builders: a running mcpscope on the demo server, and an SDK client through its tap. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startMcpscope, type Mcpscope, type StartOptions } from '../src/server.js';
+import { startMcpscope, type Mcpscope, type StartOptions } from '../src/compose/start-mcpscope.js';
 
 export async function startTestMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   return startMcpscope({ db: ':memory:', port: 0, uiPort: 0, ...options });

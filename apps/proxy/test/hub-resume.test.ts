@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import type { ExchangeSummary, ExchangesPage, FrameInput, FramesPage, ServerEvent } from '@mcpscope/protocol';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { RESYNC_CLOSE_CODE } from '../src/hub/live-hub.js';
 import { startTestMcpscope } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // on it (500, CLI exit 1) left only the unredacted export, which nudges users to leak.
 import { describe, expect, it } from 'vitest';
 import type { Frame } from '@mcpscope/protocol';
-import { Redactor } from '../src/export/redaction.js';
+import { Redactor } from '../src/redaction/export-redaction.js';
 
 const DEPTH = 100_000;
 

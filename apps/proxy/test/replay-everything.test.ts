@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ExchangeDetail, ReplayInput, ReplayResponse } from '@mcpscope/protocol';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { api } from './replay-helpers.js';
 import { startEverything, type Everything } from './support/everything.js';

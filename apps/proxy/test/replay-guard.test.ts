@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiError, RequestMessage, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { ReplayInputs } from '../src/replay/replay-inputs.js';
 import { startDemoServer } from '../src/demo/demo-http.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';

@@ -1,6 +1,6 @@
 /** Shared by the replay tests: calling the dashboard API with the token, and watching upstream calls. */
-import type { Mcpscope } from '../src/server.js';
-import { upstreamRequest, type UpstreamRequest } from '../src/tap/upstream-request.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { upstreamRequest, type UpstreamRequest } from '../src/upstream/upstream-request.js';
 
 export async function api<T = unknown>(app: Mcpscope, path: string, body?: unknown, token = app.token): Promise<{ status: number; body: T }> {
   const res = await fetch(app.dashboardUrl + path, {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ExchangeDetail, ExchangeSummary, ExchangesPage, ReplayResponse, ServerEvent } from '@mcpscope/protocol';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { api } from './replay-helpers.js';

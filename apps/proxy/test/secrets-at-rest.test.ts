@@ -2,10 +2,10 @@
 // grepped byte for byte for every secret a client sent.
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { tempDbFile } from './store-helpers.js';
-import { redactBodySecrets } from '../src/security/redact-body.js';
+import { redactBodySecrets } from '../src/redaction/redact-body.js';
 
 const SECRETS = {
   bearer: 'tok_BEARER_7f3a9c1e5b2d4a6f8e0c',

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 
-const CLI = new URL('../src/cli.ts', import.meta.url).pathname;
+const CLI = new URL('../src/commands/cli.ts', import.meta.url).pathname;
 
 export function tempDbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'mcpscope-store-')), 'capture.db');

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CaptureQuery } from '../src/capture/capture-query.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
-import { InspectorError } from '../src/errors.js';
+import { InspectorError } from '../src/core/errors.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { warmDeriver } from '../src/capture/deriver-snapshot.js';
 import { parseFilter } from '@mcpscope/protocol';

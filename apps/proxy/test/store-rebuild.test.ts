@@ -4,8 +4,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { startDemoServer, type DemoServer } from '../src/demo/demo-http.js';
-import { InspectorError } from '../src/errors.js';
-import type { Mcpscope } from '../src/server.js';
+import { InspectorError } from '../src/core/errors.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 import { snapshotDerived, spawnCli, tempDbFile } from './store-helpers.js';
 

@@ -5,8 +5,8 @@ import WebSocket from 'ws';
 import type { FrameInput, FramesPage, ServerEvent } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
-import { parseCli, UsageError } from '../src/config/cli-args.js';
-import type { Mcpscope } from '../src/server.js';
+import { parseCli, UsageError } from '../src/commands/cli-args.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { startTestMcpscope } from './helpers.js';
 import { tempDbFile } from './store-helpers.js';
 

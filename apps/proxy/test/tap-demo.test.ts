@@ -2,7 +2,7 @@
 // tap and gets what it would get directly, while every frame lands in the capture.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled, startTestMcpscope } from './helpers.js';
 
 let app: Mcpscope;

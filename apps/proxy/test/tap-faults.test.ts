@@ -2,7 +2,7 @@
 // upstream is reset, dies mid-stream, sends junk, or when the client itself goes away.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope, StartOptions } from '../src/server.js';
+import type { Mcpscope, StartOptions } from '../src/compose/start-mcpscope.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { startFaultServer, type FaultServer } from './support/fault-server.js';
 import { allFrames } from './support/capture.js';

@@ -2,7 +2,7 @@
 // and CORS for browser clients such as the MCP Inspector.
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { startTestMcpscope } from './helpers.js';
 
 let app: Mcpscope;

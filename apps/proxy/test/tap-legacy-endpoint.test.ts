@@ -2,7 +2,7 @@
 // is the input with only the `endpoint` data changed, and nothing else is ever held back.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EndpointRewriter, rewriteEndpoint } from '../src/tap/legacy-sse.js';
+import { EndpointRewriter, rewriteEndpoint } from '../src/tap/http/legacy-sse.js';
 
 function run(input: Buffer, cuts: number[]): { out: string; endpoints: string[] } {
   const endpoints: string[] = [];

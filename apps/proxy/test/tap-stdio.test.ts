@@ -3,8 +3,8 @@
 // lines are log frames, and the child's exit is recorded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Mcpscope } from '../src/server.js';
-import { splitCommand } from '../src/stdio/split-command.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { splitCommand } from '../src/upstream/split-command.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { EVERYTHING_BIN } from './support/everything.js';
 import { exercise, newClient, recordWire } from './support/scenario.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mcpscope } from '../src/server.js';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { settled, startTestMcpscope } from './helpers.js';
 import { freePort } from './support/free-port.js';
 

@@ -17,15 +17,20 @@ export type {
 } from './model/json-rpc.js';
 export { classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from './model/json-rpc.js';
 export type { ExchangeStatus, ExchangeSummary, Requester } from './model/exchange.js';
-export { EXCHANGE_STATUSES, isTerminal } from './model/exchange.js';
+export { ERROR_STATUSES, EXCHANGE_STATUSES, exchangeOrderKey, isTerminal } from './model/exchange.js';
 export { targetOf } from './model/target.js';
 export { DEFAULT_MAX_EVENT_CHARS, SseParser, formatSseEvent } from './wire/sse.js';
 export type { SseComment, SseEvent, SseItem, SseParserOptions } from './wire/sse.js';
 export { deeperThan, stringifyJson } from './model/json-depth.js';
+export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, pathFromPointer } from './model/json-path.js';
+export type { JsonPathResult, PathSegment } from './model/json-path.js';
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
-export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';
+export { ExchangeTracker } from './pairing/exchange-tracker.js';
+export { TRANSPORT_EVENTS, parseTransportFrame, transportFrameText } from './model/transport-frame.js';
+export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
+export { IMPORTED_SESSION_PREFIX, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
 export type {
   ApiError,
@@ -62,8 +67,8 @@ export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver, DERIVER_STATE_VERSION } from './derive/capture-deriver.js';
 export type { CaptureDeriverDeps, Derived, DeriverState } from './derive/capture-deriver.js';
 export type { CompileResult, CompiledSchema, MessageCheck, SchemaIssue, SchemaIssueCode, ValidatorPort } from './diagnostics/validator-port.js';
-export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './validate/revisions.js';
-export type { Revision } from './validate/revisions.js';
+export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './revisions/revisions.js';
+export type { Revision } from './revisions/revisions.js';
 export type {
   Filter,
   FilterContext,

@@ -5,7 +5,7 @@
  */
 import type { ErrorHandler, NotFoundHandler } from 'hono';
 import type { ApiError } from '@mcpscope/protocol';
-import { InspectorError } from '../errors.js';
+import { InspectorError } from '../core/errors.js';
 
 export const apiErrorHandler: ErrorHandler = (err, c) => {
   if (err instanceof InspectorError) {

@@ -4,7 +4,7 @@
  */
 import type { Context } from 'hono';
 import { parseFilter, type Filter } from '@mcpscope/protocol';
-import { InspectorError } from '../errors.js';
+import { InspectorError } from '../core/errors.js';
 
 export interface IntRange {
   fallback: number;

@@ -14,8 +14,8 @@
  */
 import type { CaptureDeriver, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive } from './replay.js';
-import { isOAuthEndpoint, redactBodySecrets } from '../security/redact-body.js';
+import { derive } from './rederive.js';
+import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
 
@@ -72,6 +72,12 @@ export class CapturePipeline {
       setImmediate(() => this.flush());
     }
     return frame.seq;
+  }
+
+  /** Records frames that arrive all at once (an import) and stores them now, in one batch. */
+  import(frames: readonly FrameInput[]): void {
+    for (const frame of frames) this.record(frame);
+    this.flush();
   }
 
   onBatch(listener: BatchListener): () => void {

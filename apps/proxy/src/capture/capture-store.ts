@@ -10,7 +10,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
-import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
+import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { ReplayLinks } from './replay-links.js';
@@ -295,11 +295,8 @@ export class CaptureStore {
   }
 }
 
-/** `12` → 12, `12.3` (fourth item of the batch in frame 12) → 12.0004: keeps batch items in order. */
-export function sortKey(exchangeId: string): number {
-  const [seq, index] = exchangeId.split('.');
-  return Number(seq) + (index === undefined ? 0 : (Number(index) + 1) / 10_000);
-}
+/** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */
+export const sortKey = exchangeOrderKey;
 
 export function toFrame(r: FrameRow): Frame {
   const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };

@@ -12,7 +12,7 @@
 import { DERIVER_STATE_VERSION, type CaptureDeriver } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import { createDeriver, restoreDeriver } from './deriver.js';
-import { replayInto } from './replay.js';
+import { rederiveInto } from './rederive.js';
 
 /** Frames between periodic snapshots: what a restart after kill -9 replays at most. */
 export const SNAPSHOT_EVERY = 50_000;
@@ -20,9 +20,9 @@ export const SNAPSHOT_EVERY = 50_000;
 /** A deriver that has seen every stored frame; `replayed` is how many frames that took. */
 export function warmDeriver(store: CaptureStore): { deriver: CaptureDeriver; replayed: number; restoredAt?: number } {
   const restored = restore(store);
-  if (restored) return { deriver: restored.deriver, replayed: replayInto(store, restored.deriver, () => {}, restored.seq), restoredAt: restored.seq };
+  if (restored) return { deriver: restored.deriver, replayed: rederiveInto(store, restored.deriver, () => {}, restored.seq), restoredAt: restored.seq };
   const deriver = createDeriver();
-  return { deriver, replayed: replayInto(store, deriver, () => {}) };
+  return { deriver, replayed: rederiveInto(store, deriver, () => {}) };
 }
 
 export function saveSnapshot(store: CaptureStore, deriver: CaptureDeriver, seq: number): void {

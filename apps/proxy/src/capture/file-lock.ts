@@ -5,7 +5,7 @@
  * stays in ordinary WAL mode where readers never block the writer.
  */
 import Database from 'better-sqlite3';
-import { InspectorError } from '../errors.js';
+import { InspectorError } from '../core/errors.js';
 
 export class CaptureFileLock {
   private constructor(private readonly db: Database.Database) {}

@@ -3,7 +3,7 @@
  * `frames` is the append-only evidence; every other table is derived and can be rebuilt from it.
  */
 import type Database from 'better-sqlite3';
-import { InspectorError } from '../errors.js';
+import { InspectorError } from '../core/errors.js';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: frames (raw evidence) and the derived exchanges and sessions.

@@ -6,7 +6,7 @@
  */
 import { createDeriver } from './deriver.js';
 import type { CaptureStore } from './capture-store.js';
-import { replayInto } from './replay.js';
+import { rederiveInto } from './rederive.js';
 import { DERIVED_TABLES } from './migrations.js';
 import { saveSnapshot } from './deriver-snapshot.js';
 
@@ -23,7 +23,7 @@ export function rebuildDerived(store: CaptureStore): RebuildResult {
   db.transaction(() => {
     for (const table of DERIVED_TABLES) db.exec(`DELETE FROM ${table}`);
     const deriver = createDeriver();
-    frames = replayInto(store, deriver, (page, derived) => store.writeDerived(derived, page[0]!.seq));
+    frames = rederiveInto(store, deriver, (page, derived) => store.writeDerived(derived, page[0]!.seq));
     // The snapshot a later capture continues from must match the rows just rebuilt.
     saveSnapshot(store, deriver, store.head());
   })();

@@ -3,7 +3,7 @@
  * only so that a `session` replay can present them again. The capture store never sees them: it
  * holds redacted headers. Bounded: the oldest sessions are forgotten first.
  */
-import { redactHeaderValue } from '../security/redact.js';
+import { redactHeaderValue } from '../redaction/redact.js';
 
 const MAX_SESSIONS = 5_000;
 

@@ -4,18 +4,30 @@
  * capability-gated tools exist), then `notifications/initialized`. In the 2026-07-28 era there
  * is no handshake: each request carries its own `_meta`, so a fresh replay simply has no session.
  */
-import { isJsonObject, type JsonObject } from '@mcpscope/protocol';
+import { isJsonObject, type ExchangeSummary, type JsonObject } from '@mcpscope/protocol';
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayPlan } from './replay-plan.js';
-import type { Channel, ReplayService } from './replay-service.js';
-import type { WireFrame } from './replay-transport.js';
+import type { Channel, ReplayTransport, WireFrame } from './replay-transport.js';
 import { wireHeaders, type WireContext } from './wire-headers.js';
+
+/** What opening a session needs from the replay service, and nothing more. */
+export interface SessionOpener {
+  transport: ReplayTransport;
+  nextId(): string;
+  /** A session key for a server that mints no session id. */
+  freshKey(): string;
+  /** Records frames held until the session key was known; the exchange of the first, once stored. */
+  recordHeld(channel: Channel, frames: readonly WireFrame[]): Promise<ExchangeSummary | undefined>;
+  /** Takes the channel as mcpscope's own (ended on shutdown), with the credentials of `from`. */
+  adopt(channel: Channel, from: string | undefined): void;
+  send(channel: Channel, message: JsonObject, signal: AbortSignal): Promise<Result<ExchangeSummary>>;
+}
 
 /** What mcpscope offers when the captured session never said (a message composed from scratch). */
 export const FALLBACK_PROTOCOL_VERSION = '2025-11-25';
 const FALLBACK_CLIENT: JsonObject = { name: 'mcpscope', version: '0.1.0' };
 
-export async function openFreshSession(plan: ReplayPlan, service: ReplayService, signal: AbortSignal): Promise<Result<Channel>> {
+export async function openFreshSession(plan: ReplayPlan, service: SessionOpener, signal: AbortSignal): Promise<Result<Channel>> {
   const base: WireContext = { credentials: plan.wire.credentials };
   if (plan.wire.captured) base.captured = plan.wire.captured;
   if (plan.wire.inputSchema) base.inputSchema = plan.wire.inputSchema;
@@ -33,16 +45,14 @@ export async function openFreshSession(plan: ReplayPlan, service: ReplayService,
   };
   // The session key is known only from the answer: hold the handshake's frames until then.
   const held: WireFrame[] = [];
-  const answer = await service.deps.transport.send(
+  const answer = await service.transport.send(
     { body: JSON.stringify(init), id: init.id as string, headers: wireHeaders(init, base).headers, path: plan.path, signal },
     { frame: (f) => held.push(f), serverRequest: () => {} },
   );
   const channel: Channel = { sessionKey: answer.sessionId ?? service.freshKey(), path: plan.path, wire: { ...base } };
-  let initSeq: number | undefined;
-  const sink = service.sink(channel, (seq) => (initSeq ??= seq));
-  for (const frame of held) sink.frame(frame);
+  const initExchange = service.recordHeld(channel, held);
   if (answer.failure) {
-    const exchange = initSeq === undefined ? undefined : await service.captured(String(initSeq));
+    const exchange = await initExchange;
     return fail('upstream_unreachable', `The upstream could not be reached to open a fresh session: ${answer.failure.message}`, exchange ? { exchange } : {});
   }
   const result = isJsonObject(answer.answer) && isJsonObject(answer.answer.result) ? answer.answer.result : undefined;
@@ -52,8 +62,7 @@ export async function openFreshSession(plan: ReplayPlan, service: ReplayService,
   }
   if (answer.sessionId !== undefined) channel.wire.sessionId = answer.sessionId;
   if (typeof result.protocolVersion === 'string') channel.wire.protocolVersion = result.protocolVersion;
-  if (plan.sessionKey !== undefined) service.deps.credentials.share(plan.sessionKey, channel.sessionKey);
-  service.own(channel);
+  service.adopt(channel, plan.sessionKey);
   const initialized = await service.send(channel, { jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
   if (!initialized.ok) return initialized;
   return ok(channel);

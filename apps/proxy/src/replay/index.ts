@@ -1,15 +1,15 @@
 /**
- * Replay, assembled: the credentials memory the tap feeds, the HTTP replay transport to the
- * configured upstream, the service and its routes. server.ts wires this in three places.
+ * Replay, assembled: the credentials memory the tap feeds, the transport to the configured
+ * upstream (HTTP, or a copy of the stdio server) and the service. compose/ wires it to the tap
+ * (credentials) and the API (the service).
  */
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureStore } from '../capture/capture-store.js';
-import type { UpstreamRequest } from '../tap/upstream-request.js';
+import type { UpstreamRequest } from '../upstream/upstream-request.js';
 import { SessionCredentials } from './credentials.js';
 import { HttpReplayTransport } from './http-transport.js';
 import { StdioReplayTransport } from './stdio-transport.js';
 import { ReplayInputs } from './replay-inputs.js';
-import { replayRoutes } from './replay-routes.js';
 import { ReplayService } from './replay-service.js';
 import { ReplayStore } from './replay-store.js';
 import type { ReplayTransport } from './replay-transport.js';
@@ -33,7 +33,7 @@ export interface ReplayOptions {
 
 export interface Replay {
   credentials: SessionCredentials;
-  routes(tapOrigin: string): ReturnType<typeof replayRoutes>;
+  service: ReplayService;
   close(): Promise<void>;
 }
 
@@ -58,7 +58,7 @@ export function createReplay(options: ReplayOptions): Replay {
   });
   return {
     credentials,
-    routes: (tapOrigin) => replayRoutes({ service, tapOrigin }),
+    service,
     close: () => service.close(),
   };
 }

@@ -6,18 +6,18 @@
  * mcpscope's own session (see fresh-session.ts). Ids on the wire are always `mcpscope-replay-<n>`,
  * which no real client's in-flight id can equal.
  */
-import { isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
+import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse, transportFrameText } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
-import { isImportedSession } from '../export/importer.js';
 import type { SessionCredentials } from './credentials.js';
-import { openFreshSession } from './fresh-session.js';
+import { openFreshSession, type SessionOpener } from './fresh-session.js';
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayBody } from './replay-body.js';
 import type { ReplayInputs } from './replay-inputs.js';
 import { planReplay } from './replay-plan.js';
 import type { ReplayStore } from './replay-store.js';
-import type { ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
-import { wireHeaders, type WireContext } from './wire-headers.js';
+import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
+import { wireHeaders } from './wire-headers.js';
+import { REDACTED } from '../redaction/redact.js';
 
 export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
 export const DEFAULT_REPLAY_TIMEOUT_MS = 5 * 60_000;
@@ -34,14 +34,18 @@ export interface ReplayServiceDeps {
   timeoutMs?: number;
 }
 
-/** Where a replay's frames go and how they travel. */
-export interface Channel {
-  sessionKey: string;
+/** What a replay would send, for "copy as curl": the request, and which headers are secrets. */
+export interface WireRequest {
   path: string;
-  wire: WireContext;
+  headers: Record<string, string>;
+  body: string;
+  /** Headers whose values are credentials (held in memory, missing, or redacted in the capture). */
+  secretNames: string[];
+  /** The credentials mcpscope holds for the session, by header name. */
+  credentials: Record<string, string>;
 }
 
-export class ReplayService {
+export class ReplayService implements SessionOpener {
   private counter: number;
   private fresh = 0;
   /** Sessions mcpscope opened for `fresh` replays, ended (DELETE) on shutdown. */
@@ -61,8 +65,55 @@ export class ReplayService {
     return `mcpscope-replay:fresh-${++this.fresh}`;
   }
 
-  own(channel: Channel): void {
+  get transport(): ReplayTransport {
+    return this.deps.transport;
+  }
+
+  adopt(channel: Channel, from: string | undefined): void {
+    if (from !== undefined) this.deps.credentials.share(from, channel.sessionKey);
     this.owned.push(channel);
+  }
+
+  recordHeld(channel: Channel, frames: readonly WireFrame[]): Promise<ExchangeSummary | undefined> {
+    let first: number | undefined;
+    const sink = this.sink(channel, (seq) => (first ??= seq));
+    for (const frame of frames) sink.frame(frame);
+    return first === undefined ? Promise.resolve(undefined) : this.finished(String(first));
+  }
+
+  /** What a replay of `body` would send, without sending it. */
+  wireRequest(body: ReplayBody): Result<WireRequest> {
+    const planned = planReplay(body, this.deps);
+    if (!planned.ok) return planned;
+    const { message, wire, path } = planned.value;
+    const { headers, missingCredentials } = wireHeaders(message, wire);
+    const secretNames = [...missingCredentials, ...Object.keys(wire.credentials)];
+    for (const [name, value] of Object.entries(wire.captured ?? {})) if (value.includes(REDACTED)) secretNames.push(name);
+    return ok({ path, headers, body: JSON.stringify(message), secretNames: [...new Set(secretNames)], credentials: wire.credentials });
+  }
+
+  /** The replay links of an exchange; undefined when there is no such exchange. */
+  links(exchangeId: string): ReplayLinks | undefined {
+    const { store } = this.deps;
+    if (!store.exchange(exchangeId)) return undefined;
+    const links: ReplayLinks = { replays: store.replays(exchangeId) };
+    const replayOf = store.replayOf(exchangeId);
+    if (replayOf !== undefined) links.replayOf = replayOf;
+    return links;
+  }
+
+  /** The tools of the session's latest `tools/list`, for the composer. */
+  tools(sessionKey: string): JsonObject[] {
+    return this.deps.store.tools(sessionKey);
+  }
+
+  /** Server requests (sampling, elicitation, roots) waiting for the user's answer. */
+  pendingInputs(): ReplayInput[] {
+    return this.deps.inputs.list();
+  }
+
+  answerInput(key: string, answer: ReplayInputAnswer): Promise<Result<void>> {
+    return this.deps.inputs.answer(key, answer);
   }
 
   /** Ends the sessions mcpscope opened and declines what still waits for the user. */
@@ -146,7 +197,7 @@ export class ReplayService {
         answer = 'abandoned';
       } else {
         const text = `the server ended its answer (HTTP ${answer.status ?? '?'}) without a response to ${JSON.stringify(id)}`;
-        sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'stream-error', message: text }), http });
+        sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', text), http });
         return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
       }
     }
@@ -154,7 +205,7 @@ export class ReplayService {
       const left = signal.aborted;
       const text = left ? 'the dashboard stopped waiting; the replay was abandoned' : `no answer within ${Math.round((this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS) / 1000)} s; mcpscope gave up on the replay`;
       const event = left ? 'client-disconnected' : 'replay-timeout';
-      sink.frame({ direction: left ? 'c2s' : 's2c', kind: 'transport', raw: JSON.stringify({ event, message: text }), http });
+      sink.frame({ direction: left ? 'c2s' : 's2c', kind: 'transport', raw: transportFrameText(event, text), http });
       return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
     }
     const exchange = await this.finished(exchangeId);
@@ -182,11 +233,6 @@ export class ReplayService {
         });
       },
     };
-  }
-
-  /** The exchange with this id, once the pipeline has stored what was recorded so far. */
-  captured(id: string): Promise<ExchangeSummary | undefined> {
-    return this.finished(id);
   }
 
   /** The exchange once the pipeline has stored it; with `until`, once it has finished (or `until` aborts). */

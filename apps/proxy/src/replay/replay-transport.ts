@@ -4,6 +4,14 @@
  * and reading its stdout until the answer (it ignores `headers` and `path`).
  */
 import type { Direction, FrameKind, HttpInfo, RequestMessage } from '@mcpscope/protocol';
+import type { WireContext } from './wire-headers.js';
+
+/** Where a replay's frames go and how they travel. */
+export interface Channel {
+  sessionKey: string;
+  path: string;
+  wire: WireContext;
+}
 
 export interface OutgoingMessage {
   /** The exact text to send. */

@@ -5,7 +5,7 @@
  * recomputed from the edited body (a stale one gets 400 / -32020 HeaderMismatch).
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '@mcpscope/protocol';
-import { REDACTED } from '../security/redact.js';
+import { REDACTED } from '../redaction/redact.js';
 
 export const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 

@@ -4,8 +4,8 @@
  * stdio bridge. It never serves the dashboard, the API or the token.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { forward, type ForwardDeps } from './forward.js';
-import { answerPreflight, corsHeaders, isPreflight, refuse, type GuardVerdict } from './tap-guard.js';
+import { forward, type ForwardDeps } from './http/forward.js';
+import { answerPreflight, corsHeaders, isPreflight, refuse, type GuardVerdict } from './http/tap-guard.js';
 
 export interface TapRoutes {
   guard(host: string | undefined, origin: string | undefined): GuardVerdict;

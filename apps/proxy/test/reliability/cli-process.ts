@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../bin/mcpscope.js', import.meta.url));
-const BUILT = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/commands/cli.js', import.meta.url));
 
 export interface CliProcess {
   mcpUrl: string;

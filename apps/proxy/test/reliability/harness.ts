@@ -7,10 +7,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExchangeDetail, ExchangeSummary, FrameView } from '@mcpscope/protocol';
-import { startMcpscope, type Mcpscope, type StartOptions } from '../../src/server.js';
+import { startMcpscope, type Mcpscope, type StartOptions } from '../../src/compose/start-mcpscope.js';
 
 export async function startProxy(target: string, options: StartOptions = {}): Promise<Mcpscope> {
-  return startMcpscope({ target, db: ':memory:', port: 0, uiPort: 0, open: false, ...options });
+  return startMcpscope({ target, db: ':memory:', port: 0, uiPort: 0, ...options });
 }
 
 export function tempDb(): string {

@@ -1,6 +1,6 @@
 /** Reading the capture back in tests: whole frames, by session, as parsed JSON. */
 import type { FrameView } from '@mcpscope/protocol';
-import type { Mcpscope } from '../../src/server.js';
+import type { Mcpscope } from '../../src/compose/start-mcpscope.js';
 
 export function allFrames(app: Mcpscope): FrameView[] {
   const seqs = app.store.framesAfter(0, 100_000).map((f) => f.seq);

@@ -6,7 +6,7 @@
  * hooks, once they have started.
  */
 import { afterAll, beforeAll } from 'vitest';
-import type { Mcpscope, StartOptions } from '../../src/server.js';
+import type { Mcpscope, StartOptions } from '../../src/compose/start-mcpscope.js';
 import { startTestMcpscope } from '../helpers.js';
 
 export interface Upstream {

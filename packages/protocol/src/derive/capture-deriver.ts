@@ -17,9 +17,11 @@ import { ExchangeTracker } from '../pairing/exchange-tracker.js';
 import type { TrackerState } from '../pairing/tracker-state.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { SessionTracker, type SessionTrackerState } from '../session/session-tracker.js';
-import { DEFAULT_REVISION, isRevision, type Revision } from '../validate/revisions.js';
+import { DEFAULT_REVISION, isRevision, type Revision } from '../revisions/revisions.js';
 import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
-import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
+import { joinPath } from '../model/json-path.js';
+import { targetOf } from '../model/target.js';
+import { type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 
@@ -276,9 +278,8 @@ function flatten(item: Message): Single {
 function requestInfo(item: Extract<Single, { kind: 'request' }>): RequestInfo {
   const info: RequestInfo = { method: item.method };
   if (item.params) info.params = item.params;
-  const p = item.params;
-  const target = item.method === 'resources/read' ? p?.uri : p?.name;
-  if (typeof target === 'string') info.target = target;
+  const target = targetOf(item.method, item.params);
+  if (target !== undefined) info.target = target;
   return info;
 }
 

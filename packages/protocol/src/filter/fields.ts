@@ -7,7 +7,7 @@
  * request at the tap). A field that means nothing for a kind of row never matches it: `http.path:`
  * selects no exchange, `tool:` no door record, and `kind:http` tells the two apart.
  */
-import { EXCHANGE_STATUSES, type ExchangeSummary } from '../model/exchange.js';
+import { ERROR_STATUSES, EXCHANGE_STATUSES, type ExchangeSummary } from '../model/exchange.js';
 import { probeReason } from '../door/door-classify.js';
 import type { DoorRecord } from '../door/door-record.js';
 import type { FilterContext, FilterField, FilterOp } from './types.js';
@@ -34,7 +34,6 @@ export interface FieldSpec {
 }
 
 /** Statuses `status:err` stands for. */
-export const ERROR_STATUSES = ['protocol_error', 'business_error', 'transport_error', 'invalid'] as const;
 
 const asIs = (raw: string): string => raw;
 

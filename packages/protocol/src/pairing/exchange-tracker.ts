@@ -23,6 +23,7 @@ import {
 } from '../model/json-rpc.js';
 import type { ExchangeSummary, Requester } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
+import { parseTransportFrame } from '../model/transport-frame.js';
 import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
 
 type Side = 'client' | 'server';
@@ -469,17 +470,4 @@ function firstText(result: JsonObject): string | undefined {
     if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') return block.text.slice(0, 300);
   }
   return undefined;
-}
-
-/** Transport frames carry `{"event": "...", "message": "..."}` written by the tap. */
-export function parseTransportFrame(raw: string): { event?: string; message: string } {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (isJsonObject(value) && typeof value.message === 'string') {
-      return typeof value.event === 'string' ? { event: value.event, message: value.message } : { message: value.message };
-    }
-  } catch {
-    // fall through: show the text as it is
-  }
-  return { message: raw };
 }

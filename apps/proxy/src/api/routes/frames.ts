@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import type { FramesPage } from '@mcpscope/protocol';
-import { InspectorError } from '../../errors.js';
+import { InspectorError } from '../../core/errors.js';
 import { readRetentionState } from '../../capture/retention.js';
 import type { ApiDeps } from '../api-deps.js';
 import { filterParam, intParam } from '../params.js';

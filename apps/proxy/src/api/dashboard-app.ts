@@ -1,0 +1,100 @@
+/**
+ * The dashboard listener's Hono app: web UI, REST API and WebSocket, all behind the access checks
+ * (Host and Origin on everything, the token on the API and the WebSocket). It is handed the
+ * services it serves and never constructs one: compose/ builds them. Routes live in
+ * routes/<resource>.ts; their failures become JSON answers in error-handler.ts, the one place.
+ */
+import { Hono } from 'hono';
+import { upgradeWebSocket } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { HealthResponse } from '@mcpscope/protocol';
+import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureQuery } from '../capture/capture-query.js';
+import type { LiveHub } from '../hub/live-hub.js';
+import { apiErrorHandler, apiNotFound } from './error-handler.js';
+import { hostAndOriginGuard, requireToken, type AccessOptions } from './access.js';
+import { exchangeRoutes } from './routes/exchanges.js';
+import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
+import { frameRoutes } from './routes/frames.js';
+import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
+import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { sessionRoutes } from './routes/sessions.js';
+
+export interface DashboardServices {
+  store: CaptureStore;
+  query: CaptureQuery;
+  hub: LiveHub;
+  exports: ExportRouteDeps;
+  /** Absent where nothing can be sent (`mcpscope open`). */
+  replay?: ReplayRouteDeps;
+  info?: InfoRouteDeps;
+}
+
+export interface DashboardDeps extends AccessOptions {
+  services: DashboardServices;
+  /** Absolute path of the built web app. */
+  webRoot: string;
+}
+
+/** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'", // Monaco sets element styles at run time.
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export function createDashboardApp(deps: DashboardDeps): Hono {
+  const { services } = deps;
+  const app = new Hono();
+  app.use('*', hostAndOriginGuard(deps));
+  app.use('*', async function securityHeaders(c, next) {
+    await next();
+    c.header('content-security-policy', CSP);
+    c.header('x-content-type-options', 'nosniff');
+    c.header('referrer-policy', 'no-referrer');
+  });
+
+  app.get('/api/health', (c) => c.json<HealthResponse>({ ok: true }));
+
+  const reads = { store: services.store, query: services.query };
+  const api = new Hono();
+  api.use('*', requireToken(deps));
+  api.route('/', sessionRoutes(reads));
+  api.route('/', frameRoutes(reads));
+  api.route('/', exchangeRoutes(reads));
+  api.route('/', infoRoutes(services.info ?? {}));
+  if (services.replay) api.route('/', replayRoutes(services.replay));
+  api.route('/', exportRoutes(services.exports));
+  api.all('*', apiNotFound);
+  api.onError(apiErrorHandler);
+  app.route('/api', api);
+
+  app.get(
+    '/ws',
+    requireToken(deps),
+    upgradeWebSocket((c) => {
+      const afterParam = c.req.query('after');
+      const after = afterParam === undefined ? undefined : Number(afterParam);
+      let detach: (() => void) | undefined;
+      return {
+        onOpen: (_event, ws) => {
+          detach = services.hub.attach(ws, Number.isInteger(after) ? after : undefined);
+        },
+        onClose: () => detach?.(),
+        onError: () => detach?.(),
+      };
+    }),
+  );
+
+  app.use('/*', serveStatic({ root: deps.webRoot }));
+  // Client-side routes fall back to the app shell.
+  app.get('*', serveStatic({ root: deps.webRoot, path: 'index.html' }));
+  return app;
+}

@@ -1,0 +1,98 @@
+/**
+ * The export and import API, mounted under the dashboard's token-checked `/api`:
+ * - `GET /export?format=jsonl|har|curl&filter=EXPR&session=KEY&exchange=ID&redact=K&unredacted=1`
+ *   downloads the file (redacted unless `unredacted=1`);
+ * - `GET /export/preview?…same…` says what the export holds and what it will redact;
+ * - `POST /import?name=FILE` takes a JSONL or HAR file as the body and adds it as imported,
+ *   read-only sessions.
+ * Failures are InspectorErrors, answered by the API's one error handler.
+ */
+import { Hono, type Context } from 'hono';
+import { InspectorError, type InspectorErrorCode } from '../../core/errors.js';
+import type { FrameInput, ImportResponse } from '@mcpscope/protocol';
+import type { FrameSource } from '../../capture/capture-reader.js';
+import { buildExport, previewExport, EXPORT_FORMATS, type ExportErrorCode, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
+import { importCapture } from '../../interchange/importer.js';
+
+export interface ExportRouteDeps {
+  source: FrameSource;
+  /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
+  importFrames?: (frames: FrameInput[]) => void;
+}
+
+/** Larger files are refused before they are read: an import is held in memory whole. */
+export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+
+const CODES: Record<ExportErrorCode, InspectorErrorCode> = { bad_filter: 'bad_filter', bad_redact: 'bad_redact', bad_request: 'bad_param', not_found: 'not_found' };
+
+function exportRequest(c: Context): ExportRequest {
+  const format = (c.req.query('format') ?? 'jsonl') as ExportFormat;
+  if (!EXPORT_FORMATS.includes(format)) throw new InspectorError('bad_param', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+  const req: ExportRequest = { format, redact: c.req.queries('redact') ?? [], unredacted: ['1', 'true', 'yes'].includes(c.req.query('unredacted') ?? '') };
+  const filter = c.req.query('filter');
+  const session = c.req.query('session');
+  const exchange = c.req.query('exchange');
+  if (filter) req.filter = filter;
+  if (session) req.session = session;
+  if (exchange) req.exchange = exchange;
+  return req;
+}
+
+export function exportRoutes(deps: ExportRouteDeps): Hono {
+  const app = new Hono();
+
+  app.get('/export/preview', (c) => {
+    const preview = previewExport(deps.source, exportRequest(c));
+    if ('ok' in preview) throw new InspectorError(CODES[preview.code], preview.message);
+    return c.json(preview);
+  });
+
+  app.get('/export', (c) => {
+    const out = buildExport(deps.source, exportRequest(c));
+    if (!out.ok) throw new InspectorError(CODES[out.code], out.message);
+    const iterator = out.chunks[Symbol.iterator]();
+    const encoder = new TextEncoder();
+    // Pulled as the client reads: each pull writes about 64 KiB, so a large export streams.
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        let text = '';
+        while (text.length < 64 * 1024) {
+          const next = iterator.next();
+          if (next.done) {
+            if (text) controller.enqueue(encoder.encode(text));
+            controller.close();
+            return;
+          }
+          text += next.value;
+        }
+        controller.enqueue(encoder.encode(text));
+      },
+    });
+    return new Response(body, {
+      headers: {
+        'content-type': out.contentType,
+        'content-disposition': `attachment; filename="${out.filename}"`,
+        'x-mcpscope-redacted': out.redactor.options.enabled ? 'yes' : 'no',
+        'cache-control': 'no-store',
+      },
+    });
+  });
+
+  app.post('/import', async (c) => {
+    if (!deps.importFrames) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
+    const length = Number(c.req.header('content-length') ?? 0);
+    if (length > MAX_IMPORT_BYTES) throw new InspectorError('import_too_large', `the file is ${length} bytes; mcpscope imports up to ${MAX_IMPORT_BYTES}`);
+    const name = c.req.query('name') ?? 'upload';
+    const result = importCapture(await c.req.text(), name);
+    if (!result.ok) throw new InspectorError(result.code, `${result.problem.where}: ${result.problem.message}`);
+    const { frames, report } = result;
+    if (frames.length === 0) {
+      const why = report.problems[0] ? `${report.problems[0].where}: ${report.problems[0].message}` : 'the file holds no MCP traffic';
+      throw new InspectorError('import_empty', `nothing to import from ${name}: ${why}`, { report });
+    }
+    deps.importFrames(frames);
+    return c.json<ImportResponse>({ report });
+  });
+
+  return app;
+}

@@ -1,0 +1,41 @@
+/**
+ * Re-deriving: feeding frames through a deriver, per tick (the pipeline) and page by page from
+ * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
+ */
+import type { CaptureDeriver, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureStore } from './capture-store.js';
+
+/** Frames read per page when re-deriving from the store (warm-up and rebuild). */
+export const REDERIVE_PAGE = 5000;
+
+/** Runs frames through the deriver, merging what changed (last state of each row wins). */
+export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Derived {
+  const exchanges = new Map<string, ExchangeSummary>();
+  const sessions = new Map<string, SessionSummary>();
+  const diagnostics: Diagnostic[] = [];
+  for (const frame of frames) {
+    const derived = deriver.ingest(frame);
+    for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
+    for (const s of derived.sessions) sessions.set(s.sessionKey, s);
+    for (const d of derived.diagnostics) diagnostics.push(d);
+  }
+  return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics };
+}
+
+/** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
+export function rederiveInto(
+  store: CaptureStore,
+  deriver: CaptureDeriver,
+  onPage: (frames: Frame[], derived: Derived) => void,
+  from = 0,
+): number {
+  let after = from;
+  let total = 0;
+  for (;;) {
+    const frames = store.rawFramesAfter(after, REDERIVE_PAGE);
+    if (frames.length === 0) return total;
+    onPage(frames, derive(deriver, frames));
+    after = frames[frames.length - 1]!.seq;
+    total += frames.length;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The command line, as DESIGN.md's contract names it. Parsing is pure: argv in, options or a
+ * usage error out.
+ */
+import { parseArgs } from 'node:util';
+import { splitCommand } from '../upstream/split-command.js';
+import { isWildcardAddress } from '../core/addresses.js';
+import type { McpscopeOptions } from '../compose/options.js';
+
+export const DEFAULT_TAP_PORT = 7788;
+export const DEFAULT_UI_PORT = 7789;
+
+/** What `mcpscope [options]` runs with: mcpscope's options plus what only the command uses. */
+export interface CliOptions extends McpscopeOptions {
+  port: number;
+  uiPort: number;
+  host: string;
+  uiHost: string;
+  open: boolean;
+  help: boolean;
+  version: boolean;
+  dangerouslyExposeDashboard: boolean;
+  allowHosts: string[];
+}
+
+export const USAGE = `mcpscope — see every MCP frame between a client and a server
+
+Usage:
+  mcpscope [--target URL | --stdio "CMD ARGS"] [options]
+  mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
+  mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
+  mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
+
+With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
+
+Options:
+  --target URL        upstream MCP endpoint, e.g. http://localhost:3000/mcp
+  --stdio "CMD ARGS"  spawn a stdio MCP server and expose it at /mcp on the tap
+  --port N            tap port, the URL clients use (default ${DEFAULT_TAP_PORT})
+  --ui-port N         dashboard port (default ${DEFAULT_UI_PORT})
+  --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally)
+  --ui-host ADDR      dashboard bind address (default 127.0.0.1; wildcards refused)
+  --db FILE           capture database (default in your data directory; :memory: allowed)
+  --max-frames N      keep at most N frames; older ones are removed (the dashboard says how many)
+  --max-bytes N       keep at most N bytes of captured text (suffixes kb, mb, gb)
+  --token T           dashboard token (default: random per launch, or MCPSCOPE_TOKEN)
+  --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
+  --allow-host HOST   another Host the tap accepts (repeatable)
+  --no-open           do not open the dashboard in a browser
+  --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
+  --version           print the version
+  --help              this text
+`;
+
+export class UsageError extends Error {}
+
+export function parseCli(argv: string[], env: Record<string, string | undefined> = {}): CliOptions {
+  // `pnpm mcpscope -- --target …` passes the `--` through.
+  const args = argv[0] === '--' ? argv.slice(1) : argv;
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        target: { type: 'string' },
+        stdio: { type: 'string' },
+        port: { type: 'string' },
+        'ui-port': { type: 'string' },
+        host: { type: 'string' },
+        'ui-host': { type: 'string' },
+        db: { type: 'string' },
+        'max-frames': { type: 'string' },
+        'max-bytes': { type: 'string' },
+        token: { type: 'string' },
+        'public-url': { type: 'string' },
+        'allow-host': { type: 'string', multiple: true },
+        'no-open': { type: 'boolean' },
+        'dangerously-expose-dashboard': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  if (values.target && values.stdio) throw new UsageError('give --target or --stdio, not both');
+  if (values.target) {
+    let url: URL;
+    try {
+      url = new URL(values.target);
+    } catch {
+      throw new UsageError(`--target must be a URL such as http://localhost:3000/mcp (got "${values.target}")`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError('--target must be an http:// or https:// URL');
+  }
+  if (values.stdio !== undefined) {
+    try {
+      splitCommand(values.stdio);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+  }
+  if (values['public-url']) {
+    try {
+      new URL(values['public-url']);
+    } catch {
+      throw new UsageError(`--public-url must be a URL (got "${values['public-url']}")`);
+    }
+  }
+  const uiHost = values['ui-host'] ?? '127.0.0.1';
+  const dangerous = values['dangerously-expose-dashboard'] ?? false;
+  if (isWildcardAddress(uiHost) && !dangerous) {
+    throw new UsageError(`refusing to bind the dashboard to ${uiHost}: anyone on the network could reach your capture. Add --dangerously-expose-dashboard if you mean it.`);
+  }
+  const token = values.token ?? env.MCPSCOPE_TOKEN;
+  if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters');
+  const options: CliOptions = {
+    port: port(values.port, DEFAULT_TAP_PORT, '--port'),
+    uiPort: port(values['ui-port'], DEFAULT_UI_PORT, '--ui-port'),
+    host: values.host ?? '127.0.0.1',
+    uiHost,
+    open: !values['no-open'],
+    help: values.help ?? false,
+    version: values.version ?? false,
+    dangerouslyExposeDashboard: dangerous,
+    allowHosts: values['allow-host'] ?? [],
+  };
+  if (values.target) options.target = values.target;
+  if (values.stdio) options.stdio = values.stdio;
+  if (values.db) options.db = values.db;
+  if (values['max-frames'] !== undefined) options.maxFrames = positiveSize(values['max-frames'], '--max-frames', false);
+  if (values['max-bytes'] !== undefined) options.maxBytes = positiveSize(values['max-bytes'], '--max-bytes', true);
+  if (token) options.token = token;
+  if (values['public-url']) options.publicUrl = values['public-url'];
+  return options;
+}
+
+function port(value: string | undefined, fallback: number, flag: string): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number (got "${value}")`);
+  return n;
+}
+
+const UNITS: Record<string, number> = { '': 1, k: 1e3, kb: 1e3, m: 1e6, mb: 1e6, g: 1e9, gb: 1e9 };
+
+/** A positive integer, with kb/mb/gb suffixes when `units` (decimal: 1kb = 1000 bytes). */
+export function positiveSize(value: string, flag: string, units: boolean): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const factor = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  const n = m && factor !== undefined && (units || factor === 1) ? Math.floor(Number(m[1]) * factor) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new UsageError(`${flag} must be a positive ${units ? 'size such as 500mb' : 'whole number'} (got "${value}")`);
+  }
+  return n;
+}

@@ -1,0 +1,5 @@
+/** Where a subcommand writes (the process's streams, or a test's). */
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}

@@ -1,0 +1,59 @@
+/**
+ * `mcpscope open FILE`: the dashboard over a JSONL, HAR or capture database file, with no proxy
+ * and no upstream (read-only). Parsing is pure (argv in, options or a usage message out).
+ */
+import { parseArgs } from 'node:util';
+import { openCapture } from '../compose/open-capture.js';
+import type { CliIo } from './cli-io.js';
+
+export const OPEN_USAGE = `Usage:
+  mcpscope open FILE [--ui-port N] [--token T] [--no-open]
+
+Serves the dashboard over a .jsonl or .har export or a capture database, with no proxy running.
+The file is read, never written.
+`;
+
+export type OpenCli = { kind: 'open'; file: string; uiPort: number; token?: string; open: boolean } | { kind: 'usage'; message: string };
+
+export function parseOpenArgs(argv: string[], env: Record<string, string | undefined> = {}): OpenCli {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'ui-port': { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean' } } });
+  } catch (err) {
+    return { kind: 'usage', message: (err as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) return { kind: 'usage', message: 'open takes one FILE (.jsonl, .har or a capture database)' };
+  const uiPort = values['ui-port'] === undefined ? 7789 : Number(values['ui-port']);
+  if (!Number.isInteger(uiPort) || uiPort < 0 || uiPort > 65535) return { kind: 'usage', message: `--ui-port must be a port number (got "${values['ui-port']}")` };
+  const token = values.token ?? env.MCPSCOPE_TOKEN;
+  if (token !== undefined && token.length < 16) return { kind: 'usage', message: '--token must be at least 16 characters' };
+  return { kind: 'open', file: positionals[0]!, uiPort, ...(token ? { token } : {}), open: !values['no-open'] };
+}
+
+/** Runs `mcpscope open`; resolves with a stop function once the dashboard is up, or an exit code. */
+export async function runOpen(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number | (() => Promise<void>)> {
+  const cli = parseOpenArgs(argv, env);
+  if (cli.kind === 'usage') {
+    io.stderr.write(`mcpscope open: ${cli.message}\n\n${OPEN_USAGE}`);
+    return 2;
+  }
+  const opened = await openCapture({ file: cli.file, uiPort: cli.uiPort, ...(cli.token ? { token: cli.token } : {}) });
+  if (!opened.ok) {
+    io.stderr.write(`mcpscope open: ${opened.message}\n`);
+    return 1;
+  }
+  const { report } = opened.value;
+  const lines = [
+    '',
+    `  mcpscope is showing ${cli.file} (read-only, no proxy running)`,
+    '',
+    `  Imported:                          ${report.frames} frames in ${report.sessionKeys.length} session(s)${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`,
+    `  Dashboard:                         ${opened.value.dashboardLoginUrl}`,
+    '',
+  ];
+  for (const p of report.problems.slice(0, 20)) lines.push(`  Not imported: ${p.where}: ${p.message}`);
+  if (report.problems.length > 20) lines.push(`  … and ${report.problems.length - 20} more problems`);
+  io.stdout.write(`${lines.join('\n')}\n`);
+  return opened.value.close;
+}

@@ -1,0 +1,58 @@
+/**
+ * `mcpscope [options]`: starts the tap and the dashboard (over the demo, a --target or a --stdio
+ * server), prints the banner, opens the browser, and stops cleanly on Ctrl-C or SIGTERM.
+ */
+import { startMcpscope, type Mcpscope } from '../compose/start-mcpscope.js';
+import { VERSION } from '../core/version.js';
+import { parseCli, USAGE } from './cli-args.js';
+import type { CliIo } from './cli-io.js';
+import { openBrowser } from './open-browser.js';
+
+export async function runMcpscope(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<void> {
+  const options = parseCli(argv, env);
+  if (options.help) {
+    io.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    io.stdout.write(`mcpscope ${VERSION}\n`);
+    return;
+  }
+  const app = await startMcpscope(options);
+  io.stdout.write(banner(app, options));
+  if (options.open) openBrowser(app.dashboardLoginUrl);
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+function banner(app: Mcpscope, options: { maxFrames?: number; maxBytes?: number }): string {
+  const upstream = app.demo
+    ? `${app.upstreamUrl} (embedded demo server)`
+    : app.stdio
+      ? `${app.stdio.argv.join(' ')} (stdio, pid ${app.stdio.child.pid})`
+      : app.upstreamUrl;
+  const retention = [options.maxFrames && `${options.maxFrames} frames`, options.maxBytes && `${options.maxBytes} bytes`].filter(Boolean).join(', ');
+  return (
+    [
+      '',
+      '  mcpscope is running',
+      '',
+      `  Tap (point your MCP client here):  ${app.mcpUrl}`,
+      ...(app.publicMcpUrl ? [`  Public (connector URL):            ${app.publicMcpUrl}`] : []),
+      `  Upstream:                          ${upstream}`,
+      `  Dashboard:                         ${app.dashboardLoginUrl}`,
+      `  Capture file:                      ${app.dbFile}`,
+      ...(retention ? [`  Retention:                         ${retention} (oldest removed first)`] : []),
+      '',
+      '  The dashboard URL carries a secret token; do not share it.',
+      '',
+    ].join('\n') + '\n'
+  );
+}

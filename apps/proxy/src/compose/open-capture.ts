@@ -1,0 +1,108 @@
+/**
+ * `mcpscope open FILE`: the dashboard over a capture file, with no tap and no upstream. The file
+ * (mcpscope JSONL, a HAR, or a capture database) is imported into an in-memory store through the
+ * capture pipeline, so its exchanges are derived by today's code, and the file itself is never
+ * written to. Its sessions are marked imported, so nothing offers to send on them.
+ */
+import { readFileSync, openSync, readSync, closeSync } from 'node:fs';
+import { basename } from 'node:path';
+import { CaptureStore } from '../capture/capture-store.js';
+import { CapturePipeline } from '../capture/capture-pipeline.js';
+import { CaptureQuery } from '../capture/capture-query.js';
+import { FrameSource } from '../capture/capture-reader.js';
+import { LiveHub } from '../hub/live-hub.js';
+import { startDashboardListener } from './dashboard-listener.js';
+import { importCapture } from '../interchange/importer.js';
+import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
+
+export interface OpenOptions {
+  file: string;
+  uiPort?: number;
+  uiHost?: string;
+  token?: string;
+  webRoot?: string;
+}
+
+export interface OpenedCapture {
+  dashboardUrl: string;
+  dashboardLoginUrl: string;
+  token: string;
+  report: ImportReport;
+  store: CaptureStore;
+  close(): Promise<void>;
+}
+
+export type OpenResult = { ok: true; value: OpenedCapture } | { ok: false; message: string };
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+function isSqlite(file: string): boolean {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    return readSync(fd, buf, 0, 16, 0) === 16 && buf.toString('latin1') === SQLITE_MAGIC;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export async function openCapture(options: OpenOptions): Promise<OpenResult> {
+  const name = basename(options.file);
+  const store = new CaptureStore(':memory:');
+  const pipeline = new CapturePipeline(store);
+  let report: ImportReport;
+  try {
+    if (isSqlite(options.file)) {
+      const source = FrameSource.openFile(options.file);
+      const sessions = new Set<string>();
+      let frames = 0;
+      try {
+        for (const { seq: _seq, ...frame } of source.select()) {
+          const sessionKey = importedSessionKey(name, frame.sessionKey);
+          sessions.add(sessionKey);
+          pipeline.record({ ...frame, sessionKey });
+          if (++frames % 5000 === 0) pipeline.flush();
+        }
+      } finally {
+        source.close();
+      }
+      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [] };
+    } else {
+      const result = importCapture(readFileSync(options.file, 'utf8'), name);
+      if (!result.ok) {
+        store.close();
+        return { ok: false, message: `${options.file}: ${result.problem.where}: ${result.problem.message}` };
+      }
+      for (const frame of result.frames) pipeline.record(frame);
+      report = result.report;
+    }
+  } catch (err) {
+    store.close();
+    return { ok: false, message: `cannot read ${options.file}: ${(err as Error).message}` };
+  }
+  pipeline.flush();
+  const hub = new LiveHub(store, pipeline);
+  const dashboard = await startDashboardListener({
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) } },
+    port: options.uiPort ?? 0,
+    ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
+  });
+  return {
+    ok: true,
+    value: {
+      dashboardUrl: dashboard.url,
+      dashboardLoginUrl: dashboard.loginUrl,
+      token: dashboard.token,
+      report,
+      store,
+      close: async () => {
+        hub.close();
+        await dashboard.close();
+        pipeline.close();
+        store.close();
+      },
+    },
+  };
+}

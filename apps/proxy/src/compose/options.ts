@@ -1,0 +1,31 @@
+/**
+ * What mcpscope is built from: the options of the `mcpscope` command (DESIGN.md's contract), as
+ * the composition root reads them. Every field is optional here; the command fills in defaults.
+ */
+export interface McpscopeOptions {
+  /** The upstream MCP endpoint; neither this nor `stdio`: the embedded demo server. */
+  target?: string;
+  /** A stdio server's command line, spawned and served at /mcp. */
+  stdio?: string;
+  /** Tap port (0: any free port). */
+  port?: number;
+  /** Dashboard port (0: any free port). */
+  uiPort?: number;
+  /** Tap bind address. */
+  host?: string;
+  /** Dashboard bind address (loopback unless `dangerouslyExposeDashboard`). */
+  uiHost?: string;
+  /** Capture file (`:memory:` allowed); the data directory's capture.db when absent. */
+  db?: string;
+  /** Dashboard token; random per launch when absent. */
+  token?: string;
+  /** The tunnel URL clients reach the tap by. */
+  publicUrl?: string;
+  dangerouslyExposeDashboard?: boolean;
+  /** More Host names the tap accepts. */
+  allowHosts?: string[];
+  /** Retention: keep at most this many frames (the oldest go first). */
+  maxFrames?: number;
+  /** Retention: keep at most this many bytes of frame text. */
+  maxBytes?: number;
+}

@@ -1,0 +1,169 @@
+/**
+ * The composition root: builds mcpscope from its options — the capture store and pipeline, the
+ * live hub, the upstream (an HTTP target, a spawned stdio server, or the embedded demo), the tap,
+ * replay, and the dashboard listener over them — and is the one place the features meet. Used by
+ * the `mcpscope` command, the tests, the e2e suite and the benchmarks.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { FrameInput } from '@mcpscope/protocol';
+import { CaptureStore } from '../capture/capture-store.js';
+import { CapturePipeline } from '../capture/capture-pipeline.js';
+import { CaptureQuery } from '../capture/capture-query.js';
+import { FrameSource } from '../capture/capture-reader.js';
+import { defaultDbPath } from '../capture/data-dir.js';
+import { isWildcardAddress } from '../core/addresses.js';
+import { LiveHub, type LiveHubOptions } from '../hub/live-hub.js';
+import { createTapHandler } from '../tap/tap-handler.js';
+import { createGuard, isLoopbackAddress } from '../tap/http/tap-guard.js';
+import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
+import { publicBaseOf } from '../tap/http/public-origin.js';
+import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
+import { upstreamRequest, type UpstreamRequest } from '../upstream/upstream-request.js';
+import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
+import { sampleCall } from '../demo/sample-call.js';
+import { createReplay } from '../replay/index.js';
+import { startDashboardListener } from './dashboard-listener.js';
+import { closeServer, listen } from './listen.js';
+import type { McpscopeOptions } from './options.js';
+
+export interface Mcpscope {
+  tapUrl: string;
+  /** The MCP endpoint on the tap (what a client connects to). */
+  mcpUrl: string;
+  dashboardUrl: string;
+  /** The dashboard URL with the token, as printed in the banner. */
+  dashboardLoginUrl: string;
+  token: string;
+  upstreamUrl: string;
+  /** The MCP endpoint as clients outside reach it (`--public-url`), when given. */
+  publicMcpUrl?: string;
+  /** The spawned server in `--stdio` mode. */
+  stdio?: StdioUpstream;
+  dbFile: string;
+  demo?: DemoServer;
+  store: CaptureStore;
+  pipeline: CapturePipeline;
+  hub: LiveHub;
+  close(): Promise<void>;
+}
+
+export type StartOptions = McpscopeOptions & {
+  request?: UpstreamRequest;
+  webRoot?: string;
+  hub?: LiveHubOptions;
+  /**
+   * `false`: the tap forwards and observes as usual but records nothing (no derive, no store, no
+   * broadcast). Not a CLI option: the benchmarks use it to show what capture itself costs.
+   */
+  capture?: boolean;
+};
+
+export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
+  if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
+    // parseCli refuses this too; this guards callers that build options themselves.
+    throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
+  }
+  const dbFile = options.db ?? defaultDbPath();
+  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
+  // The store first: a capture file held by another mcpscope stops the start before anything listens.
+  const store = new CaptureStore(dbFile);
+  const demo = options.target || options.stdio ? undefined : await startDemoServer();
+  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const hub = new LiveHub(store, pipeline, options.hub);
+  let connections = 0;
+  const record = options.capture === false ? () => -1 : (frame: FrameInput) => pipeline.record(frame);
+  const now = () => performance.timeOrigin + performance.now();
+  const request = options.request ?? upstreamRequest;
+
+  // With --stdio the tap serves the spawned server at /mcp; otherwise it mirrors the upstream's paths.
+  const upstreamUrl = options.stdio ? `stdio: ${options.stdio}` : (options.target ?? demo!.url);
+  const mcpPath = options.stdio ? '/mcp' : new URL(upstreamUrl).pathname;
+  const publicBase = options.publicUrl ? publicBaseOf(options.publicUrl, mcpPath) : undefined;
+  let stdio: StdioUpstream | undefined;
+  try {
+    stdio = options.stdio ? await startStdioUpstream(options.stdio, { record, now, mcpPath }) : undefined;
+  } catch (err) {
+    hub.close();
+    pipeline.close();
+    store.close();
+    throw err;
+  }
+  const host = options.host ?? '127.0.0.1';
+  const guard = createGuard({
+    loopbackOnly: isLoopbackAddress(host),
+    allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
+  });
+  // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
+  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
+  const tapHandler = createTapHandler({
+    guard,
+    ...(stdio
+      ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
+      : {
+          forward: {
+            upstreamOrigin: new URL(upstreamUrl).origin,
+            mcpPath,
+            legacy: new LegacyEndpoints(),
+            record,
+            request,
+            now,
+            nextConnectionId: () => `h${++connections}`,
+            ...(publicBase ? { publicBase } : {}),
+            onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
+          },
+        }),
+  });
+  const tapHttp = createServer(tapHandler);
+  // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
+  // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
+  tapHttp.keepAliveTimeout = 120_000;
+  const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
+  const tapUrl = `http://127.0.0.1:${(tapServer.address() as AddressInfo).port}`;
+  const mcpUrl = tapUrl + mcpPath;
+
+  const dashboard = await startDashboardListener({
+    services: {
+      store,
+      query: new CaptureQuery(store),
+      hub,
+      exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) },
+      replay: { service: replay.service, tapOrigin: tapUrl },
+      info: {
+        info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+        ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+      },
+    },
+    ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
+    ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
+  });
+
+  return {
+    tapUrl,
+    mcpUrl,
+    ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
+    ...(stdio ? { stdio } : {}),
+    dashboardUrl: dashboard.url,
+    dashboardLoginUrl: dashboard.loginUrl,
+    token: dashboard.token,
+    upstreamUrl,
+    dbFile,
+    ...(demo ? { demo } : {}),
+    store,
+    pipeline,
+    hub,
+    close: async () => {
+      hub.close();
+      await replay.close();
+      await Promise.all([closeServer(tapServer), dashboard.close()]);
+      await demo?.close();
+      await stdio?.close();
+      pipeline.close();
+      store.close();
+    },
+  };
+}

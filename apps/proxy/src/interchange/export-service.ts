@@ -1,0 +1,139 @@
+/**
+ * Builds an export from a request: chooses the frames (session, filter, one exchange), redacts
+ * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
+ * call this, so they export byte for byte the same thing.
+ */
+import type { ExportPreview, Frame } from '@mcpscope/protocol';
+import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
+import { compileFilter } from '../capture/filter-select.js';
+import type { FrameSource, Selection } from '../capture/capture-reader.js';
+import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
+import { writeHar } from './har-writer.js';
+import { toCurl } from './curl.js';
+import { VERSION } from '../core/version.js';
+
+/** Kept in step with apps/proxy/package.json. */
+/** Written into every export (the HAR creator, the JSONL header). */
+export const MCPSCOPE_VERSION = VERSION;
+
+export const EXPORT_FORMATS = ['jsonl', 'har', 'curl'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportRequest {
+  format: ExportFormat;
+  filter?: string;
+  session?: string;
+  /** One exchange (required for curl). */
+  exchange?: string;
+  /** Extra keys or JSON paths to redact. */
+  redact?: readonly string[];
+  /** The explicit opt-out: export secrets as captured. */
+  unredacted?: boolean;
+}
+
+export type ExportErrorCode = 'bad_filter' | 'bad_redact' | 'not_found' | 'bad_request';
+
+export interface ExportError {
+  ok: false;
+  code: ExportErrorCode;
+  message: string;
+}
+
+export interface ExportOutput {
+  ok: true;
+  contentType: string;
+  filename: string;
+  /** The file, in pieces; pull them lazily. */
+  chunks: Iterable<string>;
+  /** Complete once `chunks` has been read to the end. */
+  redactor: Redactor;
+}
+
+interface Plan {
+  selection: Selection;
+  redactor: Redactor;
+}
+
+function plan(source: FrameSource, req: ExportRequest): Plan | ExportError {
+  const redactProblem = checkRedactList(req.redact ?? []);
+  if (redactProblem) return { ok: false, code: 'bad_redact', message: redactProblem };
+  const filter = compileFilter(req.filter);
+  if (!filter.ok) return { ok: false, code: 'bad_filter', message: filter.message };
+  const selection: Selection = {};
+  if (req.session) selection.session = req.session;
+  if (filter.predicate) selection.exchanges = filter.predicate;
+  if (req.exchange !== undefined) {
+    if (!source.exchange(req.exchange)) return { ok: false, code: 'not_found', message: `no exchange ${req.exchange}` };
+    selection.exchangeIds = [req.exchange];
+  }
+  return { selection, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+}
+
+export function buildExport(source: FrameSource, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
+  const p = plan(source, req);
+  if ('ok' in p) return p;
+  const { selection, redactor } = p;
+  const stamp = now.toISOString().replace(/[:.]/g, '-').slice(0, 19);
+  const frames = () => redacted(source, selection, redactor);
+  const redaction = { enabled: redactor.options.enabled, rules: redactor.rules() };
+  switch (req.format) {
+    case 'jsonl': {
+      const header = jsonlHeaderLine({
+        format: JSONL_FORMAT,
+        version: JSONL_VERSION,
+        exportedAt: now.toISOString(),
+        generator: `mcpscope ${MCPSCOPE_VERSION}`,
+        ...(req.filter ? { filter: req.filter } : {}),
+        ...(req.session ? { session: req.session } : {}),
+        redaction,
+      });
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine)), redactor };
+    }
+    case 'har': {
+      const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
+      return { ok: true, contentType: 'application/json; charset=utf-8', filename: `mcpscope-${stamp}.har`, chunks, redactor };
+    }
+    case 'curl': {
+      if (req.exchange === undefined) return { ok: false, code: 'bad_request', message: 'curl exports one request: give exchange=ID' };
+      const request = [...frames()].find((f) => f.direction === 'c2s' && f.kind === 'data');
+      const curl = request && toCurl(request);
+      if (!curl || !curl.ok) return { ok: false, code: 'bad_request', message: curl?.message ?? 'this exchange has no request sent over HTTP' };
+      return { ok: true, contentType: 'text/plain; charset=utf-8', filename: `mcpscope-${req.exchange}.sh`, chunks: [curl.command], redactor };
+    }
+  }
+}
+
+/** What an export would contain and redact, without writing it (the dashboard shows this first). */
+export function previewExport(source: FrameSource, req: ExportRequest): ExportPreview | ExportError {
+  const p = plan(source, req);
+  if ('ok' in p) return p;
+  let frames = 0;
+  const sessions = new Set<string>();
+  const exchanges = new Set<string>();
+  const seqs = new Set<number>();
+  for (const frame of redacted(source, p.selection, p.redactor)) {
+    frames++;
+    sessions.add(frame.sessionKey);
+    seqs.add(frame.seq);
+  }
+  for (const ex of source.exchanges(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
+  return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
+}
+
+/** Two passes: learn the secret values, then redact them and their echoes. */
+function* redacted(source: FrameSource, selection: Selection, redactor: Redactor): Iterable<Frame> {
+  if (redactor.options.enabled) for (const frame of source.select(selection)) redactor.learn(frame);
+  for (const frame of source.select(selection)) yield redactor.frame(frame);
+}
+
+function* mapIterable<T, U>(items: Iterable<T>, fn: (item: T) => U): Iterable<U> {
+  for (const item of items) yield fn(item);
+}
+
+function* concat<T>(...parts: Iterable<T>[]): Iterable<T> {
+  for (const part of parts) yield* part;
+}
+
+function* lazy<T>(make: () => Iterable<T>): Iterable<T> {
+  yield* make();
+}
