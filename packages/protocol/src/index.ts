@@ -58,6 +58,7 @@ export type {
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,
+  RequestsPage,
   RetentionInfo,
   ServerEvent,
   SessionsPage,

@@ -7,12 +7,16 @@
  * Durability window: a frame handed to `record()` is committed before the next turn of the event
  * loop (setImmediate), i.e. within one tick of being forwarded.
  *
+ * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
+ * record in place and calls `doorChanged`; the next flush gives each changed record a new `rev`
+ * and writes it in the same transaction as the tick's frames.
+ *
  * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
  * continues after a restart pairs and counts exactly as if it had never stopped
  * (deriver-snapshot.ts).
  */
-import type { CaptureDeriver, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
@@ -27,6 +31,10 @@ export interface CaptureBatch {
   sessions: SessionSummary[];
   diagnostics: Diagnostic[];
   head: number;
+  /** Door records written this tick, with the JSON text stored (each at its latest state). */
+  requests: { id: number; json: string }[];
+  /** The highest door-record `rev` written so far. */
+  requestsRev: number;
   /** Set when retention removed old frames after this batch was written. */
   retention?: Trim;
 }
@@ -43,6 +51,10 @@ export class CapturePipeline {
   /** Frames derived since the stored snapshot was taken. */
   private sinceSnapshot: number;
   readonly retention: Retention;
+  /** Door records changed since the last flush, by id. */
+  private doorQueue = new Map<number, DoorRecord>();
+  private doorId: number;
+  private doorRev: number;
 
   constructor(
     private readonly store: CaptureStore,
@@ -54,6 +66,7 @@ export class CapturePipeline {
     this.sinceSnapshot = warm.replayed;
     this.retention = new Retention(store, limits);
     this.retention.enforce();
+    ({ id: this.doorId, rev: this.doorRev } = store.door.heads());
   }
 
   /** Queues a frame; it is stored within the current tick. Returns its seq. */
@@ -67,11 +80,32 @@ export class CapturePipeline {
     const raw = redactBodySecrets(input.raw, mcp);
     const frame: Frame = { ...input, raw, seq: ++this.seq };
     this.queue.push(frame);
+    this.schedule();
+    return frame.seq;
+  }
+
+  /** The id for a new door record (arrival order, continuing the file's). */
+  nextDoorId(): number {
+    return ++this.doorId;
+  }
+
+  /** The highest door-record `rev` written (the WebSocket's door cursor). */
+  get requestsRev(): number {
+    return this.doorRev;
+  }
+
+  /** A door record was created or changed (in place): it is written within the current tick. */
+  doorChanged(record: DoorRecord): void {
+    if (this.closed) return;
+    this.doorQueue.set(record.id, record);
+    this.schedule();
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
-    return frame.seq;
   }
 
   /** Records frames that arrive all at once (an import) and stores them now, in one batch. */
@@ -99,12 +133,16 @@ export class CapturePipeline {
   /** Writes everything queued. Called once per tick, and on shutdown. */
   flush(): void {
     this.scheduled = false;
-    if (this.queue.length === 0 || this.closed) return;
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed) return;
     const frames = this.queue;
     this.queue = [];
-    const batch: CaptureBatch = { ...derive(this.deriver, frames), frames, head: frames[frames.length - 1]!.seq };
-    batch.exchangeJson = this.store.write(batch);
-    const trim = this.retention.afterWrite(frames);
+    const requests = [...this.doorQueue.values()];
+    this.doorQueue.clear();
+    for (const r of requests) r.rev = ++this.doorRev;
+    const derived = frames.length > 0 ? derive(this.deriver, frames) : { exchanges: [], sessions: [], diagnostics: [] };
+    const written = this.store.write({ ...derived, frames, requests });
+    const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorRev };
+    const trim = this.retention.afterWrite(frames, requests.length);
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;
     if (this.sinceSnapshot >= SNAPSHOT_EVERY) {

@@ -9,11 +9,12 @@
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
 import Database from 'better-sqlite3';
-import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
+import type { Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { ReplayLinks } from './replay-links.js';
+import { DoorTable } from './door-table.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
 /** Frames written before checkpoints move to a worker thread. */
@@ -45,6 +46,13 @@ export interface WriteSet {
   exchanges: readonly ExchangeSummary[];
   sessions: readonly SessionSummary[];
   diagnostics: readonly Diagnostic[];
+  /** Door records that changed this tick (their `rev` set), written in the same transaction. */
+  requests?: readonly DoorRecord[];
+}
+
+export interface WriteResult {
+  exchanges: string[];
+  requests: string[];
 }
 
 export class CaptureStore {
@@ -57,7 +65,9 @@ export class CaptureStore {
   private readonly insertDiagnostic: Database.Statement;
   private readonly headStmt: Database.Statement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
-  private readonly writeTransaction: (set: WriteSet) => string[];
+  private readonly writeTransaction: (set: WriteSet) => WriteResult;
+  /** Every HTTP request at the tap (door records); not derived, so a rebuild keeps them. */
+  readonly door: DoorTable;
   private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
@@ -86,6 +96,7 @@ export class CaptureStore {
       throw err;
     }
     this.replayLinks = new ReplayLinks(this.db);
+    this.door = new DoorTable(this.db);
     this.insertFrame = this.db.prepare(
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -117,7 +128,8 @@ export class CaptureStore {
       for (const f of set.frames) {
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
-      return this.writeDerived(set, set.frames[0]?.seq ?? 0);
+      const requests = set.requests && set.requests.length > 0 ? this.door.write(set.requests) : [];
+      return { exchanges: this.writeDerived(set, set.frames[0]?.seq ?? 0), requests };
     });
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
@@ -143,16 +155,17 @@ export class CaptureStore {
   }
 
   /**
-   * Writes one tick's worth of frames and derived rows atomically. Returns each exchange's summary
-   * as the JSON text stored, in `set.exchanges` order (the live hub sends that text as it is).
+   * Writes one tick's worth of frames, derived rows and door records atomically. Returns each
+   * exchange's summary and each door record as the JSON text stored, in `set` order (the live hub
+   * sends that text as it is).
    */
-  write(set: WriteSet): string[] {
-    const summaries = this.writeTransaction(set);
+  write(set: WriteSet): WriteResult {
+    const written = this.writeTransaction(set);
     // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
     // need: its WAL stays small, and close() checkpoints it.
     this.framesWritten += set.frames.length;
     if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
-    return summaries;
+    return written;
   }
 
   /**

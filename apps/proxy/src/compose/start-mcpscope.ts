@@ -25,6 +25,7 @@ import { upstreamRequest, type UpstreamRequest } from '../upstream/upstream-requ
 import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
+import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { closeServer, listen } from './listen.js';
 import type { McpscopeOptions } from './options.js';
@@ -98,8 +99,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   });
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
+  // Every request at the door is recorded too (any path, refused ones included), unless capture is off.
+  const door = options.capture === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
     guard,
+    ...(door ? { watch: (req, res) => door.watch(req, res) } : {}),
     ...(stdio
       ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
