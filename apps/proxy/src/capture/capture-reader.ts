@@ -9,9 +9,10 @@
  * document, does).
  */
 import Database from 'better-sqlite3';
-import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { DoorRecord, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import type { FrameRow } from './capture-store.js';
+import { DoorTable } from './door-table.js';
 
 /** Which exchanges an export keeps; frames outside any kept exchange are left out. */
 export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string, diagnosticCodes: readonly string[]) => boolean;
@@ -63,6 +64,11 @@ export class FrameSource {
   exchange(id: string): ExchangeSummary | undefined {
     const row = this.db.prepare('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+  }
+
+  /** Door records (every HTTP request at the tap) in arrival order; none in a file from before them. */
+  requests(): Iterable<DoorRecord> {
+    return new DoorTable(this.db).all();
   }
 
   /** Exchanges in capture order. */

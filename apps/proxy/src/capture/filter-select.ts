@@ -3,10 +3,11 @@
  * @mcpscope/protocol), compiled once into the predicate FrameSource selects exchanges with. One
  * language, one implementation, for the timeline, the API and the CLI.
  */
-import { compileFilter as compileProtocolFilter, parseFilter } from '@mcpscope/protocol';
+import { compileDoorFilter, compileFilter as compileProtocolFilter, parseFilter, type DoorPredicate } from '@mcpscope/protocol';
 import type { ExchangePredicate } from './capture-reader.js';
 
-export type CompiledFilter = { ok: true; predicate?: ExchangePredicate } | { ok: false; message: string };
+/** `requests` selects door records (HTTP requests at the tap) with the same filter. */
+export type CompiledFilter = { ok: true; predicate?: ExchangePredicate; requests?: DoorPredicate } | { ok: false; message: string };
 
 export function compileFilter(text: string | undefined): CompiledFilter {
   if (text === undefined || text.trim() === '') return { ok: true };
@@ -17,5 +18,9 @@ export function compileFilter(text: string | undefined): CompiledFilter {
   }
   if (parsed.filter === null) return { ok: true };
   const predicate = compileProtocolFilter(parsed.filter);
-  return { ok: true, predicate: (ex, session, bodyText, diagnosticCodes) => predicate(ex, { ...(session ? { session } : {}), bodyText, diagnosticCodes }) };
+  return {
+    ok: true,
+    predicate: (ex, session, bodyText, diagnosticCodes) => predicate(ex, { ...(session ? { session } : {}), bodyText, diagnosticCodes }),
+    requests: compileDoorFilter(parsed.filter),
+  };
 }

@@ -6,6 +6,7 @@
  */
 import { DOOR_BODY_LIMIT, type DoorBody, type DoorRole } from '@mcpscope/protocol';
 import { redactBodySecrets } from '../redaction/redact-body.js';
+import { redactQuerySecretsInText } from '../redaction/redact-url.js';
 
 export class BodyCapture {
   private readonly chunks: Buffer[] = [];
@@ -23,10 +24,14 @@ export class BodyCapture {
     this.kept += piece.length;
   }
 
-  /** The body as recorded: UTF-8 (invalid bytes replaced), secrets redacted, cut at the limit. */
+  /**
+   * The body as recorded: UTF-8 (invalid bytes replaced), cut at the limit, with secret fields
+   * redacted and secret query values in any URL it quotes (a redirect page names the callback
+   * URL with its code).
+   */
   body(): DoorBody {
     const text = Buffer.concat(this.chunks, this.kept).toString('utf8');
-    return { text: redactBodySecrets(text, false), size: this.size, truncated: this.size > this.kept };
+    return { text: redactQuerySecretsInText(redactBodySecrets(text, false)), size: this.size, truncated: this.size > this.kept };
   }
 }
 

@@ -3,11 +3,12 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
-import type { ExportPreview, Frame } from '@mcpscope/protocol';
+import type { DoorPredicate, DoorRecord, ExportPreview, Frame } from '@mcpscope/protocol';
+import { redactDoorRecord } from '../redaction/door-redaction.js';
 import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
 import { compileFilter } from '../capture/filter-select.js';
 import type { FrameSource, Selection } from '../capture/capture-reader.js';
-import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
+import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlRequestLine } from './jsonl.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
 import { VERSION } from '../core/version.js';
@@ -52,6 +53,8 @@ export interface ExportOutput {
 interface Plan {
   selection: Selection;
   redactor: Redactor;
+  /** Which door records go along (none when one exchange is exported). */
+  requests?: DoorPredicate;
 }
 
 function plan(source: FrameSource, req: ExportRequest): Plan | ExportError {
@@ -66,7 +69,12 @@ function plan(source: FrameSource, req: ExportRequest): Plan | ExportError {
     if (!source.exchange(req.exchange)) return { ok: false, code: 'not_found', message: `no exchange ${req.exchange}` };
     selection.exchangeIds = [req.exchange];
   }
-  return { selection, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+  const out: Plan = { selection, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+  if (req.exchange === undefined) {
+    const byFilter = filter.requests ?? (() => true);
+    out.requests = req.session === undefined ? byFilter : (r) => r.sessionKey === req.session && byFilter(r);
+  }
+  return out;
 }
 
 export function buildExport(source: FrameSource, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
@@ -75,6 +83,7 @@ export function buildExport(source: FrameSource, req: ExportRequest, now = new D
   const { selection, redactor } = p;
   const stamp = now.toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const frames = () => redacted(source, selection, redactor);
+  const requests = () => redactedRequests(source, p.requests, redactor);
   const redaction = { enabled: redactor.options.enabled, rules: redactor.rules() };
   switch (req.format) {
     case 'jsonl': {
@@ -87,10 +96,10 @@ export function buildExport(source: FrameSource, req: ExportRequest, now = new D
         ...(req.session ? { session: req.session } : {}),
         redaction,
       });
-      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine)), redactor };
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine), mapIterable(lazy(requests), jsonlRequestLine)), redactor };
     }
     case 'har': {
-      const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
+      const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, requests: requests(), ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
       return { ok: true, contentType: 'application/json; charset=utf-8', filename: `mcpscope-${stamp}.har`, chunks, redactor };
     }
     case 'curl': {
@@ -118,6 +127,12 @@ export function previewExport(source: FrameSource, req: ExportRequest): ExportPr
   }
   for (const ex of source.exchanges(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
   return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
+}
+
+/** Door records the plan selects, through the export's redactor (after the frames taught it). */
+function* redactedRequests(source: FrameSource, keep: DoorPredicate | undefined, redactor: Redactor): Iterable<DoorRecord> {
+  if (!keep) return;
+  for (const record of source.requests()) if (keep(record)) yield redactDoorRecord(redactor, record);
 }
 
 /** Two passes: learn the secret values, then redact them and their echoes. */

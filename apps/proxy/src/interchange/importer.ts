@@ -29,6 +29,8 @@ export function importCapture(text: string, fileName: string): ImportResult {
     if (!read.ok) return { ok: false, code: 'import_unreadable', problem: read.problem };
     format = 'mcpscope-jsonl';
     problems = read.value.problems;
+    // HTTP requests at the door are kept in the file but not brought back into a capture.
+    skipped = read.value.requests;
     frames = read.value.frames.map(({ seq: _seq, ...frame }) => {
       const out: FrameInput = { ...frame, sessionKey: naming.sessionKey(frame.sessionKey) };
       if (frame.http) out.http = { ...frame.http, ...(frame.http.connectionId ? { connectionId: naming.connectionId(frame.http.connectionId) } : {}) };

@@ -1,13 +1,14 @@
 /**
  * mcpscope JSONL: the lossless capture format. Line 1 is a header naming the format and its
  * version; every further line is one frame exactly as stored (raw text untouched unless redaction
- * replaced a secret). Frames are the evidence: importing them and deriving again through
+ * replaced a secret), then one line per door record (`"type":"request"`: every HTTP request the
+ * tap received, whole). Frames are the evidence: importing them and deriving again through
  * CaptureDeriver rebuilds the same exchanges, statuses and diagnostics.
  *
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
-import type { Direction, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
+import type { Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
 export const JSONL_VERSION = 1;
@@ -26,6 +27,8 @@ export interface JsonlHeader {
 export interface JsonlRead {
   header: JsonlHeader;
   frames: Frame[];
+  /** Door-record lines (`"type":"request"`), which an import does not bring back (yet). */
+  requests: number;
   problems: ImportProblem[];
 }
 
@@ -48,6 +51,11 @@ export function jsonlFrameLine(frame: Frame): string {
   };
   if (frame.http) line.http = frame.http;
   return `${JSON.stringify(line)}\n`;
+}
+
+/** One door record per line, marked `"type":"request"` (frame lines have no `type`). */
+export function jsonlRequestLine(record: DoorRecord): string {
+  return `${JSON.stringify({ type: 'request', ...record })}\n`;
 }
 
 /** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
@@ -78,6 +86,7 @@ export function readJsonl(text: string): JsonlReadResult {
   }
   const frames: Frame[] = [];
   const problems: ImportProblem[] = [];
+  let requests = 0;
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -88,6 +97,10 @@ export function readJsonl(text: string): JsonlReadResult {
       value = JSON.parse(line);
     } catch (err) {
       problems.push({ where, message: `not JSON (${(err as Error).message})` });
+      continue;
+    }
+    if ((value as { type?: unknown } | null)?.type === 'request') {
+      requests++;
       continue;
     }
     const checked = toFrame(value);
@@ -102,7 +115,7 @@ export function readJsonl(text: string): JsonlReadResult {
     lastSeq = checked.seq;
     frames.push(checked);
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, problems } };
+  return { ok: true, value: { header: h as JsonlHeader, frames, requests, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */

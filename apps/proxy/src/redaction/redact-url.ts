@@ -45,6 +45,20 @@ export function redactUrlSecrets(url: string): string {
   return `${url.slice(0, q)}?${parts.join('&')}${hash === -1 ? '' : url.slice(hash)}`;
 }
 
+const QUERY_PARAM_IN_TEXT = /([?&])([A-Za-z0-9_.~%-]+)=([^&#\s"'<>]*)/g;
+
+/**
+ * Secret query values inside free text: a redirect page's body ("Redirecting to …?code=…"), an
+ * HTML link, an error message quoting a URL. Every `?name=value` or `&name=value` whose name is a
+ * credential loses its value.
+ */
+export function redactQuerySecretsInText(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(QUERY_PARAM_IN_TEXT, (all, sep: string, name: string, value: string) =>
+    isSecretQueryKey(decodeSafe(name)) && !value.startsWith('%5Bredacted%5D') ? `${sep}${name}=${encodeURIComponent(`${REDACTED} (${value.length} chars)`)}` : all,
+  );
+}
+
 function decodeSafe(s: string): string {
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '));
