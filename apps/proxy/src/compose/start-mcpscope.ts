@@ -121,6 +121,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         }),
   });
   const tapHttp = createServer(tapHandler);
+  // A request the HTTP parser refuses never reaches the handler: answer it as Node would, and
+  // record it at the door too.
+  tapHttp.on('clientError', (err: Error & { code?: string }, socket) => {
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    if (door && err.code !== 'ECONNRESET') door.parserRefused(err, socket as import('node:net').Socket, status);
+    if (socket.writable) socket.write(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\n\r\n`);
+    socket.destroy();
+  });
   // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
   // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
   tapHttp.keepAliveTimeout = 120_000;

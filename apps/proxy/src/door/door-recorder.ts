@@ -133,6 +133,36 @@ export class DoorRecorder {
     };
   }
 
+  /**
+   * A request Node's HTTP parser refused before the tap saw it (raw bytes in the URL, a broken
+   * header): the door records what arrived and the status the client got. Bytes that are not
+   * printable ASCII are kept as %XX escapes, so nothing is lost and nothing is mis-decoded.
+   */
+  parserRefused(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, status: number): void {
+    const raw = err.rawPacket ?? Buffer.alloc(0);
+    const end = raw.indexOf('\r\n');
+    const line = escapeBytes(raw.subarray(0, end === -1 ? Math.min(raw.length, 8192) : Math.min(end, 8192)));
+    const [method = '?', target = '/'] = line.split(' ');
+    const record: DoorRecord = {
+      id: this.deps.sink.nextDoorId(),
+      rev: 0,
+      ts: this.deps.now(),
+      method,
+      path: redactUrlSecrets(target),
+      status,
+      answer: 'tap',
+      end: 'complete',
+      note: `Node's HTTP parser refused the request (${err.code ?? 'parse error'}); the tap answered ${status} without forwarding it.`,
+      requestHeaders: {},
+      responseHeaders: {},
+      endMs: 0,
+      requestBytes: raw.length,
+      responseBytes: 0,
+      peer: this.peer(socket),
+    };
+    this.deps.sink.doorChanged(record);
+  }
+
   /** The client's end of the socket, with a serial per TCP connection. */
   private peer(socket: Socket): DoorRecord['peer'] {
     let connection = this.connections.get(socket);
@@ -144,4 +174,11 @@ export class DoorRecorder {
     if (socket.remotePort !== undefined) peer.port = socket.remotePort;
     return peer;
   }
+}
+
+/** Printable ASCII as is, every other byte as %XX. */
+function escapeBytes(bytes: Buffer): string {
+  let out = '';
+  for (const b of bytes) out += b > 0x20 && b < 0x7f && b !== 0x25 ? String.fromCharCode(b) : b === 0x20 ? ' ' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
 }
