@@ -97,10 +97,13 @@ const ATOMS = [
   'bow', '"business failure"', 'diag:invalid-message', 'diag:*',
 ];
 
+/** Fields about HTTP requests at the door: they select no exchange, alone or combined. */
+const DOOR_ATOMS = ['kind:http', 'kind:probe', 'http.method:POST', 'http.path:/mcp', 'http.path:/.well-known/*', 'http.status:404', 'http.status:4xx', 'http.status:none', 'http.status>299'];
+
 const filterText: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
   f: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.constantFrom(...ATOMS),
+    fc.constantFrom(...ATOMS, ...DOOR_ATOMS),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
     tie('f').map((a) => `!(${a})`),
@@ -117,6 +120,10 @@ describe('server-side filters', () => {
     }
     // Only method:Tools/call matches nothing: methods are case-sensitive.
     expect(nonEmpty).toBe(ATOMS.length - 1);
+    for (const atom of DOOR_ATOMS) {
+      expect(expected(atom), atom).toEqual([]);
+      expect(served(atom, 100_000), atom).toEqual([]);
+    }
   });
 
   it('any combination gives the matcher\'s answer, in one page or many', () => {
