@@ -144,7 +144,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       info: {
-        info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+        info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },

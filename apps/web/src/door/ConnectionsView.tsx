@@ -39,6 +39,7 @@ export function ConnectionsView() {
       <FilterBar
         compiled={filter}
         counts={{ shown: kept.length, total: all.length, noun: 'HTTP requests' }}
+        placeholder="Filter: http.path:/.well-known/* http.status:4xx kind:probe …   ( / to focus )"
         chips={
           <>
             <Chip term="http.status>399" label="4xx/5xx" title="Requests the client got an error status for" />

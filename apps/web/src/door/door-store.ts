@@ -16,6 +16,8 @@ export interface DoorState {
   /** The highest `rev` applied: the WebSocket's door cursor. */
   rev: number;
   loaded: boolean;
+  /** The tap's `--public-url` origin, when it has one (for the flow's advice). */
+  publicOrigin?: string;
   /** The client whose connection flow is shown (`''`: every request, as a table). */
   client?: string;
   /** The record open in the detail pane. */

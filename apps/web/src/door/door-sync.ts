@@ -6,11 +6,12 @@
  * A failed load is retried; a `resync` (the dashboard fell behind) reloads the pages, and until
  * they are in the socket asks for no door catch-up (so a far-behind cursor cannot resync again).
  */
-import type { RequestsPage, ServerEvent } from '@mcpscope/protocol';
+import type { DashboardInfo, RequestsPage, ServerEvent } from '@mcpscope/protocol';
 import { useDoor, type DoorStore } from './door-store.js';
 
 export interface DoorApi {
   requests(after: number, limit: number): Promise<RequestsPage>;
+  info?(): Promise<DashboardInfo>;
 }
 
 const PAGE = 5000;
@@ -49,6 +50,10 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
     });
   };
   attempt();
+  void api
+    .info?.()
+    .then((info) => info.publicOrigin && store.setState({ publicOrigin: info.publicOrigin }))
+    .catch(() => {});
 
   return {
     onEvent(event) {

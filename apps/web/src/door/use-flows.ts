@@ -13,8 +13,9 @@ const REBUILD_MS = 300;
 
 function build(): ConnectionFlow[] {
   const { index, sessions } = useLive.getState();
-  const records = [...useDoor.getState().records.values()];
-  return buildConnectionFlows(records, { exchange: (id) => index.get(id), session: (key) => sessions.get(key) }).reverse();
+  const { records, publicOrigin } = useDoor.getState();
+  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}) };
+  return buildConnectionFlows([...records.values()], facts).reverse();
 }
 
 /** Newest client first. */

@@ -63,9 +63,10 @@ export interface FilterBarProps {
   counts?: { shown: number; total: number; noun: string };
   /** Quick filters; the exchange view's by default. */
   chips?: ReactNode;
+  placeholder?: string;
 }
 
-export function FilterBar({ compiled, counts, chips }: FilterBarProps) {
+export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarProps) {
   const text = useUi((s) => s.filter);
   const input = useRef<HTMLInputElement>(null);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
@@ -132,7 +133,7 @@ export function FilterBar({ compiled, counts, chips }: FilterBarProps) {
               value={text}
               spellCheck={false}
               autoComplete="off"
-              placeholder="Filter: method:tools/call status:err latency>500 …   ( / to focus )"
+              placeholder={placeholder ?? 'Filter: method:tools/call status:err latency>500 …   ( / to focus )'}
               aria-label="Filter"
               aria-invalid={error ? true : undefined}
               aria-describedby="filter-status"

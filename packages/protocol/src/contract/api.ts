@@ -169,6 +169,8 @@ export interface DashboardInfo {
   mcpUrl: string;
   upstreamUrl: string;
   demo: boolean;
+  /** The origin of `--public-url`, when given (OAuth metadata names it after the tap's rewrite). */
+  publicOrigin?: string;
 }
 
 /** One redaction rule that matched, and how often. */

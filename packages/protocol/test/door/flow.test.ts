@@ -70,12 +70,17 @@ describe('connection flow', () => {
     expect(red.reason).toContain(`names resource ${ORIGIN}/other, but the client reached the server at ${ORIGIN}/mcp`);
     expect(red.spec).toBe('RFC 9728 §3.3');
     expect(flow.verdict.kind).toBe('failed');
-    expect(flow.verdict.sentence).toMatch(/^failed at discovery: The metadata names resource/);
+    expect(flow.verdict.sentence).toBe('failed at discovery: GET /.well-known/oauth-protected-resource/mcp → 200 (the red step says why)');
   });
 
   it('says to connect through the public URL when the metadata names it but the client used localhost', () => {
-    const flow = only(goodOAuthStory({ prm: { resource: 'https://abc.trycloudflare.com/mcp', authorization_servers: [ORIGIN] } }).slice(0, 2));
-    expect(step(flow, 'prm-resource-mismatch')!.reason).toContain('connect the client through https://abc.trycloudflare.com');
+    const records = goodOAuthStory({ prm: { resource: 'https://abc.trycloudflare.com/mcp', authorization_servers: [ORIGIN] } }).slice(0, 2);
+    const flows = buildConnectionFlows(records, { ...facts, publicOrigin: 'https://abc.trycloudflare.com' });
+    expect(step(flows[0]!, 'prm-resource-mismatch')!.reason).toContain('connect the client through that URL, not http://127.0.0.1:7788');
+    // Another host named is not the public URL: no such advice.
+    resetDoorIds();
+    const other = only(goodOAuthStory({ prm: { resource: 'https://abc.trycloudflare.com/mcp', authorization_servers: [ORIGIN] } }).slice(0, 2));
+    expect(step(other, 'prm-resource-mismatch')!.reason).not.toContain('--public-url');
   });
 
   it('ambers a resource that is a parent path (the SDK accepts it, exact clients do not)', () => {

@@ -143,7 +143,7 @@ function verdictOf(ctx: FlowContext, probes: number): FlowVerdict {
   const preflights = ctx.records.filter((r) => roleOf(ctx, r) === 'preflight').length;
   if (!postedMcp && probes > 0 && probes + preflights === ctx.records.length) return { kind: 'probed', sentence: 'probed, never connected' };
   const first = reds[0];
-  if (first) return { kind: 'failed', sentence: `failed at ${PHASE_LABELS[first.phase].toLowerCase()}: ${first.reason}` };
+  if (first) return { kind: 'failed', sentence: `failed at ${PHASE_LABELS[first.phase].toLowerCase()}: ${first.title} (the red step says why)` };
   const last = steps[steps.length - 1];
   return { kind: 'incomplete', sentence: last ? `not connected (yet): the last step was ${last.title}` : 'not connected (yet)' };
 }

@@ -7,7 +7,7 @@
 import { isJsonResponse, jsonDocument, stringField, stringList, type JsonDocument } from '../door-bodies.js';
 import { doorPathname, requestedOrigin, type DoorRecord } from '../door-record.js';
 import { bearerChallenge } from '../www-authenticate.js';
-import { addStep, isLoopbackHost, ok, originOf, safeUrl, recordsAfter, roleOf, sameUrl, titleOf, type FlowContext } from './flow-context.js';
+import { addStep, ok, originOf, safeUrl, recordsAfter, roleOf, sameUrl, titleOf, type FlowContext } from './flow-context.js';
 
 const PRM = '/.well-known/oauth-protected-resource';
 const ASM = '/.well-known/oauth-authorization-server';
@@ -62,7 +62,7 @@ export function challengeStep(ctx: FlowContext, r: DoorRecord): void {
   }
   if (origin !== undefined && target !== origin) {
     addStep(ctx, 'discovery', 'red', 'resource-metadata-elsewhere', title,
-      `resource_metadata points at ${target}, not at ${origin} where the client reached the server, so discovery leaves the tap${publicUrlHint(origin, target)}.`,
+      `resource_metadata points at ${target}, not at ${origin} where the client reached the server, so discovery leaves the tap${publicUrlHint(ctx, origin, target)}.`,
       [r], { spec: 'RFC 9728 §5.1' });
     return;
   }
@@ -129,7 +129,7 @@ function resourceCheck(ctx: FlowContext, r: DoorRecord, resource: string): boole
   const title = titleOf(r);
   if (expected === undefined) {
     if (origin !== undefined && originOf(resource) !== origin) {
-      addStep(ctx, 'discovery', 'red', 'prm-resource-mismatch', title, `The metadata names resource ${resource}, but the client reached the server at ${origin}: such metadata must not be used${publicUrlHint(origin, originOf(resource))}.`, [r], { spec: 'RFC 9728 §3.3' });
+      addStep(ctx, 'discovery', 'red', 'prm-resource-mismatch', title, `The metadata names resource ${resource}, but the client reached the server at ${origin}: such metadata must not be used${publicUrlHint(ctx, origin, originOf(resource))}.`, [r], { spec: 'RFC 9728 §3.3' });
       return false;
     }
     return true;
@@ -144,7 +144,7 @@ function resourceCheck(ctx: FlowContext, r: DoorRecord, resource: string): boole
     return false;
   }
   addStep(ctx, 'discovery', 'red', 'prm-resource-mismatch', title,
-    `The metadata names resource ${resource}, but the client reached the server at ${expected}: RFC 9728 says such metadata must not be used, and the official SDK stops with "Protected resource … does not match expected …"${publicUrlHint(exp?.origin, res?.origin)}.`,
+    `The metadata names resource ${resource}, but the client reached the server at ${expected}: RFC 9728 says such metadata must not be used, and the official SDK stops with "Protected resource … does not match expected …"${publicUrlHint(ctx, exp?.origin, res?.origin)}.`,
     [r], { spec: 'RFC 9728 §3.3' });
   return false;
 }
@@ -249,11 +249,13 @@ function isPathPrefix(parent: string, child: string): boolean {
   return p === '' || child === p || child.startsWith(p + '/');
 }
 
-/** When the client used a loopback address but the documents name a public host: the --public-url case. */
-function publicUrlHint(used: string | undefined, named: string | undefined): string {
-  if (!used || !named) return '';
-  const usedHost = safeUrl(used)?.host ?? '';
-  const namedHost = safeUrl(named)?.host ?? '';
-  if (isLoopbackHost(usedHost) && !isLoopbackHost(namedHost)) return ` (with --public-url, mcpscope names the public URL: connect the client through ${named}, not ${used})`;
-  return '';
+/**
+ * The `--public-url` case: the documents name the tap's public URL (which mcpscope rewrites them
+ * to), but the client came by another address, e.g. localhost. Only said when the facts know the
+ * public URL, so a server naming some other host is never mistaken for it.
+ */
+function publicUrlHint(ctx: FlowContext, used: string | undefined, named: string | undefined): string {
+  const publicOrigin = ctx.facts.publicOrigin;
+  if (!used || !named || publicOrigin === undefined || named !== publicOrigin || used === named) return '';
+  return ` (with --public-url, mcpscope names ${named} in OAuth metadata: connect the client through that URL, not ${used})`;
 }

@@ -74,6 +74,8 @@ export interface ConnectionFlow {
 export interface FlowFacts {
   exchange(id: string): ExchangeSummary | undefined;
   session(sessionKey: string): SessionSummary | undefined;
+  /** The tap's `--public-url` origin, when it has one (metadata names it after the rewrite). */
+  publicOrigin?: string;
 }
 
 export const NO_FACTS: FlowFacts = { exchange: () => undefined, session: () => undefined };
