@@ -60,6 +60,11 @@ export type StartOptions = McpscopeOptions & {
    * broadcast). Not a CLI option: the benchmarks use it to show what capture itself costs.
    */
   capture?: boolean;
+  /**
+   * `false`: capture frames but keep no door records (HTTP requests at the tap). Not a CLI option:
+   * the benchmarks use it to show what the door costs the MCP path.
+   */
+  door?: boolean;
 };
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
@@ -100,7 +105,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
   // Every request at the door is recorded too (any path, refused ones included), unless capture is off.
-  const door = options.capture === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
+  const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
     guard,
     ...(door ? { watch: (req, res) => door.watch(req, res) } : {}),
