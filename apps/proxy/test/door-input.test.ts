@@ -6,7 +6,8 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOOR_BODY_LIMIT } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, startTestMcpscope } from './helpers.js';
+import { connectClient } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { allRequests, flows } from './support/door-flows.js';
 
 let app: Mcpscope;

@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { freePort } from './support/free-port.js';
 import { runOAuthFlow, type OAuthRun } from './support/oauth-client.js';
 import { startSdkOAuthServer, type OAuthFlaw, type SdkOAuthServer } from './support/oauth-sdk-server.js';
 import { allRequests, flows, stepChecks } from './support/door-flows.js';
+import { apiFetch } from './support/api.js';
 
 interface World {
   server: SdkOAuthServer;
@@ -104,8 +106,8 @@ describe('a good OAuth connection through the tap', () => {
     const secrets = [...w.server.issuedTokens(), run.provider.saved!.access_token, run.code!, run.provider.verifier].filter((s) => s.length >= 16);
     expect(secrets.length).toBeGreaterThanOrEqual(3);
     const exports: string[] = [];
-    for (const query of ['format=jsonl', 'format=har', 'format=jsonl&redact=false', 'format=har&redact=false']) {
-      const res = await fetch(`${w.app.dashboardUrl}/api/export?${query}`, { headers: { authorization: `Bearer ${w.app.token}` } });
+    for (const query of ['format=jsonl', 'format=har', 'format=jsonl&unredacted=1', 'format=har&unredacted=1']) {
+      const res = await apiFetch(w.app, `/api/export?${query}`);
       expect(res.status, query).toBe(200);
       exports.push(await res.text());
     }

@@ -17,6 +17,8 @@ export interface CliOptions extends McpscopeOptions {
   host: string;
   uiHost: string;
   open: boolean;
+  /** Print one JSON line with the URLs once listening (for scripts and tests; see run.ts). */
+  readyJson: boolean;
   help: boolean;
   version: boolean;
   dangerouslyExposeDashboard: boolean;
@@ -47,6 +49,7 @@ Options:
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
   --no-open           do not open the dashboard in a browser
+  --ready-json        once listening, also print one JSON line with the URLs (for scripts)
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
   --version           print the version
   --help              this text
@@ -77,6 +80,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'public-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         'no-open': { type: 'boolean' },
+        'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -122,6 +126,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     host: values.host ?? '127.0.0.1',
     uiHost,
     open: !values['no-open'],
+    readyJson: values['ready-json'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
     dangerouslyExposeDashboard: dangerous,

@@ -9,7 +9,7 @@ import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
-import { FrameSource } from '../capture/capture-reader.js';
+import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { importCapture } from '../interchange/importer.js';
@@ -53,7 +53,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   let report: ImportReport;
   try {
     if (isSqlite(options.file)) {
-      const source = FrameSource.openFile(options.file);
+      const source = CaptureReader.openFile(options.file);
       const sessions = new Set<string>();
       let frames = 0;
       try {
@@ -83,7 +83,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames) => pipeline.import(frames) } },
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),

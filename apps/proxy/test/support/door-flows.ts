@@ -5,12 +5,7 @@
 import { buildConnectionFlows, type ConnectionFlow, type DoorRecord, type RequestsPage } from '@mcpscope/protocol';
 import type { Mcpscope } from '../../src/compose/start-mcpscope.js';
 import { settled } from '../helpers.js';
-
-export async function api<T>(app: Mcpscope, path: string): Promise<T> {
-  const res = await fetch(app.dashboardUrl + path, { headers: { authorization: `Bearer ${app.token}` } });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+import { apiGet } from './api.js';
 
 /** Every door record, page by page through GET /api/requests. */
 export async function allRequests(app: Mcpscope, filter?: string): Promise<DoorRecord[]> {
@@ -18,7 +13,7 @@ export async function allRequests(app: Mcpscope, filter?: string): Promise<DoorR
   const out: DoorRecord[] = [];
   let after = 0;
   for (;;) {
-    const page = await api<RequestsPage>(app, `/api/requests?after=${after}&limit=5000${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
+    const page = await apiGet<RequestsPage>(app, `/api/requests?after=${after}&limit=5000${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
     out.push(...page.requests);
     if (page.nextAfter === undefined) return out;
     after = page.nextAfter;
