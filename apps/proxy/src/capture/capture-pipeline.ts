@@ -108,10 +108,28 @@ export class CapturePipeline {
     }
   }
 
-  /** Records frames that arrive all at once (an import) and stores them now, in one batch. */
-  import(frames: readonly FrameInput[]): void {
-    for (const frame of frames) this.record(frame);
+  /**
+   * Records frames that arrive all at once (an import) and stores them now, in one batch, with the
+   * door records that came with them: new ids, their frames re-linked from the file's seqs
+   * (`originalSeqs[i]` is `frames[i]`'s) to the seqs given here.
+   */
+  import(frames: readonly FrameInput[], requests: readonly DoorRecord[] = [], originalSeqs: readonly number[] = []): void {
+    const seqOf = new Map<number, number>();
+    frames.forEach((frame, i) => {
+      const seq = this.record(frame);
+      if (originalSeqs[i] !== undefined) seqOf.set(originalSeqs[i]!, seq);
+    });
+    this.importRequests(requests, (original) => seqOf.get(original));
     this.flush();
+  }
+
+  /** Door records read from a file, stored under new ids; frames re-linked by `seqOf`. */
+  importRequests(requests: readonly DoorRecord[], seqOf: (original: number) => number | undefined): void {
+    for (const r of requests) {
+      const record: DoorRecord = { ...r, id: this.nextDoorId(), rev: 0 };
+      if (r.frameSeqs) record.frameSeqs = r.frameSeqs.map(seqOf).filter((seq): seq is number => seq !== undefined);
+      this.doorChanged(record);
+    }
   }
 
   onBatch(listener: BatchListener): () => void {

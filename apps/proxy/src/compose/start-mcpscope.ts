@@ -145,7 +145,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
+      exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },

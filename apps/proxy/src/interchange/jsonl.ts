@@ -27,8 +27,8 @@ export interface JsonlHeader {
 export interface JsonlRead {
   header: JsonlHeader;
   frames: Frame[];
-  /** Door-record lines (`"type":"request"`), which an import does not bring back (yet). */
-  requests: number;
+  /** Door-record lines (`"type":"request"`): every HTTP request the tap received. */
+  requests: DoorRecord[];
   problems: ImportProblem[];
 }
 
@@ -86,7 +86,7 @@ export function readJsonl(text: string): JsonlReadResult {
   }
   const frames: Frame[] = [];
   const problems: ImportProblem[] = [];
-  let requests = 0;
+  const requests: DoorRecord[] = [];
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -100,7 +100,9 @@ export function readJsonl(text: string): JsonlReadResult {
       continue;
     }
     if ((value as { type?: unknown } | null)?.type === 'request') {
-      requests++;
+      const record = toRequest(value as Record<string, unknown>);
+      if (typeof record === 'string') problems.push({ where, message: record });
+      else requests.push(record);
       continue;
     }
     const checked = toFrame(value);
@@ -146,4 +148,17 @@ function toFrame(value: unknown): Frame | string {
     frame.http = http as HttpInfo;
   }
   return frame;
+}
+
+/** A door record, or a sentence saying which field is wrong (the rest is taken as written). */
+function toRequest(v: Record<string, unknown>): DoorRecord | string {
+  const { type: _type, ...rest } = v;
+  const r = rest as Partial<DoorRecord>;
+  if (typeof r.id !== 'number' || !Number.isInteger(r.id)) return 'a request line needs an integer "id"';
+  if (typeof r.ts !== 'number' || !Number.isFinite(r.ts)) return 'a request line needs "ts" (ms since the epoch)';
+  if (typeof r.method !== 'string' || typeof r.path !== 'string') return 'a request line needs "method" and "path"';
+  const isRecord = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (!isRecord(r.requestHeaders) || !isRecord(r.responseHeaders) || !isRecord(r.peer)) return 'a request line needs "requestHeaders", "responseHeaders" and "peer" objects';
+  if (typeof r.requestBytes !== 'number' || typeof r.responseBytes !== 'number') return 'a request line needs "requestBytes" and "responseBytes"';
+  return { answer: 'upstream', end: 'complete', ...r } as DoorRecord;
 }

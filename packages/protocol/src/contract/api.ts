@@ -214,6 +214,8 @@ export interface ImportReport {
   sessionKeys: string[];
   /** HAR entries that carried no MCP traffic. */
   skipped: number;
+  /** HTTP requests at the door brought back (mcpscope JSONL and capture files). */
+  requests?: number;
   /** Lines or entries that could not be imported; the rest was. */
   problems: ImportProblem[];
 }
