@@ -9,7 +9,7 @@
  * door record (as false). Free text is left to the matcher (it reads bodies and the query string).
  */
 import type { Filter } from '@mcpscope/protocol';
-import type { SqlFilter } from './filter-sql.js';
+import { pushDown, type SqlFilter } from './filter-sql.js';
 
 const D = 'door_requests.';
 const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
@@ -17,29 +17,8 @@ const FALSE: SqlFilter = { sql: '0', params: [], exact: true };
 const TRUE: SqlFilter = { sql: '1', params: [], exact: true };
 
 export function doorFilterToSql(filter: Filter | null): SqlFilter | undefined {
-  if (filter === null) return undefined;
-  switch (filter.type) {
-    case 'text':
-      return undefined;
-    case 'not': {
-      const inner = doorFilterToSql(filter.item);
-      return inner?.exact ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params, exact: true } : undefined;
-    }
-    case 'and': {
-      const parts = filter.items.map(doorFilterToSql);
-      const known = parts.filter((p): p is SqlFilter => p !== undefined);
-      if (known.length === 0) return undefined;
-      return { sql: known.map((p) => `(${p.sql})`).join(' AND '), params: known.flatMap((p) => p.params), exact: known.length === parts.length && known.every((p) => p.exact) };
-    }
-    case 'or': {
-      const parts = filter.items.map(doorFilterToSql);
-      if (parts.some((p) => p === undefined)) return undefined;
-      const known = parts as SqlFilter[];
-      return { sql: known.map((p) => `(${p.sql})`).join(' OR '), params: known.flatMap((p) => p.params), exact: known.every((p) => p.exact) };
-    }
-    case 'field':
-      return fieldToSql(filter.field, filter.op, filter.value);
-  }
+  // Free text reads bodies and the query string: the matcher decides it.
+  return pushDown(filter, fieldToSql, () => undefined);
 }
 
 function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilter | undefined {

@@ -1,7 +1,8 @@
 /** The HTTP exchange a frame rode on: method, path, status, session id, revision and headers. */
 import type { HttpInfo } from '@mcpscope/protocol';
 
-function Headers({ title, headers }: { title: string; headers: Record<string, string> | undefined }) {
+/** A header table (also the door's request detail); redacted values are marked. */
+export function Headers({ title, headers }: { title: string; headers: Record<string, string> | undefined }) {
   if (!headers || Object.keys(headers).length === 0) return null;
   return (
     <>

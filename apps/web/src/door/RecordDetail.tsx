@@ -9,6 +9,7 @@ import { clientAddress } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { useDoor } from './door-store.js';
+import { Headers } from '../detail/HttpLayer.js';
 import { bytes, clockTime, ms, recordKind } from './door-looks.js';
 
 const ANSWERS: Record<DoorRecord['answer'], string> = {
@@ -25,26 +26,6 @@ const ENDS: Record<DoorRecord['end'], string> = {
   'client-gone': 'the client left before the end',
   'upstream-cut': "the upstream's body broke off",
 };
-
-function Headers({ title, headers }: { title: string; headers: Record<string, string> }) {
-  const entries = Object.entries(headers);
-  if (entries.length === 0) return null;
-  return (
-    <>
-      <h5>{title}</h5>
-      <table className="headers">
-        <tbody>
-          {entries.map(([name, value]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td className={value.includes('redacted') ? 'redacted' : ''}>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </>
-  );
-}
 
 function pretty(text: string): string {
   try {

@@ -5,36 +5,20 @@
  */
 import type { DoorRecord } from '../door/door-record.js';
 import { fieldSpec, type DoorPredicate } from './fields.js';
+import { compileTree } from './match.js';
 import type { Filter } from './types.js';
 
 export function compileDoorFilter(filter: Filter | null): DoorPredicate {
   if (filter === null) return () => true;
-  return compile(filter);
-}
-
-function compile(filter: Filter): DoorPredicate {
-  switch (filter.type) {
-    case 'and': {
-      const parts = filter.items.map(compile);
-      return (r) => parts.every((p) => p(r));
-    }
-    case 'or': {
-      const parts = filter.items.map(compile);
-      return (r) => parts.some((p) => p(r));
-    }
-    case 'not': {
-      const inner = compile(filter.item);
-      return (r) => !inner(r);
-    }
-    case 'field': {
-      const spec = fieldSpec(filter.field);
-      return spec?.compileDoor ? spec.compileDoor(filter.op, filter.value) : () => false;
-    }
-    case 'text': {
-      const needle = filter.value.toLowerCase();
+  const predicate = compileTree<DoorRecord, undefined>(
+    filter,
+    (term) => fieldSpec(term.field)?.compileDoor?.(term.op, term.value) ?? (() => false),
+    (value) => {
+      const needle = value.toLowerCase();
       return (r) => doorText(r).some((t) => t.toLowerCase().includes(needle));
-    }
-  }
+    },
+  );
+  return (r) => predicate(r, undefined);
 }
 
 /** What free text searches in a door record, each part on its own (no match across parts). */
