@@ -20,7 +20,7 @@ const PROXY_LAYERS = [
   ['commands'],
   ['compose'],
   ['api'],
-  ['tap', 'hub', 'replay', 'interchange', 'demo', 'door'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'door'],
   ['upstream'],
   ['capture'],
   ['redaction'],

@@ -20,6 +20,7 @@ import { Timeline } from './timeline/Timeline.js';
 import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
 import { startDoorSync } from './door/door-sync.js';
+import { RerunHost } from './rerun/index.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -93,6 +94,7 @@ export function App({ token }: { token: string }) {
         </main>
       </div>
       <ReplayHost api={api} />
+      <RerunHost api={api} />
     </div>
   );
 }

@@ -22,8 +22,8 @@ export { targetOf } from './model/target.js';
 export { DEFAULT_MAX_EVENT_CHARS, SseParser, formatSseEvent } from './wire/sse.js';
 export type { SseComment, SseEvent, SseItem, SseParserOptions } from './wire/sse.js';
 export { deeperThan, stringifyJson } from './model/json-depth.js';
-export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, pathFromPointer } from './model/json-path.js';
-export type { JsonPathResult, PathSegment } from './model/json-path.js';
+export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, parsePathPattern, pathFromPointer, pathMatches } from './model/json-path.js';
+export type { JsonPathResult, PathPattern, PathSegment, PathStep, PatternParse, PatternStep } from './model/json-path.js';
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker } from './pairing/exchange-tracker.js';
@@ -105,3 +105,45 @@ export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.j
 export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
 export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
 export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
+export {
+  CassetteMatcher,
+  DEFAULT_IGNORED_PATHS,
+  MOCK_METHOD_NOT_CAPTURED,
+  MOCK_NO_MATCH,
+  MatchCursor,
+  VOLATILE_KEYS,
+  VOLATILE_MARK,
+  answerable,
+  buildCassette,
+  canonicalJson,
+  comparableStatus,
+  compareOutcomes,
+  describeCall,
+  firstDifference,
+  maskVolatile,
+  maskVolatileText,
+  meaningfulParams,
+  outcomeOf,
+  parseIgnore,
+  requestKey,
+  similarity,
+} from './cassette/index.js';
+export type {
+  CallOutcome,
+  Cassette,
+  CassetteCall,
+  CassetteEvent,
+  CassetteNotification,
+  CassetteProblem,
+  CassetteSession,
+  CassetteStep,
+  CompareOptions,
+  Comparison,
+  Difference,
+  MatchMode,
+  MatchResult,
+  NearestCall,
+  OutcomeStatus,
+  Verdict,
+  VolatileOptions,
+} from './cassette/index.js';

@@ -32,6 +32,8 @@ Usage:
   mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
   mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
   mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
+  mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
+  mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 
@@ -142,7 +144,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   return options;
 }
 
-function port(value: string | undefined, fallback: number, flag: string): number {
+export function port(value: string | undefined, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number (got "${value}")`);

@@ -16,7 +16,7 @@ import type { ReplayInputs } from './replay-inputs.js';
 import { planReplay } from './replay-plan.js';
 import type { ReplayStore } from './replay-store.js';
 import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
-import { wireHeaders } from './wire-headers.js';
+import { wireHeaders } from '../upstream/wire-headers.js';
 import { REDACTED } from '../redaction/redact.js';
 
 export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
