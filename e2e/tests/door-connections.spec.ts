@@ -77,6 +77,13 @@ test.describe('a good OAuth connection', () => {
     await expect(detail.getByTestId('door-body').first()).toContainText('code_verifier=%5Bredacted%5D');
     await expect(detail.getByTestId('door-body').last()).toContainText('"access_token": "[redacted]');
 
+    // From the story to the MCP exchange in the timeline, and from its frame back to the door.
+    await step(page, 'initialize').getByTestId('step-exchange').first().click();
+    await expect(page.getByTestId('timeline')).toBeVisible();
+    await page.locator('[data-testid="http-layer"] summary').first().click();
+    await page.getByTestId('door-link').first().click();
+    await expect(page.getByTestId('door-detail')).toContainText('POST /mcp');
+
     // Every request, as a table, filtered in the one language.
     await page.getByTestId('all-requests').click();
     await page.getByTestId('filter-input').fill('http.path:/.well-known/*');

@@ -93,7 +93,8 @@ describe('a good OAuth connection through the tap', () => {
     const call = records.find((r) => r.mcp && r.frameSeqs?.some((seq) => w.app.store.exchange(String(seq))?.method === 'tools/call'))!;
     expect(call.requestHeaders.authorization).toMatch(/^Bearer \[redacted\] \(\d+ chars\)$/);
     expect(call.mcpSessionId).toBeDefined();
-    expect(w.app.store.framesBySeq(call.frameSeqs!).every((f) => f.http?.path === '/mcp')).toBe(true);
+    // Both ways: the record lists its frames, and each frame names its record.
+    expect(w.app.store.framesBySeq(call.frameSeqs!).every((f) => f.http?.path === '/mcp' && f.http.requestId === call.id)).toBe(true);
   });
 
   it('streams the records live over the WebSocket', () => {

@@ -110,23 +110,29 @@ export class CapturePipeline {
 
   /**
    * Records frames that arrive all at once (an import) and stores them now, in one batch, with the
-   * door records that came with them: new ids, their frames re-linked from the file's seqs
-   * (`originalSeqs[i]` is `frames[i]`'s) to the seqs given here.
+   * door records that came with them, under new ids: their frames re-linked from the file's seqs
+   * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
    */
   import(frames: readonly FrameInput[], requests: readonly DoorRecord[] = [], originalSeqs: readonly number[] = []): void {
+    const idOf = this.doorIds(requests);
     const seqOf = new Map<number, number>();
     frames.forEach((frame, i) => {
-      const seq = this.record(frame);
+      const seq = this.record(relinked(frame, idOf));
       if (originalSeqs[i] !== undefined) seqOf.set(originalSeqs[i]!, seq);
     });
-    this.importRequests(requests, (original) => seqOf.get(original));
+    this.importRequests(requests, (original) => seqOf.get(original), idOf);
     this.flush();
   }
 
-  /** Door records read from a file, stored under new ids; frames re-linked by `seqOf`. */
-  importRequests(requests: readonly DoorRecord[], seqOf: (original: number) => number | undefined): void {
+  /** New ids for door records read from a file, by their id there. */
+  doorIds(requests: readonly DoorRecord[]): Map<number, number> {
+    return new Map(requests.map((r) => [r.id, this.nextDoorId()]));
+  }
+
+  /** Door records read from a file, stored under the ids `idOf` gave them; frames re-linked by `seqOf`. */
+  importRequests(requests: readonly DoorRecord[], seqOf: (original: number) => number | undefined, idOf = this.doorIds(requests)): void {
     for (const r of requests) {
-      const record: DoorRecord = { ...r, id: this.nextDoorId(), rev: 0 };
+      const record: DoorRecord = { ...r, id: idOf.get(r.id)!, rev: 0 };
       if (r.frameSeqs) record.frameSeqs = r.frameSeqs.map(seqOf).filter((seq): seq is number => seq !== undefined);
       this.doorChanged(record);
     }
@@ -169,4 +175,13 @@ export class CapturePipeline {
     }
     for (const listener of this.listeners) listener(batch);
   }
+}
+
+/** A frame with its `http.requestId` moved to the imported record's new id (or dropped: none came). */
+export function relinked(frame: FrameInput, idOf: ReadonlyMap<number, number>): FrameInput {
+  const requestId = frame.http?.requestId;
+  if (requestId === undefined) return frame;
+  const { requestId: _old, ...http } = frame.http!;
+  const id = idOf.get(requestId);
+  return { ...frame, http: id === undefined ? http : { ...http, requestId: id } };
 }

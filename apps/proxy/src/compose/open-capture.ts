@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
-import { CapturePipeline } from '../capture/capture-pipeline.js';
+import { CapturePipeline, relinked } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
@@ -47,20 +47,21 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       let frames = 0;
       let doorRecords = 0;
       try {
-        const seqOf = new Map<number, number>();
-        for (const { seq, ...frame } of source.select()) {
-          const sessionKey = importedSessionKey(name, frame.sessionKey);
-          sessions.add(sessionKey);
-          seqOf.set(seq, pipeline.record({ ...frame, sessionKey }));
-          if (++frames % 5000 === 0) pipeline.flush();
-        }
         // The HTTP requests at the door come along, renamed and re-linked like the frames.
         const requests = [...source.requests()].map((r) => ({
           ...r,
           ...(r.sessionKey !== undefined ? { sessionKey: importedSessionKey(name, r.sessionKey) } : {}),
           ...(r.mcpSessionId !== undefined ? { mcpSessionId: importedSessionKey(name, r.mcpSessionId) } : {}),
         }));
-        pipeline.importRequests(requests, (original) => seqOf.get(original));
+        const idOf = pipeline.doorIds(requests);
+        const seqOf = new Map<number, number>();
+        for (const { seq, ...frame } of source.select()) {
+          const sessionKey = importedSessionKey(name, frame.sessionKey);
+          sessions.add(sessionKey);
+          seqOf.set(seq, pipeline.record(relinked({ ...frame, sessionKey }, idOf)));
+          if (++frames % 5000 === 0) pipeline.flush();
+        }
+        pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
         doorRecords = requests.length;
       } finally {
         source.close();

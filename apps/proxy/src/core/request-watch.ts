@@ -8,6 +8,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface RequestWatch {
+  /** The door record's id, when the request is recorded (frames name it: `http.requestId`). */
+  readonly id?: number;
   /** The Host/Origin guard refused the request (the tap answers 403 with this reason). */
   refused(reason: string): void;
   /** The tap answered itself: a CORS preflight, or (stdio mode) a path it does not serve. */

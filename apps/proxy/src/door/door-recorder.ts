@@ -105,6 +105,7 @@ export class DoorRecorder {
     changed();
 
     return {
+      id: record.id,
       refused: (reason) => {
         record.answer = 'refused';
         record.note = reason;

@@ -67,6 +67,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const connectionId = deps.nextConnectionId();
   const requestText = recordHere && body !== undefined && body.length > 0 ? body.toString('utf8') : undefined;
   const http: HttpInfo = { method, path: url, connectionId };
+  // Frames name the HTTP request they rode on, as the door recorded it.
+  const link: { requestId?: number } = watch.id !== undefined ? { requestId: watch.id } : {};
+  Object.assign(http, link);
   if (recordHere) http.requestHeaders = capturedHeaders(req.headers);
   const proto = (headerValue(req.headers, 'x-forwarded-proto') ?? 'http').split(',')[0]!.trim();
   const base = deps.publicBase ?? `${proto}://${req.headers.host ?? 'localhost'}`;
@@ -114,7 +117,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         recordRequest(key);
         const reason = describeError(err);
         if (recordHere) {
-          record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId } });
+          record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId, ...link } });
         }
         watch.upstreamFailed(reason);
         answerUpstreamFailure(res, requestText, reason, cors);
@@ -131,7 +134,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {
       return sendRewrittenMetadata(up, res, headers, (text) => rewriteProtectedResourceMetadata(text, deps.upstreamOrigin, base));
     }
-    const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId };
+    const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId, ...link };
     if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
     else res.writeHead(up.statusCode, headers);
     // A client waits for SSE headers before the first event, so they must not wait for a slow
@@ -223,7 +226,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
 
 function recordClientLeft(record: (frame: FrameInput) => number, now: () => number, recordHere: boolean, sessionKey: string, transport: Transport, http: HttpInfo): void {
   if (!recordHere) return;
-  record({ ts: now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId! } });
+  record({ ts: now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId!, ...(http.requestId !== undefined ? { requestId: http.requestId } : {}) } });
 }
 
 function rewriteOriginHeaders(headers: Record<string, string | string[]>, upstreamOrigin: string, base: string): void {
