@@ -8,8 +8,11 @@
  * loop (setImmediate), i.e. within one tick of being forwarded.
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
- * record in place and calls `doorChanged`; the next flush gives each changed record a new `rev`
- * and writes it in the same transaction as the tick's frames.
+ * record in place and calls `doorChanged`; a flush gives each changed record a new `rev` and
+ * writes it in the same transaction as the tick's frames. A record whose answer is still under
+ * way waits up to OPEN_RECORD_DELAY_MS before its first write, so the usual request (answered in
+ * a few ms) is written once, whole, instead of at its start, its head and its end; a long stream
+ * still shows within that delay, and shutdown writes everything.
  *
  * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
@@ -41,6 +44,9 @@ export interface CaptureBatch {
 
 export type BatchListener = (batch: CaptureBatch) => void;
 
+/** How long a door record whose answer is still under way waits for its first write. */
+export const OPEN_RECORD_DELAY_MS = 1000;
+
 export class CapturePipeline {
   private seq: number;
   private queue: Frame[] = [];
@@ -53,6 +59,8 @@ export class CapturePipeline {
   readonly retention: Retention;
   /** Door records changed since the last flush, by id. */
   private doorQueue = new Map<number, DoorRecord>();
+  /** Set while records still under way wait for their first write. */
+  private doorTimer: NodeJS.Timeout | undefined;
   private doorId: number;
   private doorRev: number;
 
@@ -99,6 +107,25 @@ export class CapturePipeline {
     if (this.closed) return;
     this.doorQueue.set(record.id, record);
     this.schedule();
+  }
+
+  /** The queued door records to write now (see the header); the rest wait for the timer. */
+  private readyDoorRecords(everything: boolean): DoorRecord[] {
+    const ready: DoorRecord[] = [];
+    const now = performance.timeOrigin + performance.now();
+    for (const [id, r] of this.doorQueue) {
+      if (!everything && r.end === 'open' && now - r.ts < OPEN_RECORD_DELAY_MS) continue;
+      ready.push(r);
+      this.doorQueue.delete(id);
+    }
+    if (this.doorQueue.size > 0 && !this.doorTimer) {
+      this.doorTimer = setTimeout(() => {
+        this.doorTimer = undefined;
+        this.flush();
+      }, OPEN_RECORD_DELAY_MS);
+      this.doorTimer.unref();
+    }
+    return ready;
   }
 
   private schedule(): void {
@@ -149,19 +176,20 @@ export class CapturePipeline {
 
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
-    this.flush();
+    if (this.doorTimer) clearTimeout(this.doorTimer);
+    this.flush(true);
     if (!this.closed && this.store.db.open) saveSnapshot(this.store, this.deriver, this.seq);
     this.closed = true;
   }
 
   /** Writes everything queued. Called once per tick, and on shutdown. */
-  flush(): void {
+  flush(everything = false): void {
     this.scheduled = false;
     if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed) return;
+    const requests = this.readyDoorRecords(everything);
+    if (this.queue.length === 0 && requests.length === 0) return;
     const frames = this.queue;
     this.queue = [];
-    const requests = [...this.doorQueue.values()];
-    this.doorQueue.clear();
     for (const r of requests) r.rev = ++this.doorRev;
     const derived = frames.length > 0 ? derive(this.deriver, frames) : { exchanges: [], sessions: [], diagnostics: [] };
     const written = this.store.write({ ...derived, frames, requests });

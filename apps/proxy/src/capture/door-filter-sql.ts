@@ -3,8 +3,9 @@
  * exchanges: the SQL is a prefilter that always selects a superset of what the door matcher
  * (`compileDoorFilter`, the code the dashboard runs) keeps; when `exact`, the matcher is skipped.
  *
- * Exact in SQL: `http.method:`, `http.status:` (exact, class, none, bounds), `http.path:` (equal,
- * or the part before the first `*` as a range on the path index), `kind:`, `session:`, `client:`,
+ * Exact in SQL (tested on columns while walking ids; only `rev` has an index, see migration 5):
+ * `http.method:`, `http.status:` (exact, class, none, bounds), `http.path:` (equal, or the part
+ * before the first `*` as a range), `kind:`, `session:`, `client:`,
  * `latency>`/`<` in plain ms, `size>`/`<` in plain bytes, and every field that never matches a
  * door record (as false). Free text is left to the matcher (it reads bodies and the query string).
  */

@@ -111,7 +111,9 @@ export const MIGRATIONS: readonly string[] = [
   // Evidence like frames (written by the tap, secrets already redacted), but a record is updated
   // while its answer streams: `rev` orders those writes for resuming dashboards. `record` is the
   // whole DoorRecord as JSON; the other columns are what filters read. `probe` is derived from the
-  // record (the classifier may change), so a rebuild recomputes it.
+  // record (the classifier may change), so a rebuild recomputes it. Only `rev` is indexed (the
+  // WebSocket catch-up): a filtered page walks ids and tests columns, which is quick at the sizes
+  // retention allows, and every index would cost each MCP request a write.
   `
   CREATE TABLE door_requests (
     id INTEGER PRIMARY KEY,
@@ -128,8 +130,6 @@ export const MIGRATIONS: readonly string[] = [
     record TEXT NOT NULL
   );
   CREATE UNIQUE INDEX door_requests_by_rev ON door_requests(rev);
-  CREATE INDEX door_requests_by_path ON door_requests(path, id);
-  CREATE INDEX door_requests_by_status ON door_requests(status, id);
   `,
 ];
 
