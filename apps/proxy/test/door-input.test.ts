@@ -71,7 +71,6 @@ describe('bad input at the door', () => {
   });
 
   it('records 10,000 requests to random paths, and the tap stays up', async () => {
-    const before = (await allRequests(app)).length;
     const agent = new Agent({ connections: 16, pipelining: 1 });
     const tap = new URL(app.tapUrl);
     const paths = Array.from({ length: 10_000 }, (_, i) => `/${Math.random().toString(36).slice(2)}/${i}?n=${i}`);
@@ -85,9 +84,8 @@ describe('bad input at the door', () => {
     };
     await Promise.all(Array.from({ length: 16 }, worker));
     await agent.close();
-    const after = await allRequests(app);
-    expect(after.length - before).toBe(10_000);
-    const walked = after.filter((r) => r.userAgent === 'random-walker');
+    const walked = (await allRequests(app, 'client:random-walker')).filter((r) => r.userAgent === 'random-walker');
+    expect(walked).toHaveLength(10_000);
     expect(new Set(walked.map((r) => r.path))).toEqual(new Set(paths));
     expect(walked.every((r) => r.status === 404 && r.end === 'complete' && r.requestBody === undefined)).toBe(true);
     await tapStillWorks();
