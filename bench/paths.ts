@@ -4,6 +4,8 @@
  *   - direct: the client talks to the upstream (the baseline);
  *   - mcpscope: the tap with capture on;
  *   - mcpscope, capture off: the same tap recording nothing (what capture itself costs);
+ *   - mcpscope, door off: frames captured, but no door records (what recording every HTTP request
+ *     at the door costs the MCP path);
  *   - node pass-through: node:http in, undici out, bytes piped, nothing else (the floor for the
  *     tap's own approach);
  *   - hono pass-through: `hono/proxy` on @hono/node-server (the floor for a Hono + fetch proxy);
@@ -23,9 +25,9 @@ export interface BenchPath {
 
 export type StartedPath = BenchPath | { skipped: string };
 
-export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'node' | 'hono' | 'mitmdump' | 'mitmdump streaming';
+export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'door off' | 'node' | 'hono' | 'mitmdump' | 'mitmdump streaming';
 
-export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'node', 'hono', 'mitmdump', 'mitmdump streaming'];
+export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'door off', 'node', 'hono', 'mitmdump', 'mitmdump streaming'];
 
 /** The row label of each path (mitmdump's carries its version, for whoever reruns this). */
 export function pathName(kind: PathKind): string {
@@ -36,6 +38,8 @@ export function pathName(kind: PathKind): string {
       return 'mcpscope';
     case 'capture off':
       return 'mcpscope, capture off';
+    case 'door off':
+      return 'mcpscope, door off';
     case 'node':
       return 'node pass-through';
     case 'hono':
@@ -60,6 +64,8 @@ export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record
     case 'capture off':
       // Records nothing, so it needs no store file (and must not take the capture-on tap's lock).
       return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, CAPTURE: 'off' }));
+    case 'door off':
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, DOOR: 'off' }));
     case 'node':
       return fromHelper(await startHelper('./node-pass-through.ts', { UPSTREAM }));
     case 'hono':

@@ -15,6 +15,7 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
+  ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['mock-verify', async () => (await import('./mock-verify.js')).bench],
   ['otlp-backend', async () => (await import('./otlp-backend.js')).bench],

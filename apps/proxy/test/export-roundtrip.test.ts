@@ -33,7 +33,7 @@ afterAll(async () => {
 async function importInto(text: string, name: string) {
   const target = await startTestMcpscope();
   const res = await api(target, `/api/import?name=${encodeURIComponent(name)}`, { method: 'POST', body: text });
-  return { target, res, body: (await res.json()) as { report: { frames: number; problems: unknown[]; sessionKeys: string[] } } };
+  return { target, res, body: (await res.json()) as { report: { frames: number; requests?: number; problems: unknown[]; sessionKeys: string[] } } };
 }
 
 describe('capture → JSONL → import', () => {
@@ -49,7 +49,18 @@ describe('capture → JSONL → import', () => {
     const { target, res: imported, body } = await importInto(text, 'capture.jsonl');
     try {
       expect(imported.status).toBe(200);
-      expect(body.report).toMatchObject({ frames: lines.length - 1, problems: [] });
+      // Frame lines come back as frames, door-record lines (every HTTP request at the tap) as door
+      // records, linked to the imported frames.
+      const requestLines = lines.filter((l) => l.startsWith('{"type":"request"')).length;
+      expect(requestLines).toBeGreaterThan(0);
+      expect(body.report).toMatchObject({ frames: lines.length - 1 - requestLines, requests: requestLines, problems: [] });
+      const doors = [...target.store.door.all()];
+      expect(doors).toHaveLength(requestLines);
+      const originals = [...source.store.door.all()];
+      expect(doors.map((r) => [r.method, r.path, r.status, r.requestBytes, r.responseBytes])).toEqual(originals.map((r) => [r.method, r.path, r.status, r.requestBytes, r.responseBytes]));
+      const linked = doors.filter((r) => r.frameSeqs?.length);
+      expect(linked.length).toBeGreaterThan(0);
+      for (const r of linked) for (const seq of r.frameSeqs!) expect(target.store.frameRaw(seq)).toBeDefined();
       const before = normalisedViews(source);
       const after = normalisedViews(target, 'capture.jsonl');
       expect(before.exchanges.length).toBeGreaterThanOrEqual(8);

@@ -103,11 +103,13 @@ const ATOMS = [
 /** Every conversation of the capture, known once it is stored (keys come from frame seqs). */
 let conversationAtoms: string[] = [];
 const atom = fc.oneof(fc.constantFrom(...ATOMS), fc.nat().map((n) => conversationAtoms[n % conversationAtoms.length]!));
+/** Fields about HTTP requests at the door: they select no exchange, alone or combined. */
+const DOOR_ATOMS = ['kind:http', 'kind:probe', 'http.method:POST', 'http.path:/mcp', 'http.path:/.well-known/*', 'http.status:404', 'http.status:4xx', 'http.status:none', 'http.status>299'];
 
 const filterText: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
   f: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    atom,
+    fc.oneof(atom, fc.constantFrom(...DOOR_ATOMS)),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
     fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
     tie('f').map((a) => `!(${a})`),
@@ -135,6 +137,10 @@ describe('server-side filters', () => {
     const x = store.conversations().find((c) => c.hostId === 'conv-x')!;
     const y = store.conversations().find((c) => c.hostId === 'conv-y')!;
     expect([...rows(`conversation:${x.key}`)].some((id) => rows(`conversation:${y.key}`).has(id))).toBe(false);
+    for (const atom of DOOR_ATOMS) {
+      expect(expected(atom), atom).toEqual([]);
+      expect(served(atom, 100_000), atom).toEqual([]);
+    }
   });
 
   it('any combination gives the matcher\'s answer, in one page or many', () => {

@@ -4,14 +4,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { freePort } from './support/free-port.js';
 import { startOAuthWorld, type OAuthWorld } from './support/oauth-servers.js';
 import { allFrames } from './support/capture.js';
+import { MemoryOAuthProvider } from './support/oauth-client.js';
 
 let world: OAuthWorld;
 let app: Mcpscope;
@@ -28,40 +28,6 @@ afterAll(async () => {
   await world?.close();
 });
 
-class TestProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  get redirectUrl() {
-    return 'http://127.0.0.1:1/callback';
-  }
-  get clientMetadata() {
-    return { client_name: 'mcpscope-test', redirect_uris: ['http://127.0.0.1:1/callback'], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(v: string) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 describe('OAuth through the tap', () => {
   it('rewrites the upstream origin in WWW-Authenticate to the public URL, keeping scope and error', async () => {
     const res = await fetch(app.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
@@ -72,7 +38,7 @@ describe('OAuth through the tap', () => {
   });
 
   it('lets the SDK client complete its authorization flow and call a tool', async () => {
-    const provider = new TestProvider();
+    const provider = new MemoryOAuthProvider();
     const first = new StreamableHTTPClientTransport(new URL(publicMcpUrl), { authProvider: provider });
     await expect(new Client({ name: 'oauth-test', version: '1' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
     // The "browser": follow the authorization URL to the redirect, take the code.

@@ -20,6 +20,8 @@ import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
 import { ReplayHost } from './replay/replay-host.js';
+import { ConnectionsView } from './door/ConnectionsView.js';
+import { startDoorSync } from './door/door-sync.js';
 import { RerunHost } from './rerun/index.js';
 
 function ModeSwitch() {
@@ -32,13 +34,20 @@ function ModeSwitch() {
       <button type="button" role="tab" aria-selected={mode === 'frames'} data-testid="raw-switch" className={mode === 'frames' ? 'on' : ''} onClick={() => useUi.getState().setMode('frames')}>
         Raw frames
       </button>
+      <button type="button" role="tab" aria-selected={mode === 'connections'} data-testid="connections-switch" className={mode === 'connections' ? 'on' : ''} title="Every HTTP request at the tap, and each client's connection flow (OAuth included)" onClick={() => useUi.getState().setMode('connections')}>
+        Connections
+      </button>
     </span>
   );
 }
 
 export function App({ token }: { token: string }) {
   const api = useMemo(() => new ApiClient(token), [token]);
-  useEffect(() => startLiveSync(api, useLive), [api]);
+  useEffect(() => {
+    const door = startDoorSync(api);
+    const stop = startLiveSync(api, useLive, { onEvent: door.onEvent, socketParams: door.socketParams });
+    return () => (stop(), door.stop());
+  }, [api]);
   useKeyboard();
   const theme = useUi((s) => s.theme);
   useEffect(() => void (document.documentElement.dataset.theme = theme), [theme]);
@@ -72,6 +81,8 @@ export function App({ token }: { token: string }) {
         <main className="main">
           {mode === 'frames' ? (
             <RawFrames api={api} />
+          ) : mode === 'connections' ? (
+            <ConnectionsView />
           ) : empty ? (
             <FirstRun api={api} />
           ) : (

@@ -65,6 +65,7 @@ export type {
   ReplayLinks,
   ReplayRequest,
   ReplayResponse,
+  RequestsPage,
   RetentionInfo,
   ServerEvent,
   SessionsPage,
@@ -90,7 +91,28 @@ export { parseFilter } from './filter/parse.js';
 export { printFilter } from './filter/print.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
+export { compileDoorFilter, doorText } from './filter/door-match.js';
+export type { DoorPredicate, ExchangePredicate } from './filter/fields.js';
 export { FILTER_OPERATORS } from './filter/operators.js';
+export type { DoorAnswer, DoorBody, DoorEnd, DoorPeer, DoorRecord } from './door/door-record.js';
+export {
+  DOOR_BODY_LIMIT,
+  DOOR_FRAME_SEQ_LIMIT,
+  clientAddress,
+  doorPathname,
+  doorQuery,
+  requestedOrigin,
+  requestedUrl,
+} from './door/door-record.js';
+export type { DoorRole, LearnedEndpoints, ProbeReason } from './door/door-classify.js';
+export { PROBE_LABELS, ROLE_LABELS, doorRole, isBrowserAccept, isPreflight, probeReason } from './door/door-classify.js';
+export type { ClientEvidence, DoorClient, GroupOptions } from './door/door-clients.js';
+export { CLIENT_GAP_MS, groupDoorClients, identityOf } from './door/door-clients.js';
+export type { AuthChallenge } from './door/www-authenticate.js';
+export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.js';
+export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
+export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
+export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
 export {
   CassetteMatcher,
   DEFAULT_IGNORED_PATHS,

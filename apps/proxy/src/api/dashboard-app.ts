@@ -18,6 +18,7 @@ import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
 import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { requestRoutes } from './routes/requests.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 import { conversationRoutes } from './routes/conversations.js';
@@ -76,6 +77,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', conversationRoutes(reads));
   api.route('/', frameRoutes(reads));
   api.route('/', exchangeRoutes(reads));
+  api.route('/', requestRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   api.route('/', exportRoutes(services.exports));
@@ -88,12 +90,17 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
     '/ws',
     requireToken(deps),
     upgradeWebSocket((c) => {
-      const afterParam = c.req.query('after');
-      const after = afterParam === undefined ? undefined : Number(afterParam);
+      const cursor = (name: string) => {
+        const text = c.req.query(name);
+        const n = text === undefined ? NaN : Number(text);
+        return Number.isInteger(n) ? n : undefined;
+      };
+      const after = cursor('after');
+      const requestsRev = cursor('requestsRev');
       let detach: (() => void) | undefined;
       return {
         onOpen: (_event, ws) => {
-          detach = services.hub.attach(ws, Number.isInteger(after) ? after : undefined);
+          detach = services.hub.attach(ws, after, requestsRev);
         },
         onClose: () => detach?.(),
         onError: () => detach?.(),

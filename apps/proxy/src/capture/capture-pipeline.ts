@@ -7,14 +7,21 @@
  * Durability window: a frame handed to `record()` is committed before the next turn of the event
  * loop (setImmediate), i.e. within one tick of being forwarded.
  *
+ * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
+ * record in place and calls `doorChanged`; a flush gives each changed record a new `rev` and
+ * writes it in the same transaction as the tick's frames. A record whose answer is still under
+ * way waits up to OPEN_RECORD_DELAY_MS before its first write, so the usual request (answered in
+ * a few ms) is written once, whole, instead of at its start, its head and its end; a long stream
+ * still shows within that delay, and shutdown writes everything.
+ *
  * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
  * continues after a restart pairs and counts exactly as if it had never stopped
  * (deriver-snapshot.ts).
  */
-import type { CaptureDeriver, ConversationSummary, Diagnostic, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive } from './rederive.js';
+import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
@@ -28,11 +35,18 @@ export interface CaptureBatch {
   conversations: ConversationSummary[];
   diagnostics: Diagnostic[];
   head: number;
+  /** Door records written this tick, with the JSON text stored (each at its latest state). */
+  requests: { id: number; json: string }[];
+  /** The highest door-record `rev` written so far. */
+  requestsRev: number;
   /** Set when retention removed old frames after this batch was written. */
   retention?: Trim;
 }
 
 export type BatchListener = (batch: CaptureBatch) => void;
+
+/** How long a door record whose answer is still under way waits for its first write. */
+export const OPEN_RECORD_DELAY_MS = 1000;
 
 export class CapturePipeline {
   private seq: number;
@@ -44,6 +58,12 @@ export class CapturePipeline {
   /** Frames derived since the stored snapshot was taken. */
   private sinceSnapshot: number;
   readonly retention: Retention;
+  /** Door records changed since the last flush, by id. */
+  private doorQueue = new Map<number, DoorRecord>();
+  /** Set while records still under way wait for their first write. */
+  private doorTimer: NodeJS.Timeout | undefined;
+  private doorId: number;
+  private doorRev: number;
 
   constructor(
     private readonly store: CaptureStore,
@@ -55,6 +75,7 @@ export class CapturePipeline {
     this.sinceSnapshot = warm.replayed;
     this.retention = new Retention(store, limits);
     this.retention.enforce();
+    ({ id: this.doorId, rev: this.doorRev } = store.door.heads());
   }
 
   /** Queues a frame; it is stored within the current tick. Returns its seq. */
@@ -68,17 +89,81 @@ export class CapturePipeline {
     const raw = redactBodySecrets(input.raw, mcp);
     const frame: Frame = { ...input, raw, seq: ++this.seq };
     this.queue.push(frame);
+    this.schedule();
+    return frame.seq;
+  }
+
+  /** The id for a new door record (arrival order, continuing the file's). */
+  nextDoorId(): number {
+    return ++this.doorId;
+  }
+
+  /** The highest door-record `rev` written (the WebSocket's door cursor). */
+  get requestsRev(): number {
+    return this.doorRev;
+  }
+
+  /** A door record was created or changed (in place): it is written within the current tick. */
+  doorChanged(record: DoorRecord): void {
+    if (this.closed) return;
+    this.doorQueue.set(record.id, record);
+    this.schedule();
+  }
+
+  /** The queued door records to write now (see the header); the rest wait for the timer. */
+  private readyDoorRecords(everything: boolean): DoorRecord[] {
+    const ready: DoorRecord[] = [];
+    const now = performance.timeOrigin + performance.now();
+    for (const [id, r] of this.doorQueue) {
+      if (!everything && r.end === 'open' && now - r.ts < OPEN_RECORD_DELAY_MS) continue;
+      ready.push(r);
+      this.doorQueue.delete(id);
+    }
+    if (this.doorQueue.size > 0 && !this.doorTimer) {
+      this.doorTimer = setTimeout(() => {
+        this.doorTimer = undefined;
+        this.flush();
+      }, OPEN_RECORD_DELAY_MS);
+      this.doorTimer.unref();
+    }
+    return ready;
+  }
+
+  private schedule(): void {
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.flush());
     }
-    return frame.seq;
   }
 
-  /** Records frames that arrive all at once (an import) and stores them now, in one batch. */
-  import(frames: readonly FrameInput[]): void {
-    for (const frame of frames) this.record(frame);
+  /**
+   * Records frames that arrive all at once (an import) and stores them now, in one batch, with the
+   * door records that came with them, under new ids: their frames re-linked from the file's seqs
+   * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
+   */
+  import(frames: readonly FrameInput[], requests: readonly DoorRecord[] = [], originalSeqs: readonly number[] = []): void {
+    const idOf = this.doorIds(requests);
+    const seqOf = new Map<number, number>();
+    frames.forEach((frame, i) => {
+      const seq = this.record(relinked(frame, idOf));
+      if (originalSeqs[i] !== undefined) seqOf.set(originalSeqs[i]!, seq);
+    });
+    this.importRequests(requests, (original) => seqOf.get(original), idOf);
     this.flush();
+  }
+
+  /** New ids for door records read from a file, by their id there. */
+  doorIds(requests: readonly DoorRecord[]): Map<number, number> {
+    return new Map(requests.map((r) => [r.id, this.nextDoorId()]));
+  }
+
+  /** Door records read from a file, stored under the ids `idOf` gave them; frames re-linked by `seqOf`. */
+  importRequests(requests: readonly DoorRecord[], seqOf: (original: number) => number | undefined, idOf = this.doorIds(requests)): void {
+    for (const r of requests) {
+      const record: DoorRecord = { ...r, id: idOf.get(r.id)!, rev: 0 };
+      if (r.frameSeqs) record.frameSeqs = r.frameSeqs.map(seqOf).filter((seq): seq is number => seq !== undefined);
+      this.doorChanged(record);
+    }
   }
 
   onBatch(listener: BatchListener): () => void {
@@ -92,20 +177,25 @@ export class CapturePipeline {
 
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
-    this.flush();
+    if (this.doorTimer) clearTimeout(this.doorTimer);
+    this.flush(true);
     if (!this.closed && this.store.db.open) saveSnapshot(this.store, this.deriver, this.seq);
     this.closed = true;
   }
 
   /** Writes everything queued. Called once per tick, and on shutdown. */
-  flush(): void {
+  flush(everything = false): void {
     this.scheduled = false;
-    if (this.queue.length === 0 || this.closed) return;
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed) return;
+    const requests = this.readyDoorRecords(everything);
+    if (this.queue.length === 0 && requests.length === 0) return;
     const frames = this.queue;
     this.queue = [];
-    const batch: CaptureBatch = { ...derive(this.deriver, frames), frames, head: frames[frames.length - 1]!.seq };
-    batch.exchangeJson = this.store.write(batch);
-    const trim = this.retention.afterWrite(frames);
+    for (const r of requests) r.rev = ++this.doorRev;
+    const derived: DerivedBatch = frames.length > 0 ? derive(this.deriver, frames) : { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
+    const written = this.store.write({ ...derived, frames, requests });
+    const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorRev };
+    const trim = this.retention.afterWrite(frames, requests.length);
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;
     if (this.sinceSnapshot >= SNAPSHOT_EVERY) {
@@ -114,4 +204,13 @@ export class CapturePipeline {
     }
     for (const listener of this.listeners) listener(batch);
   }
+}
+
+/** A frame with its `http.requestId` moved to the imported record's new id (or dropped: none came). */
+export function relinked(frame: FrameInput, idOf: ReadonlyMap<number, number>): FrameInput {
+  const requestId = frame.http?.requestId;
+  if (requestId === undefined) return frame;
+  const { requestId: _old, ...http } = frame.http!;
+  const id = idOf.get(requestId);
+  return { ...frame, http: id === undefined ? http : { ...http, requestId: id } };
 }

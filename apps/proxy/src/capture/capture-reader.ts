@@ -9,10 +9,11 @@
  * its own rows, so a million-frame JSONL export never holds them all at once.
  */
 import { isSqliteBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
-import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type ConversationSummary, type Diagnostic, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
+import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ReplayLinks } from './replay-links.js';
+import { DoorTable } from './door-table.js';
 
 export interface FrameRow {
   seq: number;
@@ -52,8 +53,11 @@ const CHUNK = 500;
 export class CaptureReader {
   private readonly statements = new Map<string, SqliteStatement>();
   private replayLinkTable: ReplayLinks | undefined;
+  /** Door records: every HTTP request the tap received (door-table.ts holds their SQL). */
+  readonly door: DoorTable;
 
   constructor(readonly db: SqliteDatabase) {
+    this.door = new DoorTable(db);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
@@ -111,6 +115,11 @@ export class CaptureReader {
   /** A counter in the meta table (0 when unset). */
   meta(key: string): number {
     return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
+  }
+
+  /** Door records in arrival order (exports); none in a file from before them. */
+  requests(): Iterable<DoorRecord> {
+    return this.door.all();
   }
 
   // ── frames ──────────────────────────────────────────────────────────────────────────────────

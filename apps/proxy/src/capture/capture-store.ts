@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
-import type { ConversationSummary, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import type { ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader, sortKey } from './capture-reader.js';
@@ -28,6 +28,15 @@ export interface WriteSet {
   sessions: readonly SessionSummary[];
   diagnostics: readonly Diagnostic[];
   conversations: readonly ConversationSummary[];
+  /** Door records that changed this tick (their `rev` set), written in the same transaction. */
+  requests?: readonly DoorRecord[];
+}
+
+export interface WriteResult {
+  /** Each exchange's summary as stored, in `exchanges` order. */
+  exchanges: string[];
+  /** Each door record as stored, in `requests` order. */
+  requests: string[];
 }
 
 /** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
@@ -62,7 +71,7 @@ export class CaptureStore extends CaptureReader {
   private readonly insertDiagnostic: SqliteStatement;
   private readonly upsertConversation: SqliteStatement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
-  private readonly writeTransaction: (set: WriteSet) => string[];
+  private readonly writeTransaction: (set: WriteSet) => WriteResult;
 
   private readonly lock: CaptureFileLock | undefined;
   /** Started once a capture is more than a handful of frames (see write). */
@@ -109,21 +118,23 @@ export class CaptureStore extends CaptureReader {
       for (const f of set.frames) {
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
-      return this.writeDerived(set, set.frames[0]?.seq ?? 0);
+      const requests = set.requests && set.requests.length > 0 ? this.door.write(set.requests) : [];
+      return { exchanges: this.writeDerived(set, set.frames[0]?.seq ?? 0), requests };
     });
   }
 
   /**
-   * Writes one tick's worth of frames and derived rows atomically. Returns each exchange's summary
-   * as the JSON text stored, in `set.exchanges` order (the live hub sends that text as it is).
+   * Writes one tick's worth of frames, derived rows and door records atomically. Returns each
+   * exchange's summary and each door record as the JSON text stored, in `set` order (the live hub
+   * sends that text as it is).
    */
-  write(set: WriteSet): string[] {
-    const summaries = this.writeTransaction(set);
+  write(set: WriteSet): WriteResult {
+    const written = this.writeTransaction(set);
     // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
     // need: its WAL stays small, and close() checkpoints it.
     this.framesWritten += set.frames.length;
     if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
-    return summaries;
+    return written;
   }
 
   /**

@@ -37,30 +37,45 @@ const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
 
 /** The SQL prefilter for `filter`, or undefined when no row can be excluded by SQL. */
 export function filterToSql(filter: Filter | null): SqlFilter | undefined {
+  return pushDown(filter, fieldToSql, (value) => {
+    // The matcher lower-cases method, target and the bodies joined by newlines; a needle with a
+    // newline could match across two bodies, and an empty one matches rows with no frames left.
+    const needle = value.toLowerCase();
+    if (needle === '' || needle.includes('\n')) return undefined;
+    return {
+      // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
+      sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(tf.raw, ?))`,
+      params: [needle, needle, needle],
+      exact: true,
+    };
+  });
+}
+
+/**
+ * The combinators of a pushdown, shared by exchanges and door records (door-filter-sql.ts): each
+ * gives the SQL of a field term and of free text; `!`, `&` and `|` combine them so the result is
+ * always a superset of what the matcher keeps.
+ */
+export function pushDown(
+  filter: Filter | null,
+  field: (field: string, op: ':' | '>' | '<', value: string) => SqlFilter | undefined,
+  text: (value: string) => SqlFilter | undefined,
+): SqlFilter | undefined {
   if (filter === null) return undefined;
+  const down = (f: Filter): SqlFilter | undefined => pushDown(f, field, text);
   switch (filter.type) {
     case 'field':
-      return fieldToSql(filter.field, filter.op, filter.value);
-    case 'text': {
-      // The matcher lower-cases method, target and the bodies joined by newlines; a needle with a
-      // newline could match across two bodies, and an empty one matches rows with no frames left.
-      const needle = filter.value.toLowerCase();
-      if (needle === '' || needle.includes('\n')) return undefined;
-      return {
-        // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
-        sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(tf.raw, ?))`,
-        params: [needle, needle, needle],
-        exact: true,
-      };
-    }
+      return field(filter.field, filter.op, filter.value);
+    case 'text':
+      return text(filter.value);
     case 'not': {
-      const inner = filterToSql(filter.item);
+      const inner = down(filter.item);
       // NOT of a superset is not a superset: only exact parts may be negated in SQL.
       // COALESCE: a NULL column (no method, no latency) fails the inner test, so passes its negation.
       return inner?.exact ? { sql: `NOT COALESCE((${inner.sql}), 0)`, params: inner.params, exact: true } : undefined;
     }
     case 'and': {
-      const parts = filter.items.map(filterToSql);
+      const parts = filter.items.map(down);
       const known = parts.filter((p): p is SqlFilter => p !== undefined);
       if (known.length === 0) return undefined;
       return {
@@ -70,7 +85,7 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
       };
     }
     case 'or': {
-      const parts = filter.items.map(filterToSql);
+      const parts = filter.items.map(down);
       if (parts.some((p) => p === undefined)) return undefined;
       const known = parts as SqlFilter[];
       return { sql: known.map((p) => `(${p.sql})`).join(' OR '), params: known.flatMap((p) => p.params), exact: known.every((p) => p.exact) };

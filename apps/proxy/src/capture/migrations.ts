@@ -130,6 +130,30 @@ export const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  // 6: door records (capture/door-table.ts): every HTTP request the tap received, on any path.
+  // Evidence like frames (written by the tap, secrets already redacted), but a record is updated
+  // while its answer streams: `rev` orders those writes for resuming dashboards. `record` is the
+  // whole DoorRecord as JSON; the other columns are what filters read. `probe` is derived from the
+  // record (the classifier may change), so a rebuild recomputes it. Only `rev` is indexed (the
+  // WebSocket catch-up): a filtered page walks ids and tests columns, which is quick at the sizes
+  // retention allows, and every index would cost each MCP request a write.
+  `
+  CREATE TABLE door_requests (
+    id INTEGER PRIMARY KEY,
+    rev INTEGER NOT NULL,
+    ts REAL NOT NULL,
+    method TEXT NOT NULL,
+    path TEXT NOT NULL,
+    status INTEGER,
+    probe INTEGER NOT NULL DEFAULT 0,
+    session_key TEXT,
+    user_agent TEXT,
+    end_ms REAL,
+    bytes INTEGER NOT NULL DEFAULT 0,
+    record TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX door_requests_by_rev ON door_requests(rev);
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

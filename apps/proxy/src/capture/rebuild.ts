@@ -1,6 +1,6 @@
 /**
  * Rebuild: empty the derived tables and compute them again from the frames, with the same
- * deriver live capture uses. `mcpscope rebuild --db FILE` runs it (after an upgrade that derives
+ * deriver live capture uses (and the derived column of door records from the records). `mcpscope rebuild --db FILE` runs it (after an upgrade that derives
  * more, or to check a capture). One transaction: an interrupted rebuild leaves the file as it was.
  * The stored deriver snapshot is never read here (frames alone), and is replaced by the rebuild's.
  */
@@ -27,6 +27,8 @@ export function rebuildDerived(store: CaptureStore): RebuildResult {
     frames = rederiveInto(store, deriver, (page, derived) => store.writeDerived(derived, page[0]!.seq));
     // The snapshot a later capture continues from must match the rows just rebuilt.
     saveSnapshot(store, deriver, store.head());
+    // Door records are evidence; only what is computed from them is recomputed.
+    store.door.rederive();
   })();
   const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const conversations = (db.prepare('SELECT COUNT(*) AS n FROM conversations WHERE members > 0').get() as { n: number }).n;

@@ -7,6 +7,9 @@
  * changed before the cut, diagnostics and frame links of removed frames. Sessions stay (they are
  * few and name the clients that were seen). The newest frame is always kept, even when it alone
  * is over `--max-bytes`.
+ *
+ * Door records (HTTP requests at the tap) follow: none older than the oldest frame kept, and with
+ * `--max-frames N` at most N of them (their bodies are bounded, so a count bounds their bytes).
  */
 import type { RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
@@ -26,9 +29,13 @@ export interface Trim {
 const REMOVED_KEY = 'retention.removed_frames';
 const OLDEST_KEY = 'retention.oldest_seq';
 
+/** Door records are counted against `--max-frames` every this many writes, not on every tick. */
+const DOOR_CHECK_EVERY = 1000;
+
 export class Retention {
   private count: number;
   private bytes: number;
+  private doorWrites = 0;
 
   constructor(
     private readonly store: CaptureStore,
@@ -47,11 +54,17 @@ export class Retention {
     return readRetentionState(this.store);
   }
 
-  /** Accounts for frames just written and trims when over a limit. */
-  afterWrite(frames: readonly { raw: string }[]): Trim | undefined {
+  /** Accounts for frames (and door records) just written and trims when over a limit. */
+  afterWrite(frames: readonly { raw: string }[], doorRecords = 0): Trim | undefined {
     this.count += frames.length;
     for (const f of frames) this.bytes += Buffer.byteLength(f.raw);
-    return this.enforce();
+    this.doorWrites += doorRecords;
+    const trim = this.enforce();
+    if (this.limits.maxFrames !== undefined && this.doorWrites >= DOOR_CHECK_EVERY) {
+      this.doorWrites = 0;
+      this.store.door.trim(this.limits.maxFrames, undefined);
+    }
+    return trim;
   }
 
   /** Trims to the limits now (also run at start, in case the limits shrank since last time). */
@@ -91,6 +104,8 @@ export class Retention {
     })();
     this.count -= gone.n;
     this.bytes -= gone.b;
+    const oldestTs = (db.prepare('SELECT ts FROM frames WHERE seq >= ? ORDER BY seq LIMIT 1').get(keepFrom) as { ts: number } | undefined)?.ts;
+    this.store.door.trim(maxFrames, oldestTs);
     return { removedFrames: gone.n, oldestSeq: keepFrom };
   }
 }

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
-import { CapturePipeline } from '../capture/capture-pipeline.js';
+import { CapturePipeline, relinked } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
@@ -46,24 +46,35 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       const source = CaptureReader.openFile(options.file);
       const sessions = new Set<string>();
       let frames = 0;
+      let doorRecords = 0;
       try {
-        for (const { seq: _seq, ...frame } of source.select()) {
+        // The HTTP requests at the door come along, renamed and re-linked like the frames.
+        const requests = [...source.requests()].map((r) => ({
+          ...r,
+          ...(r.sessionKey !== undefined ? { sessionKey: importedSessionKey(name, r.sessionKey) } : {}),
+          ...(r.mcpSessionId !== undefined ? { mcpSessionId: importedSessionKey(name, r.mcpSessionId) } : {}),
+        }));
+        const idOf = pipeline.doorIds(requests);
+        const seqOf = new Map<number, number>();
+        for (const { seq, ...frame } of source.select()) {
           const sessionKey = importedSessionKey(name, frame.sessionKey);
           sessions.add(sessionKey);
-          pipeline.record({ ...frame, sessionKey });
+          seqOf.set(seq, pipeline.record(relinked({ ...frame, sessionKey }, idOf)));
           if (++frames % 5000 === 0) pipeline.flush();
         }
+        pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
+        doorRecords = requests.length;
       } finally {
         source.close();
       }
-      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [] };
+      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [], ...(doorRecords > 0 ? { requests: doorRecords } : {}) };
     } else {
       const result = importCapture(readFileSync(options.file, 'utf8'), name);
       if (!result.ok) {
         store.close();
         return { ok: false, message: `${options.file}: ${result.problem.where}: ${result.problem.message}` };
       }
-      for (const frame of result.frames) pipeline.record(frame);
+      pipeline.import(result.frames, result.requests, result.originalSeqs);
       report = result.report;
     }
   } catch (err) {
@@ -73,7 +84,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames) => pipeline.import(frames) }, agentMcp: agentEndpoint(store, undefined) },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) }, agentMcp: agentEndpoint(store, undefined) },
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),

@@ -26,6 +26,7 @@ import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
+import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
 import { closeServer, listen } from './listen.js';
@@ -63,6 +64,11 @@ export type StartOptions = McpscopeOptions & {
    * broadcast). Not a CLI option: the benchmarks use it to show what capture itself costs.
    */
   capture?: boolean;
+  /**
+   * `false`: capture frames but keep no door records (HTTP requests at the tap). Not a CLI option:
+   * the benchmarks use it to show what the door costs the MCP path.
+   */
+  door?: boolean;
 };
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
@@ -104,8 +110,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   });
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
+  // Every request at the door is recorded too (any path, refused ones included), unless capture is off.
+  const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
     guard,
+    ...(door ? { watch: (req, res) => door.watch(req, res) } : {}),
     ...(stdio
       ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
@@ -124,6 +133,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         }),
   });
   const tapHttp = createServer(tapHandler);
+  // A request the HTTP parser refuses never reaches the handler: answer it as Node would, and
+  // record it at the door too.
+  tapHttp.on('clientError', (err: Error & { code?: string }, socket) => {
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    if (door && err.code !== 'ECONNRESET') door.parserRefused(err, socket as import('node:net').Socket, status);
+    if (socket.writable) socket.write(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\n\r\n`);
+    socket.destroy();
+  });
   // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
   // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
   tapHttp.keepAliveTimeout = 120_000;
@@ -136,12 +153,12 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
+      exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
-        info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },
+        info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },

@@ -1,10 +1,11 @@
 /**
  * Fans captured batches out to dashboards over WebSocket.
  *
- * Protocol (per socket): `hello` with the store's head, then, when the client asked for
- * `after=SEQ`, a catch-up from the store, then live deltas batched every ~50 ms. Each flush sends,
- * in this order: `retention` (if frames were removed), `conversations/update`, `sessions/update`,
- * `exchanges/update`, and `frames/add` LAST; all carry the same `head`.
+ * Protocol (per socket): `hello` with the store's head (and door `rev`), then, when the client
+ * asked for `after=SEQ` (and `requestsRev=REV`), a catch-up from the store, then live deltas
+ * batched every ~50 ms. Each flush sends, in this order: `retention` (if frames were removed),
+ * `conversations/update`, `sessions/update`, `exchanges/update`, `requests/update` (door records,
+ * with their `rev`), and `frames/add` LAST; all carry the same `head`.
  *
  * Guarantee, for a client that resumes with `after` = the `head` of the last `frames/add` it
  * received (or of `hello`/the API page it started from):
@@ -14,6 +15,9 @@
  *   no older than the frames delivered with it (updates are whole summaries, so re-applying one is
  *   idempotent). Because `frames/add` closes each flush, a cursor taken from it never skips an
  *   update sent before it.
+ * - door records follow their own cursor, `rev` (a record changes without any frame: a 404, a
+ *   preflight): every record written after the `requestsRev` a client resumes from is delivered at
+ *   least once, at its latest state (whole records, idempotent by id).
  * A client that falls behind (socket buffer over the bound, or a catch-up too large) is sent
  * `resync` and closed: it reloads from the API and reconnects. Nothing is dropped silently, and a
  * slow client never slows the tap: sending never waits, and each flush is serialized once for all,
@@ -62,12 +66,15 @@ interface Pending {
   exchanges: Map<string, string>;
   sessions: Map<string, SessionSummary>;
   conversations: Map<string, ConversationSummary>;
+  /** Door records by id, as the JSON text the store wrote. */
+  requests: Map<number, string>;
   removedFrames: number;
   oldestSeq: number;
   head: number;
+  rev: number;
 }
 
-const emptyPending = (head: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), conversations: new Map(), removedFrames: 0, oldestSeq: 0, head });
+const emptyPending = (head: number, rev: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), conversations: new Map(), requests: new Map(), removedFrames: 0, oldestSeq: 0, head, rev });
 
 export class LiveHub {
   private readonly clients = new Set<WSContext>();
@@ -85,7 +92,7 @@ export class LiveHub {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.maxCatchUp = options.maxCatchUp ?? 20_000;
-    this.pending = emptyPending(store.head());
+    this.pending = emptyPending(store.head(), store.door.heads().rev);
     pipeline.onBatch((batch) => this.enqueue(batch));
   }
 
@@ -93,20 +100,23 @@ export class LiveHub {
     return this.clients.size;
   }
 
-  /** Registers a socket; sends `hello`, then everything after `after` (when given). */
-  attach(ws: WSContext, after: number | undefined): () => void {
+  /**
+   * Registers a socket; sends `hello`, then everything after `after` (frames) and after
+   * `requestsRev` (door records), for each cursor given.
+   */
+  attach(ws: WSContext, after: number | undefined, requestsRev?: number): () => void {
     // Deliver what is queued to the clients already here, so the queue is empty and the store's
     // head is exactly where this client's live deltas will start: no gap, no overlap.
     this.flush();
     const head = this.store.head();
-    this.sendTo(ws, outgoing({ type: 'hello', head }));
-    if (after !== undefined && after < head) {
-      if (head - after > this.maxCatchUp) {
-        this.resync(ws, head, `${head - after} frames behind; reload from the API`);
-        return () => {};
-      }
-      this.catchUp(ws, after, head);
+    const rev = this.store.door.heads().rev;
+    this.sendTo(ws, outgoing({ type: 'hello', head, rev }));
+    const behind = (after !== undefined && after < head ? head - after : 0) + (requestsRev !== undefined && requestsRev < rev ? rev - requestsRev : 0);
+    if (behind > this.maxCatchUp) {
+      this.resync(ws, head, `${behind} frames and requests behind; reload from the API`);
+      return () => {};
     }
+    if (behind > 0) this.catchUp(ws, after, requestsRev, head, rev);
     this.clients.add(ws);
     return () => this.clients.delete(ws);
   }
@@ -121,13 +131,13 @@ export class LiveHub {
   /** Sends everything queued to every client now (also runs every flush interval). */
   flush(): void {
     const p = this.pending;
-    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.conversations.size === 0 && p.removedFrames === 0;
+    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.conversations.size === 0 && p.requests.size === 0 && p.removedFrames === 0;
     if (idle) {
       if (this.timer) clearInterval(this.timer);
       this.timer = undefined;
       return;
     }
-    this.pending = emptyPending(p.head);
+    this.pending = emptyPending(p.head, p.rev);
     if (this.clients.size === 0) return;
     const messages = deltaMessages(p);
     for (const ws of [...this.clients]) {
@@ -141,25 +151,30 @@ export class LiveHub {
     }
   }
 
-  private catchUp(ws: WSContext, after: number, head: number): void {
-    const retention = readRetentionState(this.store);
-    const p = emptyPending(head);
-    // Frames the client never saw were removed by retention: say so before sending what is left.
-    if (retention.oldestSeq > after + 1) {
-      p.removedFrames = retention.removedFrames;
-      p.oldestSeq = retention.oldestSeq;
+  private catchUp(ws: WSContext, after: number | undefined, requestsRev: number | undefined, head: number, rev: number): void {
+    const p = emptyPending(head, rev);
+    if (after !== undefined && after < head) {
+      const retention = readRetentionState(this.store);
+      // Frames the client never saw were removed by retention: say so before sending what is left.
+      if (retention.oldestSeq > after + 1) {
+        p.removedFrames = retention.removedFrames;
+        p.oldestSeq = retention.oldestSeq;
+      }
+      for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
+      for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
+      for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
+      p.frames = this.store.framesAfter(after, this.maxCatchUp);
     }
-    for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
-    for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
-    for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
-    p.frames = this.store.framesAfter(after, this.maxCatchUp);
+    if (requestsRev !== undefined && requestsRev < rev) {
+      this.store.door.updatedAfter(requestsRev, this.maxCatchUp).forEach((json, i) => p.requests.set(i, json));
+    }
     for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) return;
   }
 
   private enqueue(batch: CaptureBatch): void {
     if (this.clients.size === 0) {
       // Nobody to tell: a client that attaches later catches up from the store.
-      this.pending = emptyPending(batch.head);
+      this.pending = emptyPending(batch.head, batch.requestsRev);
       return;
     }
     const p = this.pending;
@@ -167,6 +182,8 @@ export class LiveHub {
     batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
     for (const conv of batch.conversations) p.conversations.set(conv.key, conv);
+    for (const r of batch.requests) p.requests.set(r.id, r.json);
+    p.rev = batch.requestsRev;
     if (batch.retention) {
       p.removedFrames += batch.retention.removedFrames;
       p.oldestSeq = batch.retention.oldestSeq;
@@ -214,6 +231,11 @@ function deltaMessages(p: Pending): Outgoing[] {
   if (p.exchanges.size > 0) {
     // The ServerEvent `{ type: 'exchanges/update', head, exchanges }`, spliced from stored JSON.
     const text = `{"type":"exchanges/update","head":${JSON.stringify(head)},"exchanges":[${[...p.exchanges.values()].join(',')}]}`;
+    out.push({ text, bytes: utf8.encode(text) });
+  }
+  if (p.requests.size > 0) {
+    // The ServerEvent `{ type: 'requests/update', head, rev, requests }`, spliced from stored JSON.
+    const text = `{"type":"requests/update","head":${JSON.stringify(head)},"rev":${JSON.stringify(p.rev)},"requests":[${[...p.requests.values()].join(',')}]}`;
     out.push({ text, bytes: utf8.encode(text) });
   }
   if (p.frames.length > 0) event({ type: 'frames/add', head, frames: p.frames });

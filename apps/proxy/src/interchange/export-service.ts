@@ -3,12 +3,13 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
-import { parseFilter, type ExportPreview, type Frame } from '@mcpscope/protocol';
+import { compileDoorFilter, parseFilter, type DoorPredicate, type DoorRecord, type ExportPreview, type Frame } from '@mcpscope/protocol';
+import { redactDoorRecord } from '../redaction/door-redaction.js';
 import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
 import type { CaptureReader, ExchangeFinder, Selection } from '../capture/capture-reader.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { ErrorCode } from '../core/errors.js';
-import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
+import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlRequestLine } from './jsonl.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
 import { VERSION } from '../core/version.js';
@@ -55,6 +56,8 @@ interface Plan {
   /** The filtered query (the API's: SQL pushdown, then the matcher), for `filter` selections. */
   find: ExchangeFinder;
   redactor: Redactor;
+  /** Which door records go along (none when one exchange is exported). */
+  requests?: DoorPredicate;
 }
 
 function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
@@ -73,7 +76,13 @@ function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
   }
   const query = new CaptureQuery(source);
   const find: ExchangeFinder = (filter, limit, before) => query.exchanges(filter, limit, before);
-  return { selection, find, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+  const out: Plan = { selection, find, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+  if (req.exchange === undefined) {
+    // Door records go along, selected by the same filter (fields about exchanges match none).
+    const byFilter = compileDoorFilter(selection.filter ?? null);
+    out.requests = req.session === undefined ? byFilter : (r) => r.sessionKey === req.session && byFilter(r);
+  }
+  return out;
 }
 
 export function buildExport(source: CaptureReader, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
@@ -82,6 +91,7 @@ export function buildExport(source: CaptureReader, req: ExportRequest, now = new
   const { redactor } = p;
   const stamp = now.toISOString().replace(/[:.]/g, '-').slice(0, 19);
   const frames = () => redacted(source, p);
+  const requests = () => redactedRequests(source, p.requests, redactor);
   const redaction = { enabled: redactor.options.enabled, rules: redactor.rules() };
   switch (req.format) {
     case 'jsonl': {
@@ -94,10 +104,10 @@ export function buildExport(source: CaptureReader, req: ExportRequest, now = new
         ...(req.session ? { session: req.session } : {}),
         redaction,
       });
-      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine)), redactor };
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine), mapIterable(lazy(requests), jsonlRequestLine)), redactor };
     }
     case 'har': {
-      const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
+      const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, requests: requests(), ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
       return { ok: true, contentType: 'application/json; charset=utf-8', filename: `mcpscope-${stamp}.har`, chunks, redactor };
     }
     case 'curl': {
@@ -125,6 +135,12 @@ export function previewExport(source: CaptureReader, req: ExportRequest): Export
   }
   for (const ex of source.exchangesInCaptureOrder(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
   return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
+}
+
+/** Door records the plan selects, through the export's redactor (after the frames taught it). */
+function* redactedRequests(source: CaptureReader, keep: DoorPredicate | undefined, redactor: Redactor): Iterable<DoorRecord> {
+  if (!keep) return;
+  for (const record of source.requests()) if (keep(record)) yield redactDoorRecord(redactor, record);
 }
 
 /** Two passes: learn the secret values, then redact them and their echoes. */

@@ -1,15 +1,20 @@
 /**
- * Frames → HAR 1.2. One entry per HTTP request/response pair (frames sharing a `connectionId`):
+ * Frames → HAR 1.2. One entry per HTTP request/response pair (frames sharing a `connectionId`,
+ * and door records that carried no frames, see door-har.ts):
  * the request body is the c2s frame, the response body the s2c frame, or for an SSE response the
  * event stream text rebuilt from its events, which are also listed in `_sseEvents` with their
  * times. `_mcpscope` on each entry lists the frames in order, so mcpscope can import its own HAR
  * back frame for frame. Frames that rode no HTTP request (stdio) go in `log._mcpscope.frames`.
  */
-import { formatSseEvent, type Frame } from '@mcpscope/protocol';
-import type { Har, HarEntry, HarLog, HarNameValue, McpscopeHarFrame } from './har-types.js';
+import { formatSseEvent, type DoorRecord, type Frame } from '@mcpscope/protocol';
+import { doorEntries } from './door-har.js';
+import { queryOf, roundMs as round, toNameValues } from './har-values.js';
+import type { Har, HarEntry, HarLog, McpscopeHarFrame } from './har-types.js';
 
 export interface HarWriteOptions {
   generatorVersion: string;
+  /** Door records: those that carried no frames become entries of their own (door-har.ts). */
+  requests?: Iterable<DoorRecord>;
   redaction: { enabled: boolean; rules: string[] };
   filter?: string;
   session?: string;
@@ -52,7 +57,9 @@ export function writeHar(frames: Iterable<Frame>, options: HarWriteOptions): Har
     if (!group) groups.set(key, (group = []));
     group.push(frame);
   }
-  const entries = [...groups.values()].map(toEntry).sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
+  const entries = [...groups.values()].map(toEntry);
+  if (options.requests) entries.push(...doorEntries(options.requests));
+  entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
   const log: HarLog = {
     version: '1.2',
     creator: { name: 'mcpscope', version: options.generatorVersion },
@@ -140,17 +147,6 @@ function sseFields(f: Frame): { event?: string; id?: string } {
   return out;
 }
 
-function toNameValues(headers: Record<string, string>): HarNameValue[] {
-  return Object.entries(headers).map(([name, value]) => ({ name, value }));
-}
-
-function queryOf(path: string): HarNameValue[] {
-  const q = path.indexOf('?');
-  if (q === -1) return [];
-  return [...new URLSearchParams(path.slice(q + 1))].map(([name, value]) => ({ name, value }));
-}
 
 const encoder = new TextEncoder();
 const utf8Length = (text: string) => encoder.encode(text).length;
-/** HAR times are milliseconds; three decimals keep sub-millisecond capture times readable. */
-const round = (ms: number) => Math.round(ms * 1000) / 1000;

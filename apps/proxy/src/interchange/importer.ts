@@ -4,13 +4,21 @@
  * with live traffic and reads as imported everywhere, and redacts credential headers on the way
  * in (a browser's HAR carries real cookies; the store never holds secrets).
  */
-import { importedSessionKey, type FrameInput, type ImportFormat, type ImportProblem, type ImportReport } from '@mcpscope/protocol';
+import { importedSessionKey, type DoorRecord, type FrameInput, type ImportFormat, type ImportProblem, type ImportReport } from '@mcpscope/protocol';
 import { redactHeaderValue } from '../redaction/redact.js';
 import { looksLikeJsonl, readJsonl } from './jsonl.js';
 import { readHar, type ImportNaming } from './har-reader.js';
 
 export type ImportResult =
-  | { ok: true; frames: FrameInput[]; report: ImportReport }
+  | {
+      ok: true;
+      frames: FrameInput[];
+      /** Each frame's seq in the file (JSONL), to re-link door records; empty for HAR. */
+      originalSeqs: number[];
+      /** Door records (JSONL only), renamed like the frames; their `frameSeqs` are the file's seqs. */
+      requests: DoorRecord[];
+      report: ImportReport;
+    }
   | { ok: false; code: 'import_unreadable'; problem: ImportProblem };
 
 export function importCapture(text: string, fileName: string): ImportResult {
@@ -24,11 +32,22 @@ export function importCapture(text: string, fileName: string): ImportResult {
   let frames: FrameInput[];
   let problems: ImportProblem[];
   let skipped = 0;
+  let originalSeqs: number[] = [];
+  let requests: DoorRecord[] = [];
   if (looksLikeJsonl(body)) {
     const read = readJsonl(body);
     if (!read.ok) return { ok: false, code: 'import_unreadable', problem: read.problem };
     format = 'mcpscope-jsonl';
     problems = read.value.problems;
+    originalSeqs = read.value.frames.map((f) => f.seq);
+    requests = read.value.requests.map((r) => {
+      const out: DoorRecord = { ...r };
+      if (r.sessionKey !== undefined) out.sessionKey = naming.sessionKey(r.sessionKey);
+      if (r.mcpSessionId !== undefined) out.mcpSessionId = naming.sessionKey(r.mcpSessionId);
+      out.requestHeaders = redactRecord(r.requestHeaders);
+      out.responseHeaders = redactRecord(r.responseHeaders);
+      return out;
+    });
     frames = read.value.frames.map(({ seq: _seq, ...frame }) => {
       const out: FrameInput = { ...frame, sessionKey: naming.sessionKey(frame.sessionKey) };
       if (frame.http) out.http = { ...frame.http, ...(frame.http.connectionId ? { connectionId: naming.connectionId(frame.http.connectionId) } : {}) };
@@ -53,7 +72,9 @@ export function importCapture(text: string, fileName: string): ImportResult {
     if (frame.http?.responseHeaders) frame.http.responseHeaders = redactRecord(frame.http.responseHeaders);
   }
   const sessionKeys = [...new Set(frames.map((f) => f.sessionKey))];
-  return { ok: true, frames, report: { format, name, frames: frames.length, sessionKeys, skipped, problems } };
+  const report: ImportReport = { format, name, frames: frames.length, sessionKeys, skipped, problems };
+  if (requests.length > 0) report.requests = requests.length;
+  return { ok: true, frames, originalSeqs, requests, report };
 }
 
 function redactRecord(headers: Record<string, string>): Record<string, string> {

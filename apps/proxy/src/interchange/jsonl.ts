@@ -1,13 +1,14 @@
 /**
  * mcpscope JSONL: the lossless capture format. Line 1 is a header naming the format and its
  * version; every further line is one frame exactly as stored (raw text untouched unless redaction
- * replaced a secret). Frames are the evidence: importing them and deriving again through
+ * replaced a secret), then one line per door record (`"type":"request"`: every HTTP request the
+ * tap received, whole). Frames are the evidence: importing them and deriving again through
  * CaptureDeriver rebuilds the same exchanges, statuses and diagnostics.
  *
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
-import type { Direction, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
+import type { Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
 export const JSONL_VERSION = 1;
@@ -26,6 +27,8 @@ export interface JsonlHeader {
 export interface JsonlRead {
   header: JsonlHeader;
   frames: Frame[];
+  /** Door-record lines (`"type":"request"`): every HTTP request the tap received. */
+  requests: DoorRecord[];
   problems: ImportProblem[];
 }
 
@@ -48,6 +51,11 @@ export function jsonlFrameLine(frame: Frame): string {
   };
   if (frame.http) line.http = frame.http;
   return `${JSON.stringify(line)}\n`;
+}
+
+/** One door record per line, marked `"type":"request"` (frame lines have no `type`). */
+export function jsonlRequestLine(record: DoorRecord): string {
+  return `${JSON.stringify({ type: 'request', ...record })}\n`;
 }
 
 /** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
@@ -78,6 +86,7 @@ export function readJsonl(text: string): JsonlReadResult {
   }
   const frames: Frame[] = [];
   const problems: ImportProblem[] = [];
+  const requests: DoorRecord[] = [];
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -88,6 +97,12 @@ export function readJsonl(text: string): JsonlReadResult {
       value = JSON.parse(line);
     } catch (err) {
       problems.push({ where, message: `not JSON (${(err as Error).message})` });
+      continue;
+    }
+    if ((value as { type?: unknown } | null)?.type === 'request') {
+      const record = toRequest(value as Record<string, unknown>);
+      if (typeof record === 'string') problems.push({ where, message: record });
+      else requests.push(record);
       continue;
     }
     const checked = toFrame(value);
@@ -102,7 +117,7 @@ export function readJsonl(text: string): JsonlReadResult {
     lastSeq = checked.seq;
     frames.push(checked);
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, problems } };
+  return { ok: true, value: { header: h as JsonlHeader, frames, requests, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */
@@ -133,4 +148,17 @@ function toFrame(value: unknown): Frame | string {
     frame.http = http as HttpInfo;
   }
   return frame;
+}
+
+/** A door record, or a sentence saying which field is wrong (the rest is taken as written). */
+function toRequest(v: Record<string, unknown>): DoorRecord | string {
+  const { type: _type, ...rest } = v;
+  const r = rest as Partial<DoorRecord>;
+  if (typeof r.id !== 'number' || !Number.isInteger(r.id)) return 'a request line needs an integer "id"';
+  if (typeof r.ts !== 'number' || !Number.isFinite(r.ts)) return 'a request line needs "ts" (ms since the epoch)';
+  if (typeof r.method !== 'string' || typeof r.path !== 'string') return 'a request line needs "method" and "path"';
+  const isRecord = (x: unknown) => typeof x === 'object' && x !== null && !Array.isArray(x);
+  if (!isRecord(r.requestHeaders) || !isRecord(r.responseHeaders) || !isRecord(r.peer)) return 'a request line needs "requestHeaders", "responseHeaders" and "peer" objects';
+  if (typeof r.requestBytes !== 'number' || typeof r.responseBytes !== 'number') return 'a request line needs "requestBytes" and "responseBytes"';
+  return { answer: 'upstream', end: 'complete', ...r } as DoorRecord;
 }

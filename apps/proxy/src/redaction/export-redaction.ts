@@ -15,6 +15,7 @@
  */
 import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
+import { isSecretQueryKey } from './redact-url.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
@@ -64,8 +65,6 @@ const SECRET_KEYS = new Set([
 
 /** OAuth parameters that mark an object as a token request, where `code` is an authorization code. */
 const OAUTH_SIBLINGS = ['grant_type', 'redirect_uri', 'code_verifier', 'client_id'];
-/** Query parameters that carry credentials in URLs (OAuth callbacks, token-in-URL APIs). */
-const SECRET_QUERY = new Set(['code', 'access_token', 'refresh_token', 'id_token', 'token', 'client_secret', 'api_key', 'apikey', 'key', 'password']);
 const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g;
 const BEARER = /\b(Bearer|Basic)\s+(?!\[redacted\])[A-Za-z0-9._~+/=-]{8,}/g;
 
@@ -221,7 +220,7 @@ export class Redactor {
       .map((pair) => {
         const eq = pair.indexOf('=');
         const name = decodeURIComponentSafe(eq === -1 ? pair : pair.slice(0, eq));
-        if (eq === -1 || !(SECRET_QUERY.has(name.toLowerCase()) || this.keys.has(normalise(name)))) return pair;
+        if (eq === -1 || !(isSecretQueryKey(name) || this.keys.has(normalise(name)))) return pair;
         changed = true;
         this.hit(`query ${name}`);
         return `${pair.slice(0, eq)}=${encodeURIComponent(REDACTED)}`;

@@ -3,16 +3,18 @@
  * byte for byte what was sent, so this rewrites only the values of secret fields, in place, and
  * leaves every other byte alone:
  * - anywhere (MCP frames too): the string value of a JSON key `access_token`, `refresh_token`,
- *   `id_token`, `client_secret` or `code_verifier`;
- * - in non-MCP bodies only (OAuth token and authorization endpoints): also `code`, as a JSON key or
- *   a form field, and the form fields of every key above. In MCP frames `code` is a JSON-RPC error
+ *   `id_token`, `client_secret`, `client_assertion` or `code_verifier`;
+ * - in non-MCP bodies only (OAuth token, authorization and registration endpoints): also `code`,
+ *   `assertion`, `subject_token`, `actor_token`, `device_code` and `password` (grants that carry
+ *   credentials), as JSON keys or form fields, and the form fields of every key above. In MCP frames `code` is a JSON-RPC error
  *   code or a tool's own argument (a code-runner's source), which must stay as sent.
  * The marker keeps the length, so a user can still see that a secret was sent.
  */
 import { REDACTED } from './redact.js';
 
-const ALWAYS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'code_verifier'];
-const OAUTH_ONLY = ['code'];
+const ALWAYS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'client_assertion', 'code_verifier', 'registration_access_token'];
+/** In MCP frames these are tool arguments (a password field, a code to run) and stay as sent. */
+const OAUTH_ONLY = ['code', 'assertion', 'subject_token', 'actor_token', 'device_code', 'password'];
 
 const jsonPattern = (keys: string[]) => new RegExp(`("(?:${keys.join('|')})"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g');
 const formPattern = (keys: string[]) => new RegExp(`(^|&)((?:${keys.join('|')})=)([^&]*)`, 'g');
@@ -21,7 +23,7 @@ const JSON_ALWAYS = jsonPattern(ALWAYS);
 const JSON_OAUTH = jsonPattern([...ALWAYS, ...OAUTH_ONLY]);
 const FORM_OAUTH = formPattern([...ALWAYS, ...OAUTH_ONLY]);
 /** Cheap pre-check: most frames contain none of the names and are returned untouched. */
-const MENTIONS = /access_token|refresh_token|id_token|client_secret|code_verifier|"code"|(?:^|&)code=/;
+const MENTIONS = /access_token|refresh_token|id_token|client_secret|client_assertion|code_verifier|"code"|(?:^|&)code=|assertion|subject_token|actor_token|device_code|password/;
 
 const marker = (value: string) => `${REDACTED} (${value.length} chars)`;
 

@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forward, type ForwardDeps } from './http/forward.js';
 import { answerPreflight, corsHeaders, isPreflight, refuse, type GuardVerdict } from './http/tap-guard.js';
+import { UNWATCHED, type WatchRequest } from '../core/request-watch.js';
 
 export interface TapRoutes {
   guard(host: string | undefined, origin: string | undefined): GuardVerdict;
@@ -13,22 +14,32 @@ export interface TapRoutes {
   forward?: ForwardDeps;
   /** stdio mode: the bridge serves `mcpPath`; other paths are 404. */
   stdio?: { mcpPath: string; handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string> | undefined): void };
+  /** Sees every request at the door (refused ones and preflights included). */
+  watch?: WatchRequest;
 }
 
 export type TapHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createTapHandler(routes: TapRoutes): TapHandler {
   return (req, res) => {
+    const watch = routes.watch ? routes.watch(req, res) : UNWATCHED;
     const verdict = routes.guard(req.headers.host, req.headers.origin);
-    if (!verdict.ok) return refuse(res, verdict.reason);
-    if (isPreflight(req)) return answerPreflight(req, res);
+    if (!verdict.ok) {
+      watch.refused(verdict.reason);
+      return refuse(res, verdict.reason);
+    }
+    if (isPreflight(req)) {
+      watch.answeredByTap('preflight');
+      return answerPreflight(req, res);
+    }
     const cors = corsHeaders(req.headers.origin);
     if (routes.stdio) {
       const path = (req.url ?? '/').split('?')[0];
       if (path === routes.stdio.mcpPath) return routes.stdio.handle(req, res, cors);
+      watch.answeredByTap('tap');
       res.writeHead(404, { ...cors, 'content-type': 'text/plain' }).end('Not found: this tap serves a stdio server at ' + routes.stdio.mcpPath);
       return;
     }
-    forward(req, res, routes.forward!, cors);
+    forward(req, res, routes.forward!, cors, watch);
   };
 }

@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, SessionsPage } from '@mcpscope/protocol';
+import type { ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -42,6 +42,11 @@ export class ApiClient {
 
   frames(after: number, limit = 5000, signal?: AbortSignal): Promise<FramesPage> {
     return this.request(`/api/frames?after=${after}&limit=${limit}`, signal ? { signal } : {});
+  }
+
+  /** Door records (every HTTP request at the tap), oldest first; pass `nextAfter` as `after`. */
+  requests(after: number, limit = 5000, filter?: string): Promise<RequestsPage> {
+    return this.request(`/api/requests?after=${after}&limit=${limit}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
   }
 
   sessions(): Promise<SessionsPage> {

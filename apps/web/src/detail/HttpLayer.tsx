@@ -1,7 +1,17 @@
 /** The HTTP exchange a frame rode on: method, path, status, session id, revision and headers. */
 import type { HttpInfo } from '@mcpscope/protocol';
+import { useDoor } from '../door/door-store.js';
+import { useUi } from '../store/ui-store.js';
 
-function Headers({ title, headers }: { title: string; headers: Record<string, string> | undefined }) {
+/** Shows a door record in the Connections view (every request, that one open). */
+function openDoorRecord(id: number): void {
+  useUi.getState().setMode('connections');
+  useDoor.getState().chooseClient('');
+  useDoor.getState().openRecord(id);
+}
+
+/** A header table (also the door's request detail); redacted values are marked. */
+export function Headers({ title, headers }: { title: string; headers: Record<string, string> | undefined }) {
   if (!headers || Object.keys(headers).length === 0) return null;
   return (
     <>
@@ -48,6 +58,16 @@ export function HttpLayer({ http }: { http: HttpInfo }) {
           <>
             <dt>Connection</dt>
             <dd className="mono">{http.connectionId}</dd>
+          </>
+        )}
+        {http.requestId !== undefined && (
+          <>
+            <dt>At the door</dt>
+            <dd>
+              <button type="button" className="link" data-testid="door-link" onClick={() => openDoorRecord(http.requestId!)}>
+                HTTP request #{http.requestId} ↗
+              </button>
+            </dd>
           </>
         )}
       </dl>

@@ -3,7 +3,7 @@
  * sentence, parse errors marked at their position, one-click chips and the operator help.
  * `/` focuses it from anywhere; Esc leaves it.
  */
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { capturedValues } from './captured-values.js';
@@ -12,7 +12,7 @@ import { hasTerm, suggest, toggleTerm, tokenAt, type Suggestion } from './sugges
 
 export const FILTER_INPUT_ID = 'filter-input';
 
-function Chip({ term, label, title }: { term: string; label: string; title: string }) {
+export function Chip({ term, label, title }: { term: string; label: string; title: string }) {
   const text = useUi((s) => s.filter);
   const on = hasTerm(text, term);
   return (
@@ -57,14 +57,24 @@ function Help({ onClose }: { onClose: () => void }) {
   );
 }
 
-export function FilterBar({ compiled }: { compiled: ViewFilter }) {
+export interface FilterBarProps {
+  compiled: Pick<ViewFilter, 'description' | 'error'>;
+  /** What the status line counts; the exchange view's by default. */
+  counts?: { shown: number; total: number; noun: string };
+  /** Quick filters; the exchange view's by default. */
+  chips?: ReactNode;
+  placeholder?: string;
+}
+
+export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarProps) {
   const text = useUi((s) => s.filter);
   const input = useRef<HTMLInputElement>(null);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
   const [active, setActive] = useState(0);
   const [help, setHelp] = useState(false);
-  const viewSize = useLive((s) => s.view.size);
-  const total = useLive((s) => s.index.size);
+  const liveShown = useLive((s) => s.view.size);
+  const liveTotal = useLive((s) => s.index.size);
+  const { shown: viewSize, total, noun } = counts ?? { shown: liveShown, total: liveTotal, noun: 'exchanges' };
   const values = useMemo(() => ({ current: undefined as ReturnType<typeof capturedValues> | undefined }), []);
 
   const refresh = (value: string, caret: number) => {
@@ -123,7 +133,7 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
               value={text}
               spellCheck={false}
               autoComplete="off"
-              placeholder="Filter: method:tools/call status:err latency>500 …   ( / to focus )"
+              placeholder={placeholder ?? 'Filter: method:tools/call status:err latency>500 …   ( / to focus )'}
               aria-label="Filter"
               aria-invalid={error ? true : undefined}
               aria-describedby="filter-status"
@@ -151,10 +161,14 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
           <button type="button" className="ghost" aria-label="Filter syntax help" aria-expanded={help} onClick={() => setHelp(!help)}>?</button>
         </div>
         <div className="chips" role="group" aria-label="Quick filters">
-          <Chip term="status:err" label="errors" title="Protocol, tool, transport errors and invalid frames" />
-          <Chip term="status:business_error" label="tool errors" title="Results with isError: true" />
-          <Chip term="status:pending" label="pending" title="Still waiting for an answer" />
-          <SelectionChips />
+          {chips ?? (
+            <>
+              <Chip term="status:err" label="errors" title="Protocol, tool, transport errors and invalid frames" />
+              <Chip term="status:business_error" label="tool errors" title="Results with isError: true" />
+              <Chip term="status:pending" label="pending" title="Still waiting for an answer" />
+              <SelectionChips />
+            </>
+          )}
         </div>
       </div>
       {suggestions.length > 0 && (
@@ -172,7 +186,7 @@ export function FilterBar({ compiled }: { compiled: ViewFilter }) {
           <>✕ Column {error.position + 1}: {error.message}</>
         ) : compiled.description ? (
           <>
-            This filter means: {compiled.description} — <strong>{viewSize}</strong> of {total} exchanges
+            This filter means: {compiled.description} — <strong>{viewSize}</strong> of {total} {noun}
           </>
         ) : null}
       </div>

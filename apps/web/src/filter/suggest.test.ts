@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { suggest, toggleTerm, tokenAt } from './suggest.js';
+import { FILTER_OPERATORS } from './filter-lang.js';
 
 const ops = [
   { syntax: 'method:NAME', field: 'method' as const, help: 'method', example: 'method:tools/call' },
@@ -22,6 +23,13 @@ describe('filter autocomplete', () => {
   it('offers captured and registry values once the field is known', () => {
     expect(suggest('method:tools', 12, ops, captured).map((s) => s.insert)).toEqual(['method:tools/call', 'method:tools/list']);
     expect(suggest('x status:', 9, ops, captured).map((s) => s.insert)).toEqual(['status:ok', 'status:pending', 'status:err']);
+  });
+
+  it('completes dotted fields (http.status:, http.method:) from the registry itself', () => {
+    const all = FILTER_OPERATORS;
+    expect(suggest('http.st', 7, all, captured).map((s) => s.insert)).toEqual(['http.status:']);
+    expect(suggest('http.method:P', 13, all, captured).map((s) => s.insert)).toEqual(['http.method:POST', 'http.method:PUT', 'http.method:PATCH']);
+    expect(suggest('kind:p', 6, all, captured).map((s) => s.insert)).toEqual(['kind:probe']);
   });
 
   it('toggles chip terms in and out of the filter text', () => {

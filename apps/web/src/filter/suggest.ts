@@ -36,12 +36,12 @@ const quote = (v: string) => (/^[^\s()!|&"]+$/.test(v) ? v : JSON.stringify(v));
 
 /** The field name an operator's syntax starts with (`method:NAME` → `method`, `latency>MS` → `latency`). */
 function fieldOf(op: FilterOperatorInfo): string | undefined {
-  return op.field ?? /^([a-z]+)[:<>]/.exec(op.syntax)?.[1];
+  return op.field ?? /^([a-z][a-z.]*)[:<>]/.exec(op.syntax)?.[1];
 }
 
 export function suggest(text: string, caret: number, operators: readonly FilterOperatorInfo[], captured: CapturedValues): Suggestion[] {
   const { token } = tokenAt(text, caret);
-  const field = /^([a-z]+)([:<>])(.*)$/.exec(token);
+  const field = /^([a-z][a-z.]*)([:<>])(.*)$/.exec(token);
   if (field) {
     const [, name, op, partial] = field as unknown as [string, string, string, string];
     const bare = partial.replace(/^"/, '').toLowerCase();

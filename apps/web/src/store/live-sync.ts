@@ -31,6 +31,10 @@ export interface SyncSocket {
 
 export interface SyncOptions {
   openSocket?: (url: string, protocols: string[]) => SyncSocket;
+  /** Sees every event too (the door records' store takes `requests/update`). */
+  onEvent?: (event: ServerEvent) => void;
+  /** More query parameters for the socket URL (`&requestsRev=N`), read at each (re)connect. */
+  socketParams?: () => string;
   /** Delay before the nth reconnect attempt. */
   backoff?: (attempt: number) => number;
 }
@@ -91,7 +95,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
 
   const connect = () => {
     if (stopped) return;
-    const current = openSocket(api.socketUrl(cursor), api.socketProtocols?.() ?? []);
+    const current = openSocket(api.socketUrl(cursor) + (options.socketParams?.() ?? ''), api.socketProtocols?.() ?? []);
     socket = current;
     current.onopen = () => {
       retry = 0;
@@ -99,6 +103,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     };
     current.onmessage = (message) => {
       const event = JSON.parse(String(message.data)) as ServerEvent;
+      options.onEvent?.(event);
       switch (event.type) {
         case 'hello':
           break;

@@ -3,7 +3,9 @@
  * open exchange and the view mode. Pure parse/format, so the round trip is testable; the token
  * never goes in here (token.ts strips it from the address bar).
  */
-export type ViewMode = 'exchanges' | 'frames';
+export type ViewMode = 'exchanges' | 'frames' | 'connections';
+
+const MODES: readonly ViewMode[] = ['exchanges', 'frames', 'connections'];
 
 export interface UrlState {
   filter: string;
@@ -14,7 +16,8 @@ export interface UrlState {
 
 export function parseUrlState(search: string): UrlState {
   const params = new URLSearchParams(search);
-  const state: UrlState = { filter: params.get('q') ?? '', mode: params.get('view') === 'frames' ? 'frames' : 'exchanges' };
+  const view = params.get('view') as ViewMode | null;
+  const state: UrlState = { filter: params.get('q') ?? '', mode: view && MODES.includes(view) ? view : 'exchanges' };
   const session = params.get('session');
   if (session) state.session = session;
   const exchange = params.get('x');
@@ -29,7 +32,7 @@ export function formatUrlState(state: UrlState, base = ''): string {
   put('q', state.filter);
   put('session', state.session);
   put('x', state.exchange);
-  put('view', state.mode === 'frames' ? 'frames' : undefined);
+  put('view', state.mode === 'exchanges' ? undefined : state.mode);
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -8,6 +8,7 @@ import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
+import type { DoorRecord } from '../door/door-record.js';
 
 /**
  * A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut (`raw` is then the first part)
@@ -62,6 +63,22 @@ export interface ExchangeDetail {
   frames: FrameView[];
   /** Findings about the exchange and its frames, in capture order. */
   diagnostics: Diagnostic[];
+}
+
+/**
+ * `GET /api/requests?after=ID&limit=N&filter=EXPR`: door records (every HTTP request at the tap),
+ * oldest first, filtered on the server with the filter language (`http.path:`, `http.status:`,
+ * `kind:http` …). Bodies are kept only for OAuth endpoints and metadata documents, each at most
+ * DOOR_BODY_LIMIT bytes, secrets redacted.
+ */
+export interface RequestsPage {
+  requests: DoorRecord[];
+  /** The highest record id stored when the page was read. */
+  head: number;
+  /** The highest `rev` written: open the WebSocket with `requestsRev=` this to miss no change. */
+  rev: number;
+  /** Pass as `after` to read on; present when more may follow (a full page, or a scan cut short). */
+  nextAfter?: number;
 }
 
 export interface SessionsPage {
@@ -163,6 +180,8 @@ export interface DashboardInfo {
   mcpUrl: string;
   upstreamUrl: string;
   demo: boolean;
+  /** The origin of `--public-url`, when given (OAuth metadata names it after the tap's rewrite). */
+  publicOrigin?: string;
 }
 
 /**
@@ -228,6 +247,8 @@ export interface ImportReport {
   sessionKeys: string[];
   /** HAR entries that carried no MCP traffic. */
   skipped: number;
+  /** HTTP requests at the door brought back (mcpscope JSONL and capture files). */
+  requests?: number;
   /** Lines or entries that could not be imported; the rest was. */
   problems: ImportProblem[];
 }
@@ -250,11 +271,14 @@ export interface ApiError {
 
 /** Messages the server sends on `/ws`. Each carries `head`: the last seq it covers. */
 export type ServerEvent =
-  | { type: 'hello'; head: number }
+  /** `rev`: the highest door-record rev, the cursor for `requestsRev=` on reconnect. */
+  | { type: 'hello'; head: number; rev?: number }
   | { type: 'frames/add'; head: number; frames: FrameView[] }
   | { type: 'exchanges/update'; head: number; exchanges: ExchangeSummary[] }
   | { type: 'sessions/update'; head: number; sessions: SessionSummary[] }
   | { type: 'conversations/update'; head: number; conversations: ConversationSummary[] }
+  /** Door records created or changed, each at its latest state; `rev` is the door cursor. */
+  | { type: 'requests/update'; head: number; rev: number; requests: DoorRecord[] }
   /** The client fell too far behind: reload from the API from `head`. Nothing is dropped silently. */
   | { type: 'resync'; head: number; reason: string }
   /** Retention removed frames: the dashboard says so. */

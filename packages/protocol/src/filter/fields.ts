@@ -1,13 +1,21 @@
 /**
  * The field registry: every `field:value` operator of the filter language is one entry here with
- * its syntax, help, value check, sentence and predicate. The parser, describer, matcher and the
+ * its syntax, help, value check, sentence and predicates. The parser, describer, matchers and the
  * help/autocomplete list (FILTER_OPERATORS) all read this table, so they cannot drift apart.
+ *
+ * One language filters two kinds of rows: exchanges (JSON-RPC) and door records (every HTTP
+ * request at the tap). A field that means nothing for a kind of row never matches it: `http.path:`
+ * selects no exchange, `tool:` no door record, and `kind:http` tells the two apart.
  */
 import { ERROR_STATUSES, EXCHANGE_STATUSES, type ExchangeSummary } from '../model/exchange.js';
+import { probeReason } from '../door/door-classify.js';
+import type { DoorRecord } from '../door/door-record.js';
 import type { FilterContext, FilterField, FilterOp } from './types.js';
 import { describeBytes, globMatcher, idValue, parseDuration, parseSize, quote } from './values.js';
+import { HTTP_METHODS, compileStatus, describeStatus, normalizeStatus, pathnameOf } from './http-values.js';
 
 export type ExchangePredicate = (ex: ExchangeSummary, ctx: FilterContext | undefined) => boolean;
+export type DoorPredicate = (record: DoorRecord) => boolean;
 
 export interface FieldSpec {
   field: FilterField;
@@ -21,6 +29,8 @@ export interface FieldSpec {
   /** A clause that completes "exchanges where …". */
   describe(op: FilterOp, value: string): string;
   compile(op: FilterOp, value: string): ExchangePredicate;
+  /** The predicate on door records; a field without one matches no door record. */
+  compileDoor?(op: FilterOp, value: string): DoorPredicate;
 }
 
 /** Statuses `status:err` stands for. */
@@ -57,7 +67,8 @@ function clientNames(ctx: FilterContext | undefined): string[] {
 }
 
 const DIRECTIONS = ['c2s', 's2c'] as const;
-const KINDS = ['request', 'notification', 'invalid'] as const;
+const KINDS = ['request', 'notification', 'invalid', 'http', 'probe'] as const;
+const never = () => false;
 const STATUS_VALUES = [...EXCHANGE_STATUSES, 'err'] as const;
 const HAS_VALUES = ['diag'] as const;
 
@@ -118,13 +129,15 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
   {
     field: 'kind',
     ops: [':'],
-    syntax: 'kind:request|notification|invalid',
-    help: 'Row kind: a request with its answer, a lone notification, or unparseable traffic.',
+    syntax: 'kind:request|notification|invalid|http|probe',
+    help: 'Row kind: a request with its answer, a lone notification, unparseable traffic, an HTTP request at the door (http), or one of those that only probed (probe: HTML GET, HEAD, crawler, favicon).',
     example: 'kind:notification',
     values: KINDS,
     normalize: oneOf(KINDS),
-    describe: (_op, v) => (v === 'invalid' ? 'it is invalid traffic' : `it is a ${v}`),
+    describe: (_op, v) =>
+      v === 'invalid' ? 'it is invalid traffic' : v === 'http' ? 'it is an HTTP request at the door' : v === 'probe' ? 'it is a probe (not MCP traffic)' : `it is a ${v}`,
     compile: (_op, v) => (ex) => ex.kind === v,
+    compileDoor: (_op, v) => (v === 'http' ? () => true : v === 'probe' ? (r) => probeReason(r) !== undefined : never),
   },
   {
     field: 'status',
@@ -150,6 +163,7 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     normalize: asIs,
     describe: (_op, v) => `its session key starts with ${v}`,
     compile: (_op, v) => (ex) => ex.sessionKey.startsWith(v),
+    compileDoor: (_op, v) => (r) => r.sessionKey !== undefined && r.sessionKey.startsWith(v),
   },
   {
     field: 'conversation',
@@ -173,6 +187,10 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     compile: (_op, v) => {
       const needle = v.toLowerCase();
       return (_ex, ctx) => clientNames(ctx).some((n) => n.includes(needle));
+    },
+    compileDoor: (_op, v) => {
+      const needle = v.toLowerCase();
+      return (r) => (r.userAgent ?? '').toLowerCase().includes(needle);
     },
   },
   {
@@ -216,6 +234,10 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
       const limit = parseDuration(v)!;
       return (ex) => compare(op, ex.latencyMs, limit);
     },
+    compileDoor: (op, v) => {
+      const limit = parseDuration(v)!;
+      return (r) => compare(op, r.endMs, limit);
+    },
   },
   {
     field: 'size',
@@ -231,6 +253,10 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     compile: (op, v) => {
       const limit = parseSize(v)!;
       return (ex) => compare(op, ex.size, limit);
+    },
+    compileDoor: (op, v) => {
+      const limit = parseSize(v)!;
+      return (r) => compare(op, r.requestBytes + r.responseBytes, limit);
     },
   },
   {
@@ -256,6 +282,43 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
       const m = globMatcher(v);
       return (_ex, ctx) => ctx?.diagnosticCodes?.some(m) ?? false;
     },
+  },
+  {
+    field: 'http.method',
+    ops: [':'],
+    syntax: 'http.method:VERB',
+    help: 'HTTP requests at the door with this method (GET, POST, OPTIONS, …), any case.',
+    example: 'http.method:OPTIONS',
+    values: HTTP_METHODS,
+    normalize: (raw) => (/^[A-Za-z]+$/.test(raw) ? raw.toUpperCase() : { error: 'an HTTP method is a word such as GET or POST' }),
+    describe: (_op, v) => `it is an HTTP ${v} request`,
+    compile: () => never,
+    compileDoor: (_op, v) => (r) => r.method.toUpperCase() === v,
+  },
+  {
+    field: 'http.path',
+    ops: [':'],
+    syntax: 'http.path:PATH',
+    help: 'HTTP requests at the door to this path (query left out); * matches anything: http.path:/.well-known/*',
+    example: 'http.path:/.well-known/*',
+    normalize: asIs,
+    describe: (_op, v) => globDescription('the HTTP path', v),
+    compile: () => never,
+    compileDoor: (_op, v) => {
+      const m = globMatcher(v);
+      return (r) => m(pathnameOf(r.path));
+    },
+  },
+  {
+    field: 'http.status',
+    ops: [':', '>', '<'],
+    syntax: 'http.status:404 | http.status:4xx | http.status:none | http.status>399',
+    help: 'HTTP requests at the door by the status the client got: exact, a class (4xx), none (no answer), or above/below.',
+    example: 'http.status:4xx',
+    normalize: normalizeStatus,
+    describe: describeStatus,
+    compile: () => never,
+    compileDoor: compileStatus,
   },
 ];
 

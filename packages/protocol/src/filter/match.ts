@@ -25,30 +25,45 @@ export function compileFilter(filter: Filter | null): (ex: ExchangeSummary, ctx?
 }
 
 function compile(filter: Filter): ExchangePredicate {
-  switch (filter.type) {
-    case 'and': {
-      const parts = filter.items.map(compile);
-      return (ex, ctx) => parts.every((p) => p(ex, ctx));
-    }
-    case 'or': {
-      const parts = filter.items.map(compile);
-      return (ex, ctx) => parts.some((p) => p(ex, ctx));
-    }
-    case 'not': {
-      const inner = compile(filter.item);
-      return (ex, ctx) => !inner(ex, ctx);
-    }
-    case 'field': {
-      const spec = fieldSpec(filter.field);
-      if (!spec) return () => false;
-      return spec.compile(filter.op, filter.value);
-    }
-    case 'text': {
-      const needle = filter.value.toLowerCase();
+  return compileTree<ExchangeSummary, FilterContext | undefined>(
+    filter,
+    (f) => fieldSpec(f.field)?.compile(f.op, f.value) ?? (() => false),
+    (value) => {
+      const needle = value.toLowerCase();
       return (ex, ctx) =>
         (ex.method !== undefined && ex.method.toLowerCase().includes(needle)) ||
         (ex.target !== undefined && ex.target.toLowerCase().includes(needle)) ||
         (ctx?.bodyText !== undefined && ctx.bodyText().toLowerCase().includes(needle));
+    },
+  );
+}
+
+/**
+ * A filter tree as one predicate, for any kind of row: `leaf` compiles a field term, `text` free
+ * text; `!`, `&` and `|` are the same for every kind (exchanges here, door records in door-match).
+ */
+export function compileTree<R, C>(
+  filter: Filter,
+  leaf: (term: Extract<Filter, { type: 'field' }>) => (row: R, ctx: C) => boolean,
+  text: (value: string) => (row: R, ctx: C) => boolean,
+): (row: R, ctx: C) => boolean {
+  const down = (f: Filter) => compileTree(f, leaf, text);
+  switch (filter.type) {
+    case 'and': {
+      const parts = filter.items.map(down);
+      return (row, ctx) => parts.every((p) => p(row, ctx));
     }
+    case 'or': {
+      const parts = filter.items.map(down);
+      return (row, ctx) => parts.some((p) => p(row, ctx));
+    }
+    case 'not': {
+      const inner = down(filter.item);
+      return (row, ctx) => !inner(row, ctx);
+    }
+    case 'field':
+      return leaf(filter);
+    case 'text':
+      return text(filter.value);
   }
 }

@@ -19,7 +19,10 @@ export type FilterField =
   | 'latency'
   | 'size'
   | 'has'
-  | 'diag';
+  | 'diag'
+  | 'http.method'
+  | 'http.path'
+  | 'http.status';
 
 export type FilterOp = ':' | '>' | '<';
 

@@ -24,6 +24,8 @@ export interface HttpInfo {
   responseHeaders?: Record<string, string>;
   /** Identifies one HTTP request/response pair, so frames from one SSE stream group together. */
   connectionId?: string;
+  /** The door record (`GET /api/requests/:id`) of the HTTP request the frame rode on. */
+  requestId?: number;
   /** The SSE event's `id:` and `event:` fields, when the frame was an SSE event. */
   sseId?: string;
   sseEvent?: string;

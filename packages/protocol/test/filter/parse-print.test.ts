@@ -104,7 +104,7 @@ const valueByField: Record<FilterField, fc.Arbitrary<string>> = {
   tool: fc.string({ minLength: 1 }),
   id: fc.oneof(fc.integer().map(String), fc.string().map((s) => JSON.stringify(s))),
   dir: fc.constantFrom('c2s', 's2c'),
-  kind: fc.constantFrom('request', 'notification', 'invalid'),
+  kind: fc.constantFrom('request', 'notification', 'invalid', 'http', 'probe'),
   status: fc.constantFrom('ok', 'pending', 'err', 'protocol_error', 'orphan'),
   session: fc.string({ minLength: 1 }),
   conversation: fc.oneof(fc.nat().map((n) => `c${n}`), fc.string({ minLength: 1 })),
@@ -115,6 +115,9 @@ const valueByField: Record<FilterField, fc.Arbitrary<string>> = {
   size: fc.constantFrom('10000', '10kb', '1mb', '2.5m'),
   has: fc.constant('diag'),
   diag: fc.string({ minLength: 1 }),
+  'http.method': fc.constantFrom('GET', 'POST', 'OPTIONS', 'PROPFIND'),
+  'http.path': fc.oneof(fc.constantFrom('/mcp', '/.well-known/*', '/token'), fc.string({ minLength: 1 })),
+  'http.status': fc.constantFrom('200', '404', '4xx', 'none'),
 };
 
 const fieldArb: fc.Arbitrary<Filter> = fc

@@ -15,6 +15,7 @@ import { EndpointRewriter, legacySessionKey, rewriteEndpoint, type LegacyEndpoin
 import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata, rewriteUrl, rewriteWwwAuthenticate } from './public-origin.js';
 import { statelessSessionKey } from './session-key.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-request.js';
+import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
 
 export interface ForwardDeps {
   /** The upstream's origin; the tap mirrors its paths. */
@@ -35,23 +36,29 @@ export interface ForwardDeps {
   onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
 }
 
-export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined): void {
+export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch = UNWATCHED): void {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
-  if (!hasBody) return send(req, res, deps, cors, undefined);
+  if (!hasBody) return send(req, res, deps, cors, watch, undefined);
   const chunks: Buffer[] = [];
   let size = 0;
   req.on('data', (chunk: Buffer) => {
     chunks.push(chunk);
     size += chunk.length;
   });
-  req.on('end', () => send(req, res, deps, cors, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+  req.on('end', () => send(req, res, deps, cors, watch, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
   // A client that leaves mid-body has nothing to forward; its socket is already gone.
   req.on('error', () => {});
 }
 
-function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, body: Buffer | undefined): void {
+function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: Buffer | undefined): void {
   const method = req.method ?? 'GET';
+  // Every frame of this request is also linked to it at the door.
+  const record = (frame: FrameInput): number => {
+    const seq = deps.record(frame);
+    watch.frame(seq, frame.sessionKey);
+    return seq;
+  };
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
@@ -62,6 +69,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const connectionId = deps.nextConnectionId();
   const requestText = recordHere && body !== undefined && body.length > 0 ? body.toString('utf8') : undefined;
   const http: HttpInfo = { method, path: url, connectionId };
+  // Frames name the HTTP request they rode on, as the door recorded it.
+  const link: { requestId?: number } = watch.id !== undefined ? { requestId: watch.id } : {};
+  Object.assign(http, link);
   if (recordHere) {
     http.requestHeaders = capturedHeaders(req.headers);
     const credential = deps.credentialOf?.(headerValue(req.headers, 'authorization'));
@@ -80,7 +90,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     if (!recordHere || requestText === undefined || requestRecorded) return;
     deps.onRequestHeaders?.(key, req.headers);
     requestRecorded = true;
-    deps.record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
+    record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
   };
   if (knownKey !== undefined) recordRequest(knownKey);
   const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText);
@@ -90,7 +100,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   /** Set once the response streams: records the departure unless the stream can be resumed. */
   let onClientGone = () => {
     recordRequest(sessionKey ?? fallbackKey());
-    recordClientLeft(deps, recordHere && requestRecorded, sessionKey!, 'http-json', http);
+    recordClientLeft(record, deps.now, recordHere && requestRecorded, sessionKey!, 'http-json', http);
   };
   res.on('close', () => {
     if (res.writableFinished) return;
@@ -113,8 +123,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         recordRequest(key);
         const reason = describeError(err);
         if (recordHere) {
-          deps.record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId } });
+          record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId, ...link } });
         }
+        watch.upstreamFailed(reason);
         answerUpstreamFailure(res, requestText, reason, cors);
       },
     );
@@ -129,7 +140,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {
       return sendRewrittenMetadata(up, res, headers, (text) => rewriteProtectedResourceMetadata(text, deps.upstreamOrigin, base));
     }
-    const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId };
+    const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId, ...link };
     if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
     else res.writeHead(up.statusCode, headers);
     // A client waits for SSE headers before the first event, so they must not wait for a slow
@@ -166,13 +177,13 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       const frameHttp: HttpInfo = { ...responseHttp };
       if (event.id !== undefined) frameHttp.sseId = event.id;
       if (event.event !== undefined) frameHttp.sseEvent = event.event;
-      deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: event.data, http: frameHttp });
+      record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: event.data, http: frameHttp });
     };
     onClientGone = () => {
       // A resumable stream (session + event ids) is not abandoned: the client resumes with
       // Last-Event-ID and the answer still pairs. Anything else is the cancellation.
       if (knownKey !== undefined && sawEventId) return;
-      recordClientLeft(deps, recordHere, streamKey, transport, responseHttp);
+      recordClientLeft(record, deps.now, recordHere, streamKey, transport, responseHttp);
     };
     const body = up.body;
     body.on('data', (chunk: Buffer) => {
@@ -195,7 +206,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       if (decoder) {
         parts.push(decoder.decode());
         const text = parts.join('');
-        if (text.length > 0) deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: text, http: responseHttp });
+        if (text.length > 0) record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: text, http: responseHttp });
       }
       res.end();
     });
@@ -205,11 +216,12 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         // The client got these bytes before the break: they are evidence too, as a (malformed) frame.
         parts.push(decoder.decode());
         const partial = parts.join('');
-        if (partial.length > 0) deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: partial, http: responseHttp });
+        if (partial.length > 0) record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: partial, http: responseHttp });
       }
+      const what = isSse ? 'the SSE stream' : 'the response body';
+      watch.upstreamCut(`${what} broke: ${describeError(err)}`);
       if (recordHere) {
-        const what = isSse ? 'the SSE stream' : 'the response body';
-        deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportFrameText('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });
+        record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportFrameText('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });
       }
       // An SSE stream can end cleanly (the client may resume); a cut body cannot be made whole.
       if (isSse) res.end();
@@ -218,9 +230,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   }
 }
 
-function recordClientLeft(deps: ForwardDeps, recordHere: boolean, sessionKey: string, transport: Transport, http: HttpInfo): void {
+function recordClientLeft(record: (frame: FrameInput) => number, now: () => number, recordHere: boolean, sessionKey: string, transport: Transport, http: HttpInfo): void {
   if (!recordHere) return;
-  deps.record({ ts: deps.now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId! } });
+  record({ ts: now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId!, ...(http.requestId !== undefined ? { requestId: http.requestId } : {}) } });
 }
 
 function rewriteOriginHeaders(headers: Record<string, string | string[]>, upstreamOrigin: string, base: string): void {

@@ -1,0 +1,143 @@
+/**
+ * Door records in the capture file (table door_requests, migration 5): every HTTP request the
+ * tap received. Written by the capture pipeline in its tick's transaction — a record is inserted
+ * when it first changes and updated while its answer streams, each write with a new `rev` — and
+ * read by the API (pages by id, filtered), the live hub (everything after a `rev`) and exports.
+ *
+ * Filtered pages scan like CaptureQuery's: the SQL pushdown narrows, the door matcher decides, and
+ * a scan that runs long returns what it found with a cursor instead of stalling the tap.
+ */
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+import { compileDoorFilter, doorPathname, probeReason, type DoorRecord, type Filter } from '@mcpscope/protocol';
+import { doorFilterToSql } from './door-filter-sql.js';
+
+const SCAN_TIME_MS = 100;
+
+export interface DoorPage {
+  requests: DoorRecord[];
+  /** Pass as `after` to read on; absent when the scan reached the newest record. */
+  nextAfter?: number;
+}
+
+interface DoorRow {
+  record: string;
+}
+
+export class DoorTable {
+  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly present: boolean;
+
+  constructor(private readonly db: SqliteDatabase) {
+    // A file from before migration 5, opened read-only for an export, has no such table.
+    this.present = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'door_requests'").get() !== undefined;
+  }
+
+  private stmt(sql: string): SqliteStatement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** The highest id and rev stored (0 when empty). */
+  heads(): { id: number; rev: number } {
+    if (!this.present) return { id: 0, rev: 0 };
+    const row = this.stmt('SELECT COALESCE(MAX(id), 0) AS id, COALESCE(MAX(rev), 0) AS rev FROM door_requests').get() as { id: number; rev: number };
+    return row;
+  }
+
+  /** Inserts or replaces records (their `rev` already set); returns each as the JSON text stored. */
+  write(records: readonly DoorRecord[]): string[] {
+    const upsert = this.stmt(
+      `INSERT INTO door_requests (id, rev, ts, method, path, status, probe, session_key, user_agent, end_ms, bytes, record)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, status = excluded.status, probe = excluded.probe, session_key = excluded.session_key,
+         end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
+    );
+    const out: string[] = [];
+    for (const r of records) {
+      const text = JSON.stringify(r);
+      out.push(text);
+      upsert.run(r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
+    }
+    return out;
+  }
+
+  /** Records with id > `after`, oldest first, that the filter keeps. */
+  page(filter: Filter | null, after: number, limit: number, scanTimeMs = SCAN_TIME_MS): DoorPage {
+    if (!this.present) return { requests: [] };
+    const pushed = doorFilterToSql(filter);
+    const match = pushed?.exact || filter === null ? undefined : compileDoorFilter(filter);
+    const statement = this.stmt(`SELECT record FROM door_requests WHERE id > ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY id LIMIT ?`);
+    const out: DoorRecord[] = [];
+    const started = performance.now();
+    let seen = 0;
+    for (const row of statement.iterate(after, ...(pushed?.params ?? []), match ? -1 : limit + 1) as Iterable<DoorRow>) {
+      const record = JSON.parse(row.record) as DoorRecord;
+      if (!match || match(record)) {
+        if (out.length === limit) return { requests: out, nextAfter: out[limit - 1]!.id };
+        out.push(record);
+      }
+      if (match && (++seen & 255) === 0 && performance.now() - started > scanTimeMs) return { requests: out, nextAfter: record.id };
+    }
+    return { requests: out };
+  }
+
+  get(id: number): DoorRecord | undefined {
+    if (!this.present) return undefined;
+    const row = this.stmt('SELECT record FROM door_requests WHERE id = ?').get(id) as DoorRow | undefined;
+    return row ? (JSON.parse(row.record) as DoorRecord) : undefined;
+  }
+
+  /** Records written after `rev`, in write order, as stored JSON (for WebSocket catch-up). */
+  updatedAfter(rev: number, limit: number): string[] {
+    if (!this.present) return [];
+    return (this.stmt('SELECT record FROM door_requests WHERE rev > ? ORDER BY rev LIMIT ?').all(rev, limit) as DoorRow[]).map((r) => r.record);
+  }
+
+  /** Every record in arrival order, a page at a time (exports). */
+  *all(chunk = 500): Generator<DoorRecord> {
+    if (!this.present) return;
+    let after = 0;
+    for (;;) {
+      const rows = this.stmt('SELECT id, record FROM door_requests WHERE id > ? ORDER BY id LIMIT ?').all(after, chunk) as (DoorRow & { id: number })[];
+      for (const row of rows) yield JSON.parse(row.record) as DoorRecord;
+      if (rows.length < chunk) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  }
+
+  count(): number {
+    if (!this.present) return 0;
+    return (this.stmt('SELECT COUNT(*) AS n FROM door_requests').get() as { n: number }).n;
+  }
+
+  /**
+   * Retention: keeps at most `maxRecords` (the newest) and, when frames were trimmed, none older
+   * than the oldest frame kept. Returns how many were removed.
+   */
+  trim(maxRecords: number | undefined, olderThanTs: number | undefined): number {
+    if (!this.present) return 0;
+    let removed = 0;
+    if (olderThanTs !== undefined) removed += this.stmt('DELETE FROM door_requests WHERE ts < ?').run(olderThanTs).changes as number;
+    if (maxRecords !== undefined) {
+      const row = this.stmt('SELECT id FROM door_requests ORDER BY id DESC LIMIT 1 OFFSET ?').get(maxRecords) as { id: number } | undefined;
+      if (row) removed += this.stmt('DELETE FROM door_requests WHERE id <= ?').run(row.id).changes as number;
+    }
+    return removed;
+  }
+
+  /** Recomputes the derived column (`probe`) from each stored record, for a rebuild. */
+  rederive(): number {
+    if (!this.present) return 0;
+    const update = this.stmt('UPDATE door_requests SET probe = ? WHERE id = ?');
+    let n = 0;
+    for (const record of [...this.all()]) {
+      update.run(probeReason(record) ? 1 : 0, record.id);
+      n++;
+    }
+    return n;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * What the tap tells an observer about each request it receives, beyond what the request and the
+ * response themselves show: that the guard refused it, that the tap answered it itself, which
+ * frames rode on it, and how the upstream failed. The tap calls it and the door recorder (door/)
+ * implements it; the two features meet in compose/, so the contract lives down here. Without an
+ * observer the tap uses UNWATCHED, which costs nothing.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export interface RequestWatch {
+  /** The door record's id, when the request is recorded (frames name it: `http.requestId`). */
+  readonly id?: number;
+  /** The Host/Origin guard refused the request (the tap answers 403 with this reason). */
+  refused(reason: string): void;
+  /** The tap answered itself: a CORS preflight, or (stdio mode) a path it does not serve. */
+  answeredByTap(kind: 'preflight' | 'tap'): void;
+  /** A frame the request or its answer carried was recorded with this seq. */
+  frame(seq: number, sessionKey: string): void;
+  /** The upstream failed before answering; the tap answers 502. */
+  upstreamFailed(reason: string): void;
+  /** The upstream's body broke off after the answer began. */
+  upstreamCut(reason: string): void;
+}
+
+/** Called once per request, as it arrives, before anything is answered. */
+export type WatchRequest = (req: IncomingMessage, res: ServerResponse) => RequestWatch;
+
+const nothing = () => {};
+
+export const UNWATCHED: RequestWatch = { refused: nothing, answeredByTap: nothing, frame: nothing, upstreamFailed: nothing, upstreamCut: nothing };

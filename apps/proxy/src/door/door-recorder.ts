@@ -1,0 +1,185 @@
+/**
+ * Records every HTTP request at the tap's door as a DoorRecord: created when the request arrives
+ * (so a refused request, a preflight or a 404 is as visible as an MCP call), updated when the
+ * answer's head goes out, as frames ride on it, and when it ends. Each change is handed to the
+ * sink (the capture pipeline), which writes the record's latest state within the tick.
+ *
+ * Secrets never enter a record: header values are redacted as for frames, secret query values in
+ * the path, `Location` and `Referer` are replaced by a marker, and the bodies kept (OAuth
+ * endpoints and metadata documents only, at most DOOR_BODY_LIMIT bytes each) have their secret
+ * fields redacted. On the MCP path the door counts bytes and links frames; it copies no body.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { DOOR_FRAME_SEQ_LIMIT, doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
+import type { RequestWatch } from '../core/request-watch.js';
+import { capturedHeaders } from '../upstream/captured-headers.js';
+import { redactUrlSecrets } from '../redaction/redact-url.js';
+import { BodyCapture, keepsBodies } from './body-capture.js';
+import { watchResponse } from './response-watch.js';
+
+export interface DoorSink {
+  nextDoorId(): number;
+  doorChanged(record: DoorRecord): void;
+}
+
+export interface DoorRecorderDeps {
+  sink: DoorSink;
+  now(): number;
+  /** The MCP endpoint's path: its bodies are frames, not door bodies. */
+  mcpPath: string;
+}
+
+export class DoorRecorder {
+  private readonly connections = new WeakMap<Socket, number>();
+  private connectionCount = 0;
+
+  constructor(private readonly deps: DoorRecorderDeps) {}
+
+  watch(req: IncomingMessage, res: ServerResponse): RequestWatch {
+    const { sink, now } = this.deps;
+    const ts = now();
+    const path = redactUrlSecrets(req.url ?? '/');
+    const requestHeaders = capturedHeaders(req.headers);
+    if (requestHeaders.referer !== undefined) requestHeaders.referer = redactUrlSecrets(requestHeaders.referer);
+    const record: DoorRecord = {
+      id: sink.nextDoorId(),
+      rev: 0,
+      ts,
+      method: req.method ?? 'GET',
+      path,
+      answer: 'upstream',
+      end: 'open',
+      requestHeaders,
+      responseHeaders: {},
+      requestBytes: 0,
+      responseBytes: 0,
+      peer: this.peer(req.socket),
+    };
+    if (req.headers.host !== undefined) record.host = req.headers.host;
+    if (requestHeaders['user-agent'] !== undefined) record.userAgent = requestHeaders['user-agent'];
+    if (doorPathname(path) === this.deps.mcpPath) record.mcp = true;
+    if (typeof req.headers['mcp-session-id'] === 'string') record.mcpSessionId = req.headers['mcp-session-id'];
+
+    const withBodies = !record.mcp && keepsBodies(doorRole(record));
+    const requestBody = withBodies ? new BodyCapture() : undefined;
+    const responseBody = withBodies ? new BodyCapture() : undefined;
+    const changed = () => sink.doorChanged(record);
+
+    req.on('data', (chunk: Buffer) => {
+      record.requestBytes += chunk.length;
+      requestBody?.push(chunk);
+    });
+    req.on('end', () => {
+      if (requestBody && requestBody.size > 0) {
+        record.requestBody = requestBody.body();
+        changed();
+      }
+    });
+    watchResponse(res, {
+      head: (status, headers) => {
+        record.status = status;
+        record.firstByteMs = now() - ts;
+        if (headers.location !== undefined) headers.location = redactUrlSecrets(headers.location);
+        record.responseHeaders = capturedHeaders(headers);
+        const session = headers['mcp-session-id'];
+        if (session !== undefined && record.mcpSessionId === undefined) record.mcpSessionId = session;
+        changed();
+      },
+      chunk: (data) => {
+        record.responseBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+        responseBody?.push(data);
+      },
+    });
+    let cut = false;
+    const finish = (end: DoorRecord['end']) => {
+      if (record.end !== 'open') return;
+      record.end = cut ? 'upstream-cut' : end;
+      record.endMs = now() - ts;
+      if (responseBody && responseBody.size > 0) record.responseBody = responseBody.body();
+      if (requestBody && requestBody.size > 0 && !record.requestBody) record.requestBody = requestBody.body();
+      changed();
+    };
+    res.on('finish', () => finish('complete'));
+    res.on('close', () => finish(res.writableFinished ? 'complete' : 'client-gone'));
+    changed();
+
+    return {
+      id: record.id,
+      refused: (reason) => {
+        record.answer = 'refused';
+        record.note = reason;
+      },
+      answeredByTap: (kind) => {
+        record.answer = kind;
+      },
+      frame: (seq, sessionKey) => {
+        record.mcp = true;
+        record.sessionKey = sessionKey;
+        record.frameCount = (record.frameCount ?? 0) + 1;
+        const seqs = (record.frameSeqs ??= []);
+        if (seqs.length < DOOR_FRAME_SEQ_LIMIT) {
+          seqs.push(seq);
+          changed();
+        }
+      },
+      upstreamFailed: (reason) => {
+        record.answer = 'upstream-failed';
+        record.note = reason;
+      },
+      upstreamCut: (reason) => {
+        cut = true;
+        record.note = reason;
+      },
+    };
+  }
+
+  /**
+   * A request Node's HTTP parser refused before the tap saw it (raw bytes in the URL, a broken
+   * header): the door records what arrived and the status the client got. Bytes that are not
+   * printable ASCII are kept as %XX escapes, so nothing is lost and nothing is mis-decoded.
+   */
+  parserRefused(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, status: number): void {
+    const raw = err.rawPacket ?? Buffer.alloc(0);
+    const end = raw.indexOf('\r\n');
+    const line = escapeBytes(raw.subarray(0, end === -1 ? Math.min(raw.length, 8192) : Math.min(end, 8192)));
+    const [method = '?', target = '/'] = line.split(' ');
+    const record: DoorRecord = {
+      id: this.deps.sink.nextDoorId(),
+      rev: 0,
+      ts: this.deps.now(),
+      method,
+      path: redactUrlSecrets(target),
+      status,
+      answer: 'tap',
+      end: 'complete',
+      note: `Node's HTTP parser refused the request (${err.code ?? 'parse error'}); the tap answered ${status} without forwarding it.`,
+      requestHeaders: {},
+      responseHeaders: {},
+      endMs: 0,
+      requestBytes: raw.length,
+      responseBytes: 0,
+      peer: this.peer(socket),
+    };
+    this.deps.sink.doorChanged(record);
+  }
+
+  /** The client's end of the socket, with a serial per TCP connection. */
+  private peer(socket: Socket): DoorRecord['peer'] {
+    let connection = this.connections.get(socket);
+    if (connection === undefined) {
+      connection = ++this.connectionCount;
+      this.connections.set(socket, connection);
+    }
+    const peer: DoorRecord['peer'] = { address: socket.remoteAddress ?? 'unknown', connection };
+    if (socket.remotePort !== undefined) peer.port = socket.remotePort;
+    return peer;
+  }
+}
+
+/** Printable ASCII as is, every other byte as %XX. */
+function escapeBytes(bytes: Buffer): string {
+  let out = '';
+  for (const b of bytes) out += b > 0x20 && b < 0x7f && b !== 0x25 ? String.fromCharCode(b) : b === 0x20 ? ' ' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}

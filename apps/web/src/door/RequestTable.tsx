@@ -1,0 +1,69 @@
+/**
+ * Every HTTP request at the door that the filter keeps, oldest at the top, like a network panel:
+ * time, method, path, status, what it is (probe, metadata, token endpoint …), client, duration,
+ * size. Rows are windowed (fixed height), so thousands cost what a screenful does.
+ */
+import { useRef, useState } from 'react';
+import type { DoorRecord } from '@mcpscope/protocol';
+import { useFixedRows } from '../timeline/use-fixed-rows.js';
+import { useDoor } from './door-store.js';
+import { bytes, clockTime, ms, recordKind } from './door-looks.js';
+
+const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 26;
+
+function statusTone(r: DoorRecord): string {
+  if (r.status === undefined) return 'tone-warn';
+  if (r.status >= 500 || r.answer === 'refused' || r.answer === 'upstream-failed') return 'tone-error';
+  if (r.status >= 400) return 'tone-warn';
+  return 'tone-ok';
+}
+
+export function RequestTable({ records }: { records: DoorRecord[] }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [follow, setFollow] = useState(true);
+  const opened = useDoor((s) => s.record);
+  const { first, last, totalHeight, onScroll } = useFixedRows(scroller, records.length, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
+  const shown = records.slice(first, last + 1);
+  return (
+    <div className="door-table" ref={scroller} role="grid" aria-rowcount={records.length} aria-label="HTTP requests at the door" onScroll={onScroll} data-testid="door-requests">
+      <div className="door-row door-head" role="row">
+        <span role="columnheader">#</span>
+        <span role="columnheader">Time</span>
+        <span role="columnheader">Method</span>
+        <span role="columnheader">Path</span>
+        <span role="columnheader">Status</span>
+        <span role="columnheader">What</span>
+        <span role="columnheader">Client</span>
+        <span role="columnheader">Took</span>
+        <span role="columnheader">Size</span>
+      </div>
+      <div style={{ height: totalHeight, position: 'relative' }}>
+        {shown.map((r, i) => (
+          <div
+            key={r.id}
+            role="row"
+            className={`door-row${opened === r.id ? ' selected' : ''}`}
+            style={{ transform: `translateY(${(first + i) * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+            data-testid="door-request"
+            data-id={r.id}
+            data-status={r.status ?? 'none'}
+            aria-selected={opened === r.id}
+            onClick={() => useDoor.getState().openRecord(r.id)}
+          >
+            <span role="gridcell" className="muted">{r.id}</span>
+            <span role="gridcell" className="mono">{clockTime(r.ts)}</span>
+            <span role="gridcell" className="mono">{r.method}</span>
+            <span role="gridcell" className="mono path" title={r.path}>{r.path}</span>
+            <span role="gridcell" className={`mono ${statusTone(r)}`}>{r.status ?? (r.end === 'open' ? '…' : '—')}{r.answer !== 'upstream' ? ` ${r.answer}` : ''}</span>
+            <span role="gridcell" className="muted">{recordKind(r)}</span>
+            <span role="gridcell" className="muted mono" title={r.userAgent}>{r.userAgent ?? '—'}</span>
+            <span role="gridcell" className="mono">{ms(r.endMs)}</span>
+            <span role="gridcell" className="mono">{bytes(r.requestBytes + r.responseBytes)}</span>
+          </div>
+        ))}
+      </div>
+      {records.length === 0 && <div className="no-match">No HTTP request matches.</div>}
+    </div>
+  );
+}
