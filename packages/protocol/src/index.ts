@@ -79,3 +79,22 @@ export { printFilter } from './filter/print.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
 export { FILTER_OPERATORS } from './filter/operators.js';
+export type { WidgetCallRequest, WidgetCallResponse, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
+export type { CallVerdict, WidgetBridge, WidgetDeclaration } from './widget/widget-declaration.js';
+export {
+  MCP_APP_MIME,
+  MCP_APPS_EXTENSION,
+  OPENAI_OUTPUT_TEMPLATE,
+  OPENAI_VISIBILITY,
+  OPENAI_WIDGET_ACCESSIBLE,
+  SKYBRIDGE_MIME,
+  WIDGET_MIME_TYPES,
+  mcpAppsVisibility,
+  widgetCallVerdict,
+  widgetOfTool,
+} from './widget/widget-declaration.js';
+export type { WidgetCsp, WidgetPermissions, WidgetResource } from './widget/widget-resource.js';
+export { OPENAI_WIDGET_CSP, mergeCsp, widgetContent, widgetResourceOf, wireCsp } from './widget/widget-resource.js';
+export type { CspViolation } from './widget/widget-csp.js';
+export { describeCspViolation, isSafeSource, widgetCspDirectives, widgetCspHeader } from './widget/widget-csp.js';
+export { LARGE_META_BYTES, toolWidgetFindings, widgetNeverReadFinding, widgetResourceFindings, widgetResultFindings } from './widget/widget-lints.js';

@@ -22,6 +22,7 @@ import { batchFindings, capabilityFindings, headerFindings, nameFindings, schema
 import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
+import { widgetFindings } from './widget-checks.js';
 
 export interface Derived {
   exchanges: ExchangeSummary[];
@@ -209,6 +210,7 @@ export class CaptureDeriver {
     if (item.kind === 'response' && ctx.request?.method === 'tools/call' && item.result.resultType !== 'input_required') {
       out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result));
     }
+    out.push(...widgetFindings(ctx, (name) => this.tools.tool(frame.sessionKey, name)));
     return out;
   }
 

@@ -69,6 +69,11 @@ export class ToolRegistry {
     }
   }
 
+  /** The tool as the session's latest tools/list described it, when the registry holds that list. */
+  tool(sessionKey: string, name: string): JsonObject | undefined {
+    return this.sessions.get(sessionKey)?.tools?.get(name)?.tool;
+  }
+
   /** Checks a tools/call request against the latest tool list. */
   checkCall(sessionKey: string, base: string, params: JsonObject | undefined): Finding[] {
     const s = this.used(sessionKey);
