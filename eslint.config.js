@@ -20,7 +20,7 @@ const PROXY_LAYERS = [
   ['commands'],
   ['compose'],
   ['api'],
-  ['tap', 'hub', 'replay', 'interchange', 'demo'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo', 'widget-host'],
   ['upstream'],
   ['capture'],
   ['redaction'],

@@ -19,6 +19,7 @@ import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 
 export interface DashboardServices {
   store: CaptureStore;
@@ -28,35 +29,42 @@ export interface DashboardServices {
   /** Absent where nothing can be sent (`mcpscope open`). */
   replay?: ReplayRouteDeps;
   info?: InfoRouteDeps;
+  widget?: WidgetRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
   services: DashboardServices;
   /** Absolute path of the built web app. */
   webRoot: string;
+  /** Origins the dashboard may frame: the widget sandbox listener's (its own port, never ours). */
+  frameSources?: readonly string[];
 }
 
-/** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'", // Monaco sets element styles at run time.
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+/** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN; frames only from the widget sandbox. */
+function dashboardCsp(frameSources: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'", // Monaco sets element styles at run time.
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    `frame-src ${frameSources.length > 0 ? frameSources.join(' ') : "'none'"}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
 
 export function createDashboardApp(deps: DashboardDeps): Hono {
   const { services } = deps;
+  const csp = dashboardCsp(deps.frameSources ?? []);
   const app = new Hono();
   app.use('*', hostAndOriginGuard(deps));
   app.use('*', async function securityHeaders(c, next) {
     await next();
-    c.header('content-security-policy', CSP);
+    c.header('content-security-policy', csp);
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
   });
@@ -71,6 +79,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', exchangeRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
+  if (services.widget) api.route('/', widgetRoutes(services.widget));
   api.route('/', exportRoutes(services.exports));
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);

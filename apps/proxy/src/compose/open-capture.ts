@@ -14,6 +14,9 @@ import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { importCapture } from '../interchange/importer.js';
 import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
+import { WIDGET_LINK } from '../capture/replay-links.js';
+import { WidgetCatalog } from '../widget-host/widget-catalog.js';
+import { WidgetService } from '../widget-host/widget-service.js';
 
 export interface OpenOptions {
   file: string;
@@ -84,6 +87,8 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
     services: { store, query: new CaptureQuery(store), hub, exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) } },
+    // Widgets render from the file; with no upstream, what they send is refused.
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),

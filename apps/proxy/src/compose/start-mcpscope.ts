@@ -26,6 +26,9 @@ import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
 import { startDashboardListener } from './dashboard-listener.js';
+import { WIDGET_LINK } from '../capture/replay-links.js';
+import { WidgetCatalog } from '../widget-host/widget-catalog.js';
+import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -34,6 +37,8 @@ export interface Mcpscope {
   /** The MCP endpoint on the tap (what a client connects to). */
   mcpUrl: string;
   dashboardUrl: string;
+  /** The widget sandbox listener's port (widget previews run on `http://<label>.localhost:PORT`). */
+  widgetPort: number;
   /** The dashboard URL with the token, as printed in the banner. */
   dashboardLoginUrl: string;
   token: string;
@@ -136,6 +141,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK }),
+    ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
@@ -148,6 +155,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
     ...(stdio ? { stdio } : {}),
     dashboardUrl: dashboard.url,
+    widgetPort: dashboard.widgetPort,
     dashboardLoginUrl: dashboard.loginUrl,
     token: dashboard.token,
     upstreamUrl,

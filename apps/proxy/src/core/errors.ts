@@ -27,7 +27,15 @@ export type InspectorErrorCode =
   /** A demo-only action while mcpscope proxies a real server. */
   | 'demo_off'
   /** The demo's sample call failed on its way through the tap. */
-  | 'sample_call_failed';
+  | 'sample_call_failed'
+  /** The exchange is not a tools/call of a tool that declares a widget. */
+  | 'not_a_widget'
+  /** A host would refuse this call from the widget (visibility, widgetAccessible). */
+  | 'widget_call_refused'
+  /** Nothing can be sent from here (`mcpscope open`: no upstream). */
+  | 'no_upstream'
+  /** The upstream could not be reached, or failed, for a widget's side request. */
+  | 'widget_upstream_failed';
 
 const STATUS: Record<InspectorErrorCode, number> = {
   bad_param: 400,
@@ -42,6 +50,10 @@ const STATUS: Record<InspectorErrorCode, number> = {
   import_unavailable: 409,
   demo_off: 409,
   sample_call_failed: 502,
+  not_a_widget: 422,
+  widget_call_refused: 403,
+  no_upstream: 409,
+  widget_upstream_failed: 502,
 };
 
 export class InspectorError extends Error {

@@ -63,6 +63,8 @@ export interface WidgetPreview {
   lints: WidgetLint[];
   /** Whether calls from the widget can be sent (false in `mcpscope open`: no upstream). */
   canCall: boolean;
+  /** The widget sandbox listener's port (the dashboard frames `http://<label>.localhost:PORT/sandbox`). */
+  sandboxPort?: number;
 }
 
 export interface WidgetCallRequest {
@@ -70,10 +72,8 @@ export interface WidgetCallRequest {
   bridge: WidgetBridge;
   name: string;
   arguments?: JsonObject;
-  /** `fresh`: mcpscope's own session labelled "widget preview"; `session`: the call's own session. */
+  /** `fresh`: mcpscope's own session labelled "widget preview" (one per captured call's widget); `session`: the call's own session. */
   mode: 'fresh' | 'session';
-  /** One preview's calls share one fresh session. */
-  previewId: string;
 }
 
 export interface WidgetCallResponse {

@@ -1,0 +1,99 @@
+/**
+ * Where the widget runs: one sandboxed iframe on the widget's own origin, sized as the host
+ * settings say (a desktop or a mobile width; inline up to max height, fullscreen over the
+ * dashboard, picture-in-picture floating). The iframe element never moves in the DOM — moving it
+ * would reload the widget — so display modes only change its box. It is started once per widget
+ * (and per host profile, or Reload); every other setting reaches the running widget live.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { WidgetPreview, WidgetResourceView } from '@mcpscope/protocol';
+import type { EventLog } from './event-log.js';
+import { DEVICE_WIDTH, PIP_SIZE, type DisplayMode, type HostSettings } from './host-settings.js';
+import { sandboxOrigin, startWidgetBridge, type WidgetBridgeHandle } from './widget-bridge.js';
+import type { WidgetApi } from './widget-api.js';
+
+interface Props {
+  preview: WidgetPreview & { resource: WidgetResourceView };
+  settings: HostSettings;
+  reloadKey: number;
+  api: WidgetApi;
+  log: EventLog;
+  onDisplayMode(mode: DisplayMode): void;
+  onWidgetState(state: unknown): void;
+}
+
+const FULLSCREEN_MARGIN = 48;
+const stageHeight = () => Math.max(200, window.innerHeight - 2 * FULLSCREEN_MARGIN);
+
+export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState }: Props) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  const handle = useRef<WidgetBridgeHandle | undefined>(undefined);
+  const [height, setHeight] = useState<number | undefined>();
+  const [origin, setOrigin] = useState<string>();
+  // Callbacks change identity on every render; the bridge keeps calling the latest.
+  const latest = useRef({ onDisplayMode, onWidgetState });
+  latest.current = { onDisplayMode, onWidgetState };
+  const settingsRef = useRef(settings);
+
+  useEffect(() => {
+    const iframe = frame.current;
+    const port = preview.sandboxPort;
+    if (!iframe || port === undefined) return;
+    let cancelled = false;
+    const widgetOrigin = sandboxOrigin(port);
+    setOrigin(widgetOrigin);
+    setHeight(undefined);
+    const started = startWidgetBridge(
+      {
+        iframe,
+        preview,
+        settings: settingsRef.current,
+        stageHeight,
+        api,
+        log,
+        onSize: (h) => setHeight(Math.ceil(h)),
+        onDisplayMode: (m) => latest.current.onDisplayMode(m),
+        onWidgetState: (s) => latest.current.onWidgetState(s),
+      },
+      widgetOrigin,
+    ).then(
+      (h) => {
+        if (cancelled) void h.close();
+        else handle.current = h;
+        return h;
+      },
+      (err: Error) => {
+        log.add('error', `the preview could not start: ${err.message}`);
+        return undefined;
+      },
+    );
+    return () => {
+      cancelled = true;
+      handle.current = undefined;
+      void started.then((h) => h?.close());
+      iframe.removeAttribute('src');
+    };
+    // One bridge per widget and host profile (window.openai is injected at load): not per setting.
+  }, [preview.exchangeId, preview.resource.exchangeId, preview.call.status, preview.sandboxPort, settings.profile, reloadKey, api, log]);
+
+  useEffect(() => {
+    settingsRef.current = settings;
+    handle.current?.update(settings);
+  }, [settings]);
+
+  const width = settings.displayMode === 'pip' ? PIP_SIZE.width : DEVICE_WIDTH[settings.device];
+  const inlineHeight = Math.min(Math.max(height ?? 160, 40), settings.displayMode === 'pip' ? PIP_SIZE.height : settings.maxHeight);
+  const style = settings.displayMode === 'fullscreen' ? { width: Math.min(width, window.innerWidth - 2 * FULLSCREEN_MARGIN) } : { width, height: inlineHeight };
+  return (
+    <div className="widget-stage" data-testid="widget-stage">
+      <div className={`widget-box mode-${settings.displayMode}${preview.resource.prefersBorder !== false ? ' bordered' : ''}`} style={style} data-display-mode={settings.displayMode} data-testid="widget-box">
+        {settings.displayMode !== 'inline' && (
+          <button type="button" className="widget-exit small" onClick={() => latest.current.onDisplayMode('inline')} data-testid="widget-exit">
+            back to inline
+          </button>
+        )}
+        <iframe ref={frame} title={`${preview.toolName} widget`} sandbox="allow-scripts allow-same-origin allow-forms" data-testid="widget-frame" data-origin={origin} />
+      </div>
+    </div>
+  );
+}
