@@ -61,7 +61,7 @@ export function DetailPane({ api }: { api: ApiClient }) {
   if (!detail || detail.exchange.id !== id) return <aside className="detail muted" data-testid="detail-pane">Loading…</aside>;
   const ex = summary ?? detail.exchange;
   return (
-    <aside className="detail" data-testid="detail-pane" aria-label="Exchange detail">
+    <aside className={widget && tab === 'widget' ? 'detail widget-open' : 'detail'} data-testid="detail-pane" aria-label="Exchange detail">
       <header className="detail-head">
         <div className="detail-title">
           <strong>{ex.method ?? (ex.kind === 'invalid' ? 'Invalid frame' : ex.kind)}</strong>
@@ -134,7 +134,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
         )}
         {widgetCalls && (
           <>
-            <dt>its widget called</dt>
+            <dt>widget preview sent</dt>
             <dd data-testid="detail-widget-calls"><ReplayedAs ids={widgetCalls.split(' ')} kind="widget" /></dd>
           </>
         )}

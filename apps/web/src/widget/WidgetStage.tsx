@@ -23,10 +23,13 @@ interface Props {
 }
 
 const FULLSCREEN_MARGIN = 48;
-const stageHeight = () => Math.max(200, window.innerHeight - 2 * FULLSCREEN_MARGIN);
+/** The "back to inline" bar above a fullscreen or picture-in-picture widget. */
+const EXIT_BAR = 34;
+const stageHeight = () => Math.max(200, window.innerHeight - 2 * FULLSCREEN_MARGIN - EXIT_BAR);
 
 export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState }: Props) {
   const frame = useRef<HTMLIFrameElement>(null);
+
   const handle = useRef<WidgetBridgeHandle | undefined>(undefined);
   const [height, setHeight] = useState<number | undefined>();
   const [origin, setOrigin] = useState<string>();
@@ -34,6 +37,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
   const latest = useRef({ onDisplayMode, onWidgetState });
   latest.current = { onDisplayMode, onWidgetState };
   const settingsRef = useRef(settings);
+  settingsRef.current = settings;
 
   useEffect(() => {
     const iframe = frame.current;
@@ -71,19 +75,20 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
       cancelled = true;
       handle.current = undefined;
       void started.then((h) => h?.close());
-      iframe.removeAttribute('src');
+      // The src stays: removing it would navigate the frame to about:blank, racing the next
+      // bridge's navigation to its sandbox. The next src replaces the old document.
     };
     // One bridge per widget and host profile (window.openai is injected at load): not per setting.
   }, [preview.exchangeId, preview.resource.exchangeId, preview.call.status, preview.sandboxPort, settings.profile, reloadKey, api, log]);
 
   useEffect(() => {
-    settingsRef.current = settings;
     handle.current?.update(settings);
   }, [settings]);
 
   const width = settings.displayMode === 'pip' ? PIP_SIZE.width : DEVICE_WIDTH[settings.device];
   const inlineHeight = Math.min(Math.max(height ?? 160, 40), settings.displayMode === 'pip' ? PIP_SIZE.height : settings.maxHeight);
-  const style = settings.displayMode === 'fullscreen' ? { width: Math.min(width, window.innerWidth - 2 * FULLSCREEN_MARGIN) } : { width, height: inlineHeight };
+  // Fullscreen fills the overlay (CSS); picture-in-picture adds its bar above the widget.
+  const style = settings.displayMode === 'fullscreen' ? {} : settings.displayMode === 'pip' ? { width, height: inlineHeight + EXIT_BAR } : { width, height: inlineHeight };
   return (
     <div className="widget-stage" data-testid="widget-stage">
       <div className={`widget-box mode-${settings.displayMode}${preview.resource.prefersBorder !== false ? ' bordered' : ''}`} style={style} data-display-mode={settings.displayMode} data-testid="widget-box">

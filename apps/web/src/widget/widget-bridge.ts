@@ -214,7 +214,9 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     async close() {
       window.removeEventListener('message', fromSandbox);
       removeGate();
-      await Promise.race([bridge.teardownResource({}).catch(() => undefined), new Promise((r) => setTimeout(r, 300))]);
+      // Tell the widget, but stop listening at once: the frame's next document (a new sandbox,
+      // on a new origin) must talk to the next bridge only.
+      void bridge.teardownResource({}).catch(() => undefined);
       await bridge.close().catch(() => undefined);
     },
   };
