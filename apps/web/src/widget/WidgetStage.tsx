@@ -33,6 +33,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
   const handle = useRef<WidgetBridgeHandle | undefined>(undefined);
   const [height, setHeight] = useState<number | undefined>();
   const [origin, setOrigin] = useState<string>();
+  const [stopped, setStopped] = useState(false);
   // Callbacks change identity on every render; the bridge keeps calling the latest.
   const latest = useRef({ onDisplayMode, onWidgetState });
   latest.current = { onDisplayMode, onWidgetState };
@@ -47,6 +48,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
     const widgetOrigin = sandboxOrigin(port);
     setOrigin(widgetOrigin);
     setHeight(undefined);
+    setStopped(false);
     const started = startWidgetBridge(
       {
         iframe,
@@ -58,6 +60,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
         onSize: (h) => setHeight(Math.ceil(h)),
         onDisplayMode: (m) => latest.current.onDisplayMode(m),
         onWidgetState: (s) => latest.current.onWidgetState(s),
+        onStopped: () => setStopped(true),
       },
       widgetOrigin,
     ).then(
@@ -97,6 +100,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
             back to inline
           </button>
         )}
+        {stopped && <p className="widget-stopped error-text" data-testid="widget-stopped">Stopped: the widget flooded the dashboard with messages. See the event log; Reload to run it again.</p>}
         <iframe ref={frame} title={`${preview.toolName} widget`} sandbox="allow-scripts allow-same-origin allow-forms" data-testid="widget-frame" data-origin={origin} />
       </div>
     </div>

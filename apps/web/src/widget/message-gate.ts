@@ -5,6 +5,11 @@
  * messages a second. A widget can post to the dashboard window directly (`top.postMessage`), and
  * can reach around mcpscope's sandbox page (they share an origin), so this is where a flood stops
  * costing the dashboard more than a counter per message.
+ *
+ * Even a counter is too much at tens of thousands of messages a second: every cross-process
+ * message is a task on the dashboard's main thread. A widget that sends more than `stopAt` in one
+ * second is stopped (`onRunaway`) — the circuit breaker a browser applies to a runaway page —
+ * rather than left to make the dashboard stutter.
  */
 
 export interface GateOptions {
@@ -16,6 +21,10 @@ export interface GateOptions {
   limit: number;
   /** Called once a second with what was stopped in the second before, when anything was. */
   onDropped(dropped: number, foreign: number): void;
+  /** Messages in one second past which the widget is stopped. */
+  stopAt: number;
+  /** Called once, the moment the widget passes `stopAt`. */
+  onRunaway(seen: number): void;
 }
 
 export function installMessageGate(options: GateOptions): () => void {
@@ -28,14 +37,18 @@ export function installMessageGate(options: GateOptions): () => void {
     dropped = 0;
     foreign = 0;
   }, 1000);
+  let stopped = false;
   const gate = (event: MessageEvent) => {
     if (event.origin !== options.origin) return;
+    // `count` is every message of this second from the widget's origin, dropped or not.
+    if (++count >= options.stopAt && !stopped) {
+      stopped = true;
+      options.onRunaway(count);
+    }
     if (event.source !== options.source()) {
       foreign++;
       event.stopImmediatePropagation();
-      return;
-    }
-    if (++count > options.limit) {
+    } else if (count - foreign > options.limit) {
       dropped++;
       event.stopImmediatePropagation();
     }

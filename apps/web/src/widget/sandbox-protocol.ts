@@ -44,6 +44,8 @@ export type OpenAiOp = 'callTool' | 'sendFollowUpMessage' | 'openExternal' | 're
 export type HostToSandbox =
   /** Before the HTML: whether to provide `window.openai`, its first globals, the inner frame's `allow`. */
   | { mcpscope: typeof ENVELOPE; type: 'init'; openai: boolean; globals: OpenAiGlobals; allow: string; floodLimit: number }
+  /** The widget's HTML: what `ui/notifications/sandbox-resource-ready` carries, by another road (see widget-bridge.ts). */
+  | { mcpscope: typeof ENVELOPE; type: 'resource'; html: string; sandbox: string }
   | { mcpscope: typeof ENVELOPE; type: 'globals'; globals: Partial<OpenAiGlobals> }
   | { mcpscope: typeof ENVELOPE; type: 'openai-reply'; id: number; result?: unknown; error?: string };
 
@@ -54,6 +56,8 @@ export type SandboxToHost =
   | { mcpscope: typeof ENVELOPE; type: 'csp'; blockedURI: string; effectiveDirective: string; sourceFile?: string; line?: number }
   | { mcpscope: typeof ENVELOPE; type: 'openai'; id?: number; op: OpenAiOp; payload: unknown }
   | { mcpscope: typeof ENVELOPE; type: 'loaded'; ms: number }
+  /** The widget document has not fired `load` `ms` after its HTML was written. */
+  | { mcpscope: typeof ENVELOPE; type: 'slow'; ms: number }
   | { mcpscope: typeof ENVELOPE; type: 'flood'; dropped: number }
   | { mcpscope: typeof ENVELOPE; type: 'refused'; reason: string };
 

@@ -18,6 +18,8 @@ import { WidgetApiError, type WidgetApi } from './widget-api.js';
 
 /** Messages a second a widget may send before the rest are dropped (and counted). */
 export const FLOOD_LIMIT = 300;
+/** Messages in one second (from anywhere in the widget) past which the preview stops the widget. */
+export const RUNAWAY_LIMIT = 3000;
 export const INNER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
 
 export interface BridgeOptions {
@@ -31,6 +33,8 @@ export interface BridgeOptions {
   onSize(height: number): void;
   onDisplayMode(mode: DisplayMode): void;
   onWidgetState(state: unknown): void;
+  /** The preview stopped a runaway widget. */
+  onStopped(): void;
 }
 
 export interface WidgetBridgeHandle {
@@ -60,7 +64,19 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     limit: FLOOD_LIMIT,
     onDropped: (dropped, foreign) =>
       log.add('flood', `${dropped + foreign} message(s) from the widget were dropped in the last second${dropped ? ` (${dropped} over the limit of ${FLOOD_LIMIT}/s)` : ''}${foreign ? ` (${foreign} posted to the dashboard from outside the sandbox frame)` : ''}.`),
+    stopAt: RUNAWAY_LIMIT,
+    onRunaway: (seen) => stop(`the widget sent ${seen.toLocaleString()} messages to the dashboard within a second`),
   });
+  let stopped = false;
+  /** A runaway widget burns the CPU the dashboard needs, whichever way it sends: end it. */
+  const stop = (why: string) => {
+    if (stopped) return;
+    stopped = true;
+    // Replacing the sandbox document ends the widget and everything it runs.
+    o.iframe.src = 'about:blank';
+    log.add('error', `${why}: mcpscope stopped it so the dashboard stays usable (Reload runs it again). A host would stall the same way.`);
+    o.onStopped();
+  };
   const post = (message: HostToSandbox) => frame()?.postMessage(message, origin);
 
   const bridge = new AppBridge(
@@ -115,7 +131,13 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     };
     post({ mcpscope: ENVELOPE, type: 'init', openai: settings.profile === 'chatgpt', globals, allow, floodLimit: FLOOD_LIMIT });
     log.add('host', `sandbox ready on ${origin}; sending ${resource.uri} (${resource.bytes.toLocaleString()} bytes)`);
-    void bridge.sendSandboxResourceReady({ html: resource.html, sandbox: INNER_SANDBOX, csp: wireCsp(resource.csp), permissions: resource.permissions });
+    // The HTML goes in mcpscope's own envelope, not `sendSandboxResourceReady`: the official
+    // transport console.debug()s every message it sends, which would copy a 5 MB widget into the
+    // console (and, with DevTools or automation attached, serialize it: 5 s for 5 MB, measured).
+    // The CSP and permissions need not travel: the sandbox page's CSP is its HTTP header, set by
+    // the widget listener from the same declaration, and `allow` came with `init`.
+    post({ mcpscope: ENVELOPE, type: 'resource', html: resource.html, sandbox: INNER_SANDBOX });
+
   });
   bridge.addEventListener('initialized', () => {
     const app = bridge.getAppVersion();
@@ -155,8 +177,12 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
         return log.add('csp', describeCspViolation(m, resource.csp), { detail: m });
       case 'loaded':
         return log.add('host', `the widget document finished loading in ${m.ms} ms`);
+      case 'slow':
+        return log.add('host', `the widget document has not finished loading after ${m.ms / 1000} s: a script, stylesheet, image or frame it waits for has not arrived (a host shows a spinner, or nothing)`, { severity: 'warning' });
       case 'flood':
-        return log.add('flood', `the sandbox dropped ${m.dropped} message(s) from the widget in the last second (over ${FLOOD_LIMIT}/s)`);
+        log.add('flood', `the sandbox dropped ${m.dropped.toLocaleString()} message(s) from the widget in the last second (over ${FLOOD_LIMIT}/s)`);
+        if (m.dropped + FLOOD_LIMIT >= RUNAWAY_LIMIT) stop(`the widget posted over ${(m.dropped + FLOOD_LIMIT).toLocaleString()} messages in a second`);
+        return;
       case 'refused':
         return log.add('error', `the sandbox refused to run: ${m.reason}`);
       case 'openai':

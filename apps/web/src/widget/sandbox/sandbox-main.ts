@@ -1,8 +1,9 @@
 /**
  * mcpscope's sandbox page: the outer iframe of ext-apps' sandbox-proxy pattern, served by the
  * widget listener on the widget's own origin (`http://<random>.localhost:PORT`), never the
- * dashboard's. It announces itself with `ui/notifications/sandbox-proxy-ready`, takes the HTML from
- * `ui/notifications/sandbox-resource-ready` (once), writes it into an inner sandboxed iframe of the
+ * dashboard's. It announces itself with `ui/notifications/sandbox-proxy-ready`, takes the HTML
+ * (once) from `ui/notifications/sandbox-resource-ready` or from mcpscope's `resource` envelope
+ * (the dashboard's choice: see widget-bridge.ts), writes it into an inner sandboxed iframe of the
  * same origin — which inherits this page's Content-Security-Policy, the one the resource declared,
  * set as an HTTP header by the listener where no widget can change it — and relays the MCP Apps
  * JSON-RPC both ways.
@@ -19,6 +20,8 @@ import { installOpenAi, type OpenAiShim } from './openai-shim.js';
 const RESOURCE_READY = 'ui/notifications/sandbox-resource-ready';
 const PROXY_READY = 'ui/notifications/sandbox-proxy-ready';
 const INNER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
+/** A widget document that has not fired `load` by then is reported as still loading. */
+const SLOW_LOAD_MS = 5000;
 
 type Init = Extract<HostToSandbox, { type: 'init' }>;
 type Body<T> = T extends unknown ? Omit<T, 'mcpscope'> : never;
@@ -55,6 +58,7 @@ function start(): void {
 
   function fromHost(message: HostToSandbox): void {
     if (message.type === 'init') init ??= message;
+    else if (message.type === 'resource') render(message);
     else if (message.type === 'globals') shim?.update(message.globals);
     else if (message.type === 'openai-reply') shim?.reply(message.id, message.result, message.error);
   }
@@ -80,10 +84,15 @@ function start(): void {
     }
     const t0 = performance.now();
     let loads = 0;
+    let loaded = false;
+    setTimeout(() => loaded || say({ type: 'slow', ms: SLOW_LOAD_MS }), SLOW_LOAD_MS);
     frame.addEventListener('load', () => {
       if (++loads > 1) say({ type: 'uncaught', text: `the widget navigated its own frame away (to ${safeHref(frame)}); the new page has no bridge`, where: 'navigation' });
     });
-    win.addEventListener('load', () => say({ type: 'loaded', ms: Math.round(performance.now() - t0) }));
+    win.addEventListener('load', () => {
+      loaded = true;
+      say({ type: 'loaded', ms: Math.round(performance.now() - t0) });
+    });
     doc.write(params.html);
     doc.close();
   }
