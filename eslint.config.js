@@ -20,7 +20,7 @@ const PROXY_LAYERS = [
   ['commands'],
   ['compose'],
   ['api'],
-  ['tap', 'hub', 'replay', 'interchange', 'demo', 'widget-host'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'widget-host'],
   ['upstream'],
   ['capture'],
   ['redaction'],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../apps/proxy/src/capture/capture-store.js';
 import { CapturePipeline } from '../apps/proxy/src/capture/capture-pipeline.js';
-import { FrameSource } from '../apps/proxy/src/capture/capture-reader.js';
+import type { CaptureReader } from '../apps/proxy/src/capture/capture-reader.js';
 import { buildExport, type ExportRequest } from '../apps/proxy/src/interchange/export-service.js';
 import { importCapture } from '../apps/proxy/src/interchange/importer.js';
 import { fmt, printTable, spread } from './stats.js';
@@ -37,7 +37,7 @@ function time(fn: () => number): { ms: number; bytes: number } {
   return { ms: performance.now() - t, bytes };
 }
 
-function drain(source: FrameSource, req: ExportRequest): number {
+function drain(source: CaptureReader, req: ExportRequest): number {
   const out = buildExport(source, req);
   if (!out.ok) throw new Error(out.message);
   let bytes = 0;
@@ -51,7 +51,7 @@ export async function benchExportFormats(frameCount = 30_000) {
   const pipeline = new CapturePipeline(store);
   for (const f of synthetic(frameCount)) pipeline.record(f);
   pipeline.flush();
-  const source = new FrameSource(store.db);
+  const source = store;
   const jsonl = buildExport(source, { format: 'jsonl', unredacted: true });
   const har = buildExport(source, { format: 'har', unredacted: true });
   if (!jsonl.ok || !har.ok) throw new Error('export failed');

@@ -16,6 +16,7 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
+  ['mock-verify', async () => (await import('./mock-verify.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],
   ['store-ingest', async () => (await import('./store-ingest.js')).bench],
   ['store-query', async () => (await import('./store-query.js')).bench],

@@ -7,5 +7,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 20_000,
+    // Hooks start real servers (server-everything, a CLI child, Chromium-free but npm-spawned
+    // upstreams); on two busy cores that can take longer than vitest's 10 s default.
+    hookTimeout: 60_000,
   },
 });

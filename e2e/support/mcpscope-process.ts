@@ -1,6 +1,7 @@
 /**
  * Runs the real `mcpscope` command as a user would (built CLI, real ports, real SQLite file) and
- * reads the URLs from its banner.
+ * reads the URLs from its `--ready-json` line (the proxy's tests do the same:
+ * apps/proxy/test/support/mcpscope.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -22,18 +23,21 @@ export interface RunningMcpscope {
 
 export async function runMcpscope(args: string[] = []): Promise<RunningMcpscope> {
   const dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-')), 'capture.db');
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--ready-json', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 20_000;
-  while (!/Dashboard:\s+\S+/.test(out)) {
-    if (child.exitCode !== null) throw new Error(`mcpscope exited early:\n${out}`);
-    if (Date.now() > deadline) throw new Error(`mcpscope did not print its banner:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
+  let ready: { mcpUrl: string; dashboardLoginUrl: string } | undefined;
+  while (!ready) {
+    // Only whole lines: the last piece may still be arriving.
+    const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
+    if (line) ready = JSON.parse(line) as { mcpUrl: string; dashboardLoginUrl: string };
+    else if (child.exitCode !== null) throw new Error(`mcpscope exited early:\n${out}`);
+    else if (Date.now() > deadline) throw new Error(`mcpscope did not say it was ready:\n${out}`);
+    else await new Promise((r) => setTimeout(r, 50));
   }
-  const mcpUrl = /Tap \(point your MCP client here\):\s+(\S+)/.exec(out)![1]!;
-  const dashboardLoginUrl = /Dashboard:\s+(\S+)/.exec(out)![1]!;
+  const { mcpUrl, dashboardLoginUrl } = ready;
   return {
     mcpUrl,
     dashboardLoginUrl,

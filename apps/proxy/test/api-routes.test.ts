@@ -6,7 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ApiError, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 
 let app: Mcpscope;
 let client: Client;

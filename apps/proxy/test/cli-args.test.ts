@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/commands/cli-args.js';
+import { spawnMcpscope } from './support/mcpscope.js';
 
 describe('parseCli', () => {
   it('takes the contract flags', () => {
@@ -41,18 +41,21 @@ describe('--stdio', () => {
 });
 
 describe('the mcpscope command', () => {
-  const CLI = new URL('../src/commands/cli.ts', import.meta.url).pathname;
-  const run = (args: string[]) => spawnSync(process.execPath, ['--conditions=mcpscope-source', '--import', 'tsx', CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  const run = async (args: string[]) => {
+    const cli = spawnMcpscope(args);
+    const status = await cli.exited;
+    return { status, stdout: cli.stdout(), stderr: cli.stderr() };
+  };
 
-  it('prints its version, the one in package.json', () => {
+  it('prints its version, the one in package.json', async () => {
     const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
-    const out = run(['--version']);
+    const out = await run(['--version']);
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(`mcpscope ${version}\n`);
   });
 
-  it('answers a wrong flag with the mistake and where to look, not a screenful of help', () => {
-    const out = run(['--trget', 'http://localhost:3000/mcp']);
+  it('answers a wrong flag with the mistake and where to look, not a screenful of help', async () => {
+    const out = await run(['--trget', 'http://localhost:3000/mcp']);
     expect(out.status).toBe(2);
     expect(out.stderr).toMatch(/^mcpscope: Unknown option '--trget'/);
     expect(out.stderr).toContain('mcpscope --help');

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { startTestMcpscope } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { WS_PROTOCOL, WS_TOKEN_PREFIX } from '../src/api/access.js';
 
 let app: Mcpscope;

@@ -12,8 +12,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { runExport } from '../src/commands/export.js';
 import { openCapture } from '../src/compose/open-capture.js';
-import { FrameSource } from '../src/capture/capture-reader.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { CaptureReader } from '../src/capture/capture-reader.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './export-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-export-'));
@@ -63,15 +64,15 @@ describe('while the proxy runs', () => {
 });
 
 const exchangesOf = (file: string) => {
-  const source = FrameSource.openFile(file);
+  const source = CaptureReader.openFile(file);
   try {
-    return [...source.exchanges()];
+    return [...source.exchangesInCaptureOrder()];
   } finally {
     source.close();
   }
 };
 const framesOf = (file: string) => {
-  const source = FrameSource.openFile(file);
+  const source = CaptureReader.openFile(file);
   try {
     return [...source.select()].length;
   } finally {

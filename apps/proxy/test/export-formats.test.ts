@@ -7,7 +7,7 @@ import { jsonlFrameLine, jsonlHeaderLine, readJsonl, JSONL_FORMAT } from '../src
 import { importCapture } from '../src/interchange/importer.js';
 import { writeHar } from '../src/interchange/har-writer.js';
 import { validateHar } from '../src/interchange/har-validate.js';
-import { parseJsonPath } from '../src/redaction/json-path.js';
+import { parseJsonPath } from '@mcpscope/protocol';
 import { Redactor } from '../src/redaction/export-redaction.js';
 
 const header = jsonlHeaderLine({ format: JSONL_FORMAT, version: 1, exportedAt: '2026-01-01T00:00:00.000Z', generator: 'test', redaction: { enabled: false, rules: [] } });

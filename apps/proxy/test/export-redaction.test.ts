@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api, normalisedViews } from './export-support.js';
 
 /** Redacted at capture: credential headers, and OAuth secret keys in bodies (security/redact-body.ts). */

@@ -6,7 +6,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { validateHar } from '../src/interchange/har-validate.js';
 import type { Har } from '../src/interchange/har-types.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api, normalisedViews } from './export-support.js';
 
 let source: Mcpscope;

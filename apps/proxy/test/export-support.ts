@@ -6,14 +6,11 @@
 import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { createDeriver } from '../src/capture/deriver.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { FrameSource } from '../src/capture/capture-reader.js';
 
-export function api(app: Pick<Mcpscope, 'dashboardUrl' | 'token'>, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(app.dashboardUrl + path, { ...init, headers: { authorization: `Bearer ${app.token}`, ...(init.headers as Record<string, string> | undefined) } });
-}
+export { apiFetch as api } from './support/api.js';
 
 export function allFrames(app: Pick<Mcpscope, 'store'>): Frame[] {
-  return [...new FrameSource(app.store.db).select()];
+  return [...app.store.select()];
 }
 
 export interface DerivedView {

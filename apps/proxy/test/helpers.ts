@@ -1,11 +1,7 @@
-/** Test builders: a running mcpscope on the demo server, and an SDK client through its tap. */
+/** Test builders: an SDK client through a tap, and waiting for the capture to settle. */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startMcpscope, type Mcpscope, type StartOptions } from '../src/compose/start-mcpscope.js';
-
-export async function startTestMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
-  return startMcpscope({ db: ':memory:', port: 0, uiPort: 0, ...options });
-}
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 
 export async function connectClient(url: string, requestInit?: RequestInit): Promise<Client> {
   const client = new Client({ name: 'mcpscope-test', version: '1.0.0' });

@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 import type { ExchangeSummary, ExchangesPage, FrameInput, FramesPage, ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { RESYNC_CLOSE_CODE } from '../src/hub/live-hub.js';
-import { startTestMcpscope } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 
 let app: Mcpscope | undefined;
 afterEach(async () => {

@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ExchangeDetail, ReplayInput, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './replay-helpers.js';
 import { startEverything, type Everything } from './support/everything.js';
 

@@ -9,7 +9,8 @@ import type { ApiError, RequestMessage, ReplayFailure, ReplayResponse } from '@m
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { ReplayInputs } from '../src/replay/replay-inputs.js';
 import { startDemoServer } from '../src/demo/demo-http.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
 import { freePort } from './support/free-port.js';
 

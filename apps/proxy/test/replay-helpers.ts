@@ -1,16 +1,6 @@
-/** Shared by the replay tests: calling the dashboard API with the token, and watching upstream calls. */
-import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+/** Shared by the replay tests: watching upstream calls (the dashboard API: support/api.ts). */
+export { api } from './support/api.js';
 import { upstreamRequest, type UpstreamRequest } from '../src/upstream/upstream-request.js';
-
-export async function api<T = unknown>(app: Mcpscope, path: string, body?: unknown, token = app.token): Promise<{ status: number; body: T }> {
-  const res = await fetch(app.dashboardUrl + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
 
 export interface SeenCall {
   url: string;

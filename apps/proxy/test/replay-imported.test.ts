@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CurlResponse, ImportResponse, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './replay-helpers.js';
 
 let app: Mcpscope;

@@ -8,9 +8,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ExchangeDetail, ExchangeSummary, ExchangesPage, ReplayResponse, ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './replay-helpers.js';
-import { spawnCli, tempDbFile } from './store-helpers.js';
+import { tempDbFile } from './store-helpers.js';
+import { spawnMcpscope } from './support/mcpscope.js';
 
 /** A dashboard's socket: every exchange summary pushed, in order. */
 class Pushes {
@@ -102,7 +104,7 @@ describe('a replayed exchange carries replayOf', () => {
       }
     };
     expect(check()).toEqual({ replay: originalId, original: undefined, replays: [replayId] });
-    const rebuild = spawnCli(['rebuild', '--db', db]);
+    const rebuild = spawnMcpscope(['rebuild', '--db', db]);
     expect(await rebuild.exited).toBe(0);
     expect(check()).toEqual({ replay: originalId, original: undefined, replays: [replayId] });
   });

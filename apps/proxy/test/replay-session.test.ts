@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ExchangeDetail, ReplayFailure, ReplayLinks, ReplayResponse } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { api, watchingRequest, type SeenCall } from './replay-helpers.js';
 
 const SECRET = 'Bearer sk-live-0123456789abcdef';

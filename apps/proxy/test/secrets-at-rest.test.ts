@@ -3,7 +3,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { tempDbFile } from './store-helpers.js';
 import { redactBodySecrets } from '../src/redaction/redact-body.js';
 

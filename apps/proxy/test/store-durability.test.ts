@@ -8,10 +8,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ExchangeSummary, ExchangesPage, FramesPage } from '@mcpscope/protocol';
 import { startDemoServer, type DemoServer } from '../src/demo/demo-http.js';
 import { connectClient } from './helpers.js';
-import { startCli, tempDbFile, type CliProcess } from './store-helpers.js';
+import { tempDbFile } from './store-helpers.js';
+import { startMcpscopeProcess, type McpscopeChild } from './support/mcpscope.js';
 
 let demo: DemoServer | undefined;
-const children: CliProcess[] = [];
+const children: McpscopeChild[] = [];
 afterAll(async () => {
   for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
   await demo?.close();
@@ -40,7 +41,7 @@ describe('durability', () => {
   it('keeps every committed frame and every completed exchange through kill -9 under load', async () => {
     demo = await startDemoServer();
     const db = tempDbFile();
-    const first = await startCli(['--db', db, '--target', demo.url]);
+    const first = await startMcpscopeProcess(['--db', db, '--target', demo.url]);
     children.push(first);
 
     const clients: Client[] = await Promise.all(Array.from({ length: 6 }, () => connectClient(first.mcpUrl)));
@@ -71,7 +72,7 @@ describe('durability', () => {
     await Promise.all(loops);
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
 
-    const second = await startCli(['--db', db, '--target', demo.url]);
+    const second = await startMcpscopeProcess(['--db', db, '--target', demo.url]);
     children.push(second);
     const framesAfter = await allFrames(second.dashboardLoginUrl);
     const head = Math.max(...framesAfter.keys());

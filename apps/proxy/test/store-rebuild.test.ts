@@ -6,8 +6,10 @@ import Database from 'better-sqlite3';
 import { startDemoServer, type DemoServer } from '../src/demo/demo-http.js';
 import { InspectorError } from '../src/core/errors.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
-import { snapshotDerived, spawnCli, tempDbFile } from './store-helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
+import { snapshotDerived, tempDbFile } from './store-helpers.js';
+import { spawnMcpscope } from './support/mcpscope.js';
 
 let demo: DemoServer;
 const running: Mcpscope[] = [];
@@ -60,7 +62,7 @@ describe('capture across a restart, and rebuild from frames', () => {
 
     const live = snapshotDerived(db);
     expect(live.diagnostics!.length).toBeGreaterThan(0);
-    const rebuild = spawnCli(['rebuild', '--db', db]);
+    const rebuild = spawnMcpscope(['rebuild', '--db', db]);
     expect(await rebuild.exited).toBe(0);
     expect(rebuild.output()).toMatch(/rebuilt .* from \d+ frames .*: \d+ exchanges, \d+ sessions, [1-9]\d* diagnostics/);
     expect(snapshotDerived(db)).toEqual(live);
@@ -73,10 +75,10 @@ describe('capture across a restart, and rebuild from frames', () => {
     await expect(startTestMcpscope({ db, target: demo.url })).rejects.toSatisfy(
       (err: unknown) => err instanceof InspectorError && err.code === 'db_locked' && err.message.includes(db),
     );
-    const cli = spawnCli(['--db', db, '--port', '0', '--ui-port', '0', '--no-open', '--target', demo.url]);
+    const cli = spawnMcpscope(['--db', db, '--port', '0', '--ui-port', '0', '--no-open', '--target', demo.url]);
     expect(await cli.exited).toBe(1);
     expect(cli.output()).toContain(`mcpscope: ${db} is in use by another mcpscope`);
-    const rebuild = spawnCli(['rebuild', '--db', db]);
+    const rebuild = spawnMcpscope(['rebuild', '--db', db]);
     expect(await rebuild.exited).toBe(1);
     expect(rebuild.output()).toContain('is in use by another mcpscope');
     // Readers are welcome (an export reads the live file); only writers are refused.

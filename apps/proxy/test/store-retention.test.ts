@@ -7,7 +7,7 @@ import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { parseCli, UsageError } from '../src/commands/cli-args.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { startTestMcpscope } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { tempDbFile } from './store-helpers.js';
 
 const open: { close(): unknown }[] = [];

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { recordWire } from './support/scenario.js';
 import { asMultiset, dataFrames, parsed } from './support/capture.js';
 

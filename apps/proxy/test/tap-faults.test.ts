@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope, StartOptions } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { startFaultServer, type FaultServer } from './support/fault-server.js';
 import { allFrames } from './support/capture.js';
 

@@ -3,7 +3,7 @@
 import { request, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { startTestMcpscope } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 
 let app: Mcpscope;
 beforeAll(async () => {

@@ -7,7 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { freePort } from './support/free-port.js';
 import { startOAuthWorld, type OAuthWorld } from './support/oauth-servers.js';
 import { allFrames } from './support/capture.js';

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { settled, startTestMcpscope } from './helpers.js';
+import { settled } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { freePort } from './support/free-port.js';
 
 let app: Mcpscope;

@@ -7,17 +7,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ExchangeSummary, SessionSummary, WidgetCallResponse, WidgetPreview } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { GIFT_WIDGET_HTML, GIFT_WIDGET_URI } from '../src/demo/gift-widget.js';
-import { connectClient, settled, startTestMcpscope } from './helpers.js';
+import { connectClient, settled } from './helpers.js';
+import { api as apiAt } from './support/api.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 import { startWidgetServer, type WidgetServer } from './support/widget-server.js';
 
-async function api<T>(app: Mcpscope, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${app.dashboardUrl}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${app.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as T };
-}
+/** The widget API (under /api) with the token. */
+const api = <T = unknown>(app: Mcpscope, path: string, body?: unknown) => apiAt<T>(app, `/api${path}`, body);
 
 const lastCall = (app: Mcpscope, tool: string) => app.store.exchanges(1000).find((e) => e.method === 'tools/call' && e.target === tool && e.widgetOf === undefined)!;
 const session = (app: Mcpscope, key: string) => app.store.sessions().find((s: SessionSummary) => s.sessionKey === key)!;

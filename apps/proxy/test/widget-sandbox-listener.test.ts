@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
-import { startTestMcpscope } from './helpers.js';
+import { startTestMcpscope } from './support/mcpscope.js';
 
 /** A raw GET with any Host header (fetch would not let a test lie about Host). */
 function get(port: number, path: string, host: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {

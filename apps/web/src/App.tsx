@@ -18,6 +18,7 @@ import { useLive } from './store/live-store.js';
 import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
 import { ReplayHost } from './replay/replay-host.js';
+import { RerunHost } from './rerun/index.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -82,6 +83,7 @@ export function App({ token }: { token: string }) {
         </main>
       </div>
       <ReplayHost api={api} />
+      <RerunHost api={api} />
     </div>
   );
 }

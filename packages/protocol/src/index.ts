@@ -17,14 +17,18 @@ export type {
 } from './model/json-rpc.js';
 export { classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from './model/json-rpc.js';
 export type { ExchangeStatus, ExchangeSummary, Requester } from './model/exchange.js';
-export { EXCHANGE_STATUSES, isTerminal } from './model/exchange.js';
+export { ERROR_STATUSES, EXCHANGE_STATUSES, exchangeOrderKey, isTerminal } from './model/exchange.js';
 export { targetOf } from './model/target.js';
 export { DEFAULT_MAX_EVENT_CHARS, SseParser, formatSseEvent } from './wire/sse.js';
 export type { SseComment, SseEvent, SseItem, SseParserOptions } from './wire/sse.js';
 export { deeperThan, stringifyJson } from './model/json-depth.js';
+export { childPath, formatPath, isWithin, joinPath, matchesPath, parseJsonPath, parsePathPattern, pathFromPointer, pathMatches } from './model/json-path.js';
+export type { JsonPathResult, PathPattern, PathSegment, PathStep, PatternParse, PatternStep } from './model/json-path.js';
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
-export { ExchangeTracker, parseTransportFrame } from './pairing/exchange-tracker.js';
+export { ExchangeTracker } from './pairing/exchange-tracker.js';
+export { TRANSPORT_EVENTS, parseTransportFrame, transportFrameText } from './model/transport-frame.js';
+export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
 export { IMPORTED_SESSION_PREFIX, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
@@ -63,8 +67,8 @@ export type { Diagnostic, Severity } from './diagnostics/diagnostic.js';
 export { CaptureDeriver, DERIVER_STATE_VERSION } from './derive/capture-deriver.js';
 export type { CaptureDeriverDeps, Derived, DeriverState } from './derive/capture-deriver.js';
 export type { CompileResult, CompiledSchema, MessageCheck, SchemaIssue, SchemaIssueCode, ValidatorPort } from './diagnostics/validator-port.js';
-export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './validate/revisions.js';
-export type { Revision } from './validate/revisions.js';
+export { DEFAULT_REVISION, MODERN_REVISION, REVISIONS, isRevision } from './revisions/revisions.js';
+export type { Revision } from './revisions/revisions.js';
 export type {
   Filter,
   FilterContext,
@@ -98,3 +102,45 @@ export { OPENAI_WIDGET_CSP, mergeCsp, widgetContent, widgetResourceOf, wireCsp }
 export type { CspViolation } from './widget/widget-csp.js';
 export { describeCspViolation, isSafeSource, widgetCspDirectives, widgetCspHeader } from './widget/widget-csp.js';
 export { LARGE_META_BYTES, toolWidgetFindings, widgetNeverReadFinding, widgetResourceFindings, widgetResultFindings } from './widget/widget-lints.js';
+export {
+  CassetteMatcher,
+  DEFAULT_IGNORED_PATHS,
+  MOCK_METHOD_NOT_CAPTURED,
+  MOCK_NO_MATCH,
+  MatchCursor,
+  VOLATILE_KEYS,
+  VOLATILE_MARK,
+  answerable,
+  buildCassette,
+  canonicalJson,
+  comparableStatus,
+  compareOutcomes,
+  describeCall,
+  firstDifference,
+  maskVolatile,
+  maskVolatileText,
+  meaningfulParams,
+  outcomeOf,
+  parseIgnore,
+  requestKey,
+  similarity,
+} from './cassette/index.js';
+export type {
+  CallOutcome,
+  Cassette,
+  CassetteCall,
+  CassetteEvent,
+  CassetteNotification,
+  CassetteProblem,
+  CassetteSession,
+  CassetteStep,
+  CompareOptions,
+  Comparison,
+  Difference,
+  MatchMode,
+  MatchResult,
+  NearestCall,
+  OutcomeStatus,
+  Verdict,
+  VolatileOptions,
+} from './cassette/index.js';

@@ -1,8 +1,8 @@
 /** What the dashboard API routes read from. */
-import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
 import type { CaptureQuery } from '../capture/capture-query.js';
 
 export interface ApiDeps {
-  store: CaptureStore;
+  store: CaptureReader;
   query: CaptureQuery;
 }

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { upgradeWebSocket } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { HealthResponse } from '@mcpscope/protocol';
-import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
 import type { CaptureQuery } from '../capture/capture-query.js';
 import type { LiveHub } from '../hub/live-hub.js';
 import { apiErrorHandler, apiNotFound } from './error-handler.js';
@@ -22,7 +22,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 
 export interface DashboardServices {
-  store: CaptureStore;
+  store: CaptureReader;
   query: CaptureQuery;
   hub: LiveHub;
   exports: ExportRouteDeps;

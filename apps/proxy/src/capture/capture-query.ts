@@ -9,7 +9,7 @@
  */
 import { matchesExchange, type ExchangeSummary, type Filter, type FilterContext, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { sortKey, toFrame, type CaptureStore, type FrameRow } from './capture-store.js';
+import { sortKey, toFrame, type CaptureReader, type FrameRow } from './capture-reader.js';
 import { filterToSql, usesField } from './filter-sql.js';
 
 /**
@@ -46,7 +46,7 @@ export class CaptureQuery {
   private readonly scanTimeMs: number;
 
   constructor(
-    private readonly store: CaptureStore,
+    private readonly store: CaptureReader,
     options: ScanOptions = {},
   ) {
     this.firstWindow = options.firstWindow ?? FIRST_WINDOW;

@@ -1,46 +1,78 @@
 /**
- * What an export reads: frames whole (never cut at the list limit), exchanges and sessions,
- * straight from a capture database. Works on the live store's connection and on a file opened
- * read-only by `mcpscope export`, so a running proxy and the CLI export the same way.
+ * The one way to read a capture: frames (cut or whole), exchanges, sessions, diagnostics and
+ * replay links, over the live store's connection (the CaptureStore is a reader that also writes)
+ * or over a file opened read-only (`mcpscope export`, `mcpscope open`). Every feature that reads
+ * the capture (the API, the hub, replay, exports) reads it through this class; SQL stays here.
  *
- * Frames are read in pages keyed by seq, never through an open cursor: an export may be consumed
- * across ticks while the capture pipeline writes on the same connection, and a page holds only
- * its own rows, so a million-frame JSONL export never holds them all at once (HAR, being one JSON
- * document, does).
+ * Frames for exports are read in pages keyed by seq, never through an open cursor: an export may
+ * be consumed across ticks while the pipeline writes on the same connection, and a page holds only
+ * its own rows, so a million-frame JSONL export never holds them all at once.
  */
 import Database from 'better-sqlite3';
-import type { ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type Diagnostic, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
-import type { FrameRow } from './capture-store.js';
+import { SCHEMA_VERSION } from './migrations.js';
+import { ReplayLinks } from './replay-links.js';
 
-/** Which exchanges an export keeps; frames outside any kept exchange are left out. */
-export type ExchangePredicate = (exchange: ExchangeSummary, session: SessionSummary | undefined, bodyText: () => string, diagnosticCodes: readonly string[]) => boolean;
+export interface FrameRow {
+  seq: number;
+  ts: number;
+  session_key: string;
+  direction: Frame['direction'];
+  transport: Frame['transport'];
+  kind: Frame['kind'];
+  raw: string;
+  http: string | null;
+}
 
+interface DiagnosticRow {
+  frame_seq: number;
+  exchange_id: string | null;
+  code: string;
+  severity: Diagnostic['severity'];
+  message: string;
+  path: string | null;
+}
+
+/** Which frames an export or an import of a capture takes. */
 export interface Selection {
   /** Only this session (exact key). */
   session?: string;
-  /** Only the frames of exchanges this accepts. Without it, every frame (of the session). */
-  exchanges?: ExchangePredicate;
+  /** Only the frames of exchanges that match (evaluated like `GET /api/exchanges?filter=`). */
+  filter?: Filter;
   /** Only these exchanges (by id), e.g. one request for curl. */
   exchangeIds?: readonly string[];
 }
 
+/** Finds the exchanges that match a filter, newest first, page by page (capture-query.ts). */
+export type ExchangeFinder = (filter: Filter, limit: number, before?: number) => { exchanges: ExchangeSummary[]; nextBefore?: number };
+
 const CHUNK = 500;
 
-export class FrameSource {
-  private hasDiagnostics: boolean | undefined;
+export class CaptureReader {
+  private readonly statements = new Map<string, Database.Statement>();
+  private replayLinkTable: ReplayLinks | undefined;
 
-  constructor(readonly db: Database.Database) {}
+  constructor(readonly db: Database.Database) {
+    // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
+    // SQLite's lower() does not match outside ASCII).
+    db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
+      typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
+    );
+  }
 
   /**
-   * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading
-   * one that is in use fails at once with `db_locked` (export it from that mcpscope's dashboard
-   * or API instead).
+   * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading one
+   * that is in use fails at once with `db_locked`; a file written by an older mcpscope cannot be
+   * upgraded read-only, so it asks for `mcpscope rebuild`, which upgrades it.
    */
-  static openFile(file: string): FrameSource {
+  static openFile(file: string): CaptureReader {
     const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 0 });
     try {
       db.prepare('SELECT seq FROM frames LIMIT 1').get();
+      const version = db.pragma('user_version', { simple: true }) as number;
+      if (version > SCHEMA_VERSION) throw new InspectorError('db_too_new', `${file} was written by a newer mcpscope (schema ${version}, this one reads up to ${SCHEMA_VERSION}).`);
+      if (version < SCHEMA_VERSION) throw new InspectorError('db_too_old', `${file} was written by an older mcpscope (schema ${version}); run \`mcpscope rebuild --db ${file}\` once to upgrade it.`);
     } catch (err) {
       db.close();
       if ((err as { code?: string }).code === 'SQLITE_BUSY') {
@@ -48,62 +80,87 @@ export class FrameSource {
       }
       throw err;
     }
-    return new FrameSource(db);
+    return new CaptureReader(db);
   }
 
   close(): void {
-    this.db.close();
+    if (this.db.open) this.db.close();
   }
 
-  sessions(): SessionSummary[] {
-    const rows = this.db.prepare('SELECT summary FROM sessions ORDER BY last_ts').all() as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
-  }
-
-  exchange(id: string): ExchangeSummary | undefined {
-    const row = this.db.prepare('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
-  }
-
-  /** Exchanges in capture order. */
-  *exchanges(session?: string): Iterable<ExchangeSummary> {
-    const page = session === undefined
-      ? this.db.prepare('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? ORDER BY sort_key LIMIT ?')
-      : this.db.prepare('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? AND session_key = ? ORDER BY sort_key LIMIT ?');
-    let after = -1;
-    for (;;) {
-      const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as { sort_key: number; summary: string }[];
-      for (const r of rows) yield JSON.parse(r.summary) as ExchangeSummary;
-      if (rows.length < CHUNK) return;
-      after = rows[rows.length - 1]!.sort_key;
+  /** A prepared statement, cached by its text (prepare costs more than most reads). */
+  stmt(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      // IN lists of every arity would grow the cache without end: keep only the first few hundred.
+      if (this.statements.size < 256) this.statements.set(sql, statement);
     }
+    return statement;
   }
 
-  /** Codes of an exchange's stored diagnostics, for the filter's `diag:CODE` ([] on files without them). */
-  diagnosticCodes(exchangeId: string): string[] {
-    this.hasDiagnostics ??= this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'diagnostics'").get() !== undefined;
-    if (!this.hasDiagnostics) return [];
-    const rows = this.db.prepare('SELECT code FROM diagnostics WHERE exchange_id = ?').all(exchangeId) as { code: string }[];
-    return rows.map((r) => r.code);
+  /** The highest stored seq, 0 for an empty store. */
+  head(): number {
+    return (this.stmt('SELECT MAX(seq) AS head FROM frames').get() as { head: number | null }).head ?? 0;
   }
 
-  framesBySeq(seqs: readonly number[]): Frame[] {
-    const out: Frame[] = [];
-    for (let i = 0; i < seqs.length; i += CHUNK) {
-      const chunk = seqs.slice(i, i + CHUNK);
-      const rows = this.db.prepare(`SELECT * FROM frames WHERE seq IN (${chunk.map(() => '?').join(',')}) ORDER BY seq`).all(...chunk) as FrameRow[];
-      for (const r of rows) out.push(toFrame(r));
-    }
-    return out;
+  /** The lowest stored seq (retention removes the oldest frames), 0 for an empty store. */
+  oldest(): number {
+    return (this.stmt('SELECT MIN(seq) AS oldest FROM frames').get() as { oldest: number | null }).oldest ?? 0;
   }
 
-  /** The selected frames, in capture order. */
-  *select(selection: Selection = {}): Iterable<Frame> {
-    if (!selection.exchanges && !selection.exchangeIds) {
+  /** A counter in the meta table (0 when unset). */
+  meta(key: string): number {
+    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
+  }
+
+  // ── frames ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
+  framesAfter(after: number, limit: number, rawLimit = FRAME_RAW_LIMIT): FrameView[] {
+    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    return rows.map((r) => toFrameView(toFrame(r), rawLimit));
+  }
+
+  /** Whole frames (never cut), oldest first, for re-deriving them. */
+  rawFramesAfter(after: number, limit: number): Frame[] {
+    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
+    return rows.map(toFrame);
+  }
+
+  /** Frames by seq, oldest first, bodies cut at `rawLimit` (whole by default), with their sizes. */
+  framesBySeq(seqs: readonly number[], rawLimit = Infinity): FrameView[] {
+    return this.frameRows(seqs).map((r) => toFrameView(toFrame(r), rawLimit));
+  }
+
+  /** Whole frames by seq, oldest first, as exports write them. */
+  frames(seqs: readonly number[]): Frame[] {
+    return this.frameRows(seqs).map(toFrame);
+  }
+
+  /** One frame's raw text, whole (for downloads); undefined when there is no such frame. */
+  frameRaw(seq: number): { raw: string; bytes: number } | undefined {
+    return this.stmt('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
+  }
+
+  /** The raw text of several frames joined by newlines (for free-text filters). */
+  framesText(seqs: readonly number[]): string {
+    if (seqs.length === 0) return '';
+    const rows = this.stmt(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as { raw: string }[];
+    return rows.map((r) => r.raw).join('\n');
+  }
+
+  /**
+   * The selected frames, in capture order. A filter is answered by `find` (the API's filtered
+   * query: SQL pushdown first, the matcher for the rest), so an export selects exactly what the
+   * dashboard shows for the same filter.
+   */
+  *select(selection: Selection = {}, find?: ExchangeFinder): Iterable<Frame> {
+    if (!selection.filter && !selection.exchangeIds) {
       const session = selection.session;
-      const page = session === undefined
-        ? this.db.prepare('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?')
-        : this.db.prepare('SELECT * FROM frames WHERE seq > ? AND session_key = ? ORDER BY seq LIMIT ?');
+      const page =
+        session === undefined
+          ? this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?')
+          : this.stmt('SELECT * FROM frames WHERE seq > ? AND session_key = ? ORDER BY seq LIMIT ?');
       let after = -1;
       for (;;) {
         const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as FrameRow[];
@@ -116,20 +173,122 @@ export class FrameSource {
     if (selection.exchangeIds) {
       for (const id of selection.exchangeIds) for (const seq of this.exchange(id)?.frameSeqs ?? []) seqs.add(seq);
     } else {
-      const sessions = new Map(this.sessions().map((s) => [s.sessionKey, s]));
-      for (const ex of this.exchanges(selection.session)) {
-        const bodyText = () => this.framesBySeq(ex.frameSeqs).map((f) => f.raw).join('\n');
-        const codes = ex.diagnostics > 0 ? this.diagnosticCodes(ex.id) : [];
-        if (selection.exchanges!(ex, sessions.get(ex.sessionKey), bodyText, codes)) for (const seq of ex.frameSeqs) seqs.add(seq);
-      }
+      if (!find) throw new Error('selecting by filter needs the filtered query');
+      let before: number | undefined;
+      do {
+        const page = find(selection.filter!, CHUNK, before);
+        for (const ex of page.exchanges) if (selection.session === undefined || ex.sessionKey === selection.session) for (const seq of ex.frameSeqs) seqs.add(seq);
+        before = page.nextBefore;
+      } while (before !== undefined);
     }
     const sorted = [...seqs].sort((a, b) => a - b);
-    for (let i = 0; i < sorted.length; i += CHUNK) yield* this.framesBySeq(sorted.slice(i, i + CHUNK));
+    for (let i = 0; i < sorted.length; i += CHUNK) yield* this.frames(sorted.slice(i, i + CHUNK));
+  }
+
+  private frameRows(seqs: readonly number[]): FrameRow[] {
+    const out: FrameRow[] = [];
+    for (let i = 0; i < seqs.length; i += CHUNK) {
+      const chunk = seqs.slice(i, i + CHUNK);
+      out.push(...(this.stmt(`SELECT * FROM frames WHERE seq IN (${chunk.map(() => '?').join(',')}) ORDER BY seq`).all(...chunk) as FrameRow[]));
+    }
+    return out;
+  }
+
+  // ── exchanges ───────────────────────────────────────────────────────────────────────────────
+
+  /** Newest first, paged by `before` (a sort key); unfiltered (filtered pages: CaptureQuery). */
+  exchanges(limit: number, before?: number): ExchangeSummary[] {
+    const rows = (before === undefined
+      ? this.stmt('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
+      : this.stmt('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  /** Exchanges in capture order (oldest first), of one session or all, read page by page. */
+  *exchangesInCaptureOrder(session?: string): Iterable<ExchangeSummary> {
+    const page =
+      session === undefined
+        ? this.stmt('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? ORDER BY sort_key LIMIT ?')
+        : this.stmt('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? AND session_key = ? ORDER BY sort_key LIMIT ?');
+    let after = -1;
+    for (;;) {
+      const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as { sort_key: number; summary: string }[];
+      for (const r of rows) yield JSON.parse(r.summary) as ExchangeSummary;
+      if (rows.length < CHUNK) return;
+      after = rows[rows.length - 1]!.sort_key;
+    }
+  }
+
+  /** Exchanges changed by frames after `after`, oldest change first, as stored JSON text (for WebSocket catch-up). */
+  exchangesUpdatedAfter(after: number, limit: number): { id: string; summary: string }[] {
+    return this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
+  }
+
+  exchange(id: string): ExchangeSummary | undefined {
+    const row = this.stmt('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
+    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+  }
+
+  /** The session's newest exchange of `method` that ended `ok` (e.g. its latest `tools/list`). */
+  latestOk(sessionKey: string, method: string): ExchangeSummary | undefined {
+    const row = this.stmt(`SELECT summary FROM exchanges WHERE session_key = ? AND method = ? AND status = 'ok' ORDER BY sort_key DESC LIMIT 1`).get(sessionKey, method) as
+      | { summary: string }
+      | undefined;
+    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+  }
+
+  /** Findings about an exchange or any of its frames, in capture order. */
+  diagnosticsFor(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): Diagnostic[] {
+    const seqs = ex.frameSeqs;
+    const rows = this.stmt(`SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR frame_seq IN (${seqs.map(() => '?').join(',')})` : ''} ORDER BY id`).all(
+      ex.id,
+      ...seqs,
+    ) as DiagnosticRow[];
+    return rows.map(toDiagnostic);
+  }
+
+  /** The distinct diagnostic codes of an exchange (for `diag:CODE` filters). */
+  diagnosticCodes(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): string[] {
+    return [...new Set(this.diagnosticsFor(ex).map((d) => d.code))];
+  }
+
+  // ── sessions, replay links, snapshot ────────────────────────────────────────────────────────
+
+  /** Every session, most recently active first. */
+  sessions(): SessionSummary[] {
+    const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
+  }
+
+  session(sessionKey: string): SessionSummary | undefined {
+    const row = this.stmt('SELECT summary FROM sessions WHERE session_key = ?').get(sessionKey) as { summary: string } | undefined;
+    return row ? (JSON.parse(row.summary) as SessionSummary) : undefined;
+  }
+
+  /** Which exchange replays which (not derived: survives a rebuild; see replay-links.ts). */
+  get replayLinks(): ReplayLinks {
+    this.replayLinkTable ??= new ReplayLinks(this.db);
+    return this.replayLinkTable;
+  }
+
+  /** The stored deriver snapshot, if any: as of frame `seq`, state as JSON text. */
+  deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
+    return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
   }
 }
 
-function toFrame(r: FrameRow): Frame {
+/** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */
+export const sortKey = exchangeOrderKey;
+
+export function toFrame(r: FrameRow): Frame {
   const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
   if (r.http) frame.http = JSON.parse(r.http) as Frame['http'];
   return frame;
+}
+
+function toDiagnostic(r: DiagnosticRow): Diagnostic {
+  const d: Diagnostic = { frameSeq: r.frame_seq, code: r.code, severity: r.severity, message: r.message };
+  if (r.exchange_id !== null) d.exchangeId = r.exchange_id;
+  if (r.path !== null) d.path = r.path;
+  return d;
 }

@@ -9,35 +9,16 @@
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
 import Database from 'better-sqlite3';
-import type { Diagnostic, ExchangeSummary, Frame, FrameView, SessionSummary } from '@mcpscope/protocol';
-import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
+import type { Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
-import { ReplayLinks } from './replay-links.js';
+import { CaptureReader, sortKey } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+
+export { sortKey, toFrame, type FrameRow } from './capture-reader.js';
 
 /** Frames written before checkpoints move to a worker thread. */
 const CHECKPOINTER_AFTER_FRAMES = 2000;
-
-export interface FrameRow {
-  seq: number;
-  ts: number;
-  session_key: string;
-  direction: Frame['direction'];
-  transport: Frame['transport'];
-  kind: Frame['kind'];
-  raw: string;
-  http: string | null;
-}
-
-interface DiagnosticRow {
-  frame_seq: number;
-  exchange_id: string | null;
-  code: string;
-  severity: Diagnostic['severity'];
-  message: string;
-  path: string | null;
-}
 
 /** What one tick wrote. */
 export interface WriteSet {
@@ -47,45 +28,48 @@ export interface WriteSet {
   diagnostics: readonly Diagnostic[];
 }
 
-export class CaptureStore {
-  readonly db: Database.Database;
+/** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
+function openWritable(file: string): { db: Database.Database; lock: CaptureFileLock | undefined } {
+  const lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
+  // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
+  const db = new Database(file, { timeout: 1000 });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    // Seven indexes on exchanges: a bigger page cache keeps their hot pages in memory (bounded,
+    // so memory stays flat as the file grows).
+    db.pragma('cache_size = -32768');
+    db.pragma('temp_store = MEMORY');
+    migrate(db);
+    if (file !== ':memory:') db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+  } catch (err) {
+    db.close();
+    lock?.release();
+    throw err;
+  }
+  return { db, lock };
+}
+
+/** The capture file's one writer; it reads through the CaptureReader it extends. */
+export class CaptureStore extends CaptureReader {
   private readonly insertFrame: Database.Statement;
   private readonly upsertExchange: Database.Statement;
   private readonly updateExchange: Database.Statement;
   private readonly linkFrame: Database.Statement;
   private readonly upsertSession: Database.Statement;
   private readonly insertDiagnostic: Database.Statement;
-  private readonly headStmt: Database.Statement;
   /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
   private readonly writeTransaction: (set: WriteSet) => string[];
-  private readonly statements = new Map<string, Database.Statement>();
 
   private readonly lock: CaptureFileLock | undefined;
-  /** Not derived: survives a rebuild, and stamps `replayOf` on every summary written. */
-  readonly replayLinks: ReplayLinks;
   /** Started once a capture is more than a handful of frames (see write). */
   private checkpointer: WalCheckpointer | undefined;
   private framesWritten = 0;
 
   constructor(readonly file: string) {
-    this.lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
-    // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
-    this.db = new Database(file, { timeout: 1000 });
-    try {
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = NORMAL');
-      // Seven indexes on exchanges: a bigger page cache keeps their hot pages in memory (bounded,
-      // so memory stays flat as the file grows).
-      this.db.pragma('cache_size = -32768');
-      this.db.pragma('temp_store = MEMORY');
-      migrate(this.db);
-      if (file !== ':memory:') this.db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-    } catch (err) {
-      this.db.close();
-      this.lock?.release();
-      throw err;
-    }
-    this.replayLinks = new ReplayLinks(this.db);
+    const { db, lock } = openWritable(file);
+    super(db);
+    this.lock = lock;
     this.insertFrame = this.db.prepare(
       'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -112,34 +96,12 @@ export class CaptureStore {
     this.insertDiagnostic = this.db.prepare(
       'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
     );
-    this.headStmt = this.db.prepare('SELECT MAX(seq) AS head FROM frames');
     this.writeTransaction = this.db.transaction((set: WriteSet) => {
       for (const f of set.frames) {
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
       return this.writeDerived(set, set.frames[0]?.seq ?? 0);
     });
-    // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
-    // SQLite's lower() does not match outside ASCII).
-    this.db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>
-      typeof haystack === 'string' && typeof needle === 'string' && haystack.toLowerCase().includes(needle) ? 1 : 0,
-    );
-  }
-
-  /** A prepared statement, cached by its text (prepare costs more than most reads). */
-  stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      // IN lists of every arity would grow the cache without end: keep only the first few hundred.
-      if (this.statements.size < 256) this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
-  /** The highest stored seq, 0 for an empty store. */
-  head(): number {
-    return (this.headStmt.get() as { head: number | null }).head ?? 0;
   }
 
   /**
@@ -189,131 +151,20 @@ export class CaptureStore {
     return summaries;
   }
 
-  /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
-  framesAfter(after: number, limit: number, rawLimit = FRAME_RAW_LIMIT): FrameView[] {
-    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
-    return rows.map((r) => toView(r, rawLimit));
-  }
-
-  /** Whole frames (never cut), oldest first, for replaying them through the deriver. */
-  rawFramesAfter(after: number, limit: number): Frame[] {
-    const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
-    return rows.map(toFrame);
-  }
-
-  framesBySeq(seqs: readonly number[], rawLimit = Infinity): FrameView[] {
-    if (seqs.length === 0) return [];
-    const rows = this
-      .stmt(`SELECT * FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')}) ORDER BY seq`)
-      .all(...seqs) as FrameRow[];
-    return rows.map((r) => toView(r, rawLimit));
-  }
-
-  /** One frame's raw text, whole (for downloads); undefined when there is no such frame. */
-  frameRaw(seq: number): { raw: string; bytes: number } | undefined {
-    return this.stmt('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
-  }
-
-  /** The raw text of several frames joined by newlines (for free-text filters). */
-  framesText(seqs: readonly number[]): string {
-    if (seqs.length === 0) return '';
-    const rows = this
-      .stmt(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`)
-      .all(...seqs) as { raw: string }[];
-    return rows.map((r) => r.raw).join('\n');
-  }
-
-  /** Newest first, paged by `before` (a sort key); unfiltered (filtered pages: CaptureQuery). */
-  exchanges(limit: number, before?: number): ExchangeSummary[] {
-    const rows = (before === undefined
-      ? this.stmt('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
-      : this.stmt('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
-  }
-
-  /** Exchanges changed by frames after `after`, oldest change first, as stored JSON text (for WebSocket catch-up). */
-  exchangesUpdatedAfter(after: number, limit: number): { id: string; summary: string }[] {
-    return this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
-  }
-
-  exchange(id: string): ExchangeSummary | undefined {
-    const row = this.stmt('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
-  }
-
-  /** Findings about an exchange or any of its frames, in capture order. */
-  diagnosticsFor(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): Diagnostic[] {
-    const seqs = ex.frameSeqs;
-    const rows = this
-      .stmt(
-        `SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR frame_seq IN (${seqs.map(() => '?').join(',')})` : ''} ORDER BY id`,
-      )
-      .all(ex.id, ...seqs) as DiagnosticRow[];
-    return rows.map(toDiagnostic);
-  }
-
-  /** The distinct diagnostic codes of an exchange (for `diag:CODE` filters). */
-  diagnosticCodes(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): string[] {
-    return [...new Set(this.diagnosticsFor(ex).map((d) => d.code))];
-  }
-
-  sessions(): SessionSummary[] {
-    const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
-  }
-
-  /** The stored deriver snapshot (see CapturePipeline), if any: as of frame `seq`, state as JSON text. */
-  deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
-    return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
-  }
-
   setDeriverSnapshot(seq: number, version: number, state: string): void {
     this.stmt(
       'INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state',
     ).run(seq, version, state);
   }
 
-  /** The lowest stored seq (retention removes the oldest frames), 0 for an empty store. */
-  oldest(): number {
-    return (this.stmt('SELECT MIN(seq) AS oldest FROM frames').get() as { oldest: number | null }).oldest ?? 0;
-  }
-
-  /** A counter in the meta table (0 when unset). */
-  meta(key: string): number {
-    return (this.stmt('SELECT value FROM meta WHERE key = ?').get(key) as { value: number } | undefined)?.value ?? 0;
-  }
-
   setMeta(key: string, value: number): void {
     this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
 
-  close(): void {
+  override close(): void {
     // The checkpointer's connection first: the last connection to close settles the WAL.
     this.checkpointer?.stop();
-    if (this.db.open) this.db.close();
+    super.close();
     this.lock?.release();
   }
-}
-
-/** `12` → 12, `12.3` (fourth item of the batch in frame 12) → 12.0004: keeps batch items in order. */
-export function sortKey(exchangeId: string): number {
-  const [seq, index] = exchangeId.split('.');
-  return Number(seq) + (index === undefined ? 0 : (Number(index) + 1) / 10_000);
-}
-
-export function toFrame(r: FrameRow): Frame {
-  const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
-  if (r.http) frame.http = JSON.parse(r.http) as Frame['http'];
-  return frame;
-}
-
-function toView(r: FrameRow, rawLimit: number): FrameView {
-  return toFrameView(toFrame(r), rawLimit);
-}
-
-function toDiagnostic(r: DiagnosticRow): Diagnostic {
-  const d: Diagnostic = { frameSeq: r.frame_seq, code: r.code, severity: r.severity, message: r.message };
-  if (r.exchange_id !== null) d.exchangeId = r.exchange_id;
-  if (r.path !== null) d.path = r.path;
-  return d;
 }

@@ -15,10 +15,9 @@
  * `diag:CODE`, and any `!x` or `x | y` with a part that is not exact in SQL.
  * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
-import type { Filter } from '@mcpscope/protocol';
+import { ERROR_STATUSES, type Filter } from '@mcpscope/protocol';
 
 /** The statuses `status:err` stands for (the filter language's definition). */
-const ERROR_STATUSES = ['protocol_error', 'business_error', 'transport_error', 'invalid'] as const;
 
 export interface SqlFilter {
   sql: string;

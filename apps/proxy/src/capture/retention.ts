@@ -10,6 +10,7 @@
  */
 import type { RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
+import type { CaptureReader } from './capture-reader.js';
 
 export interface RetentionLimits {
   maxFrames?: number;
@@ -94,6 +95,6 @@ export class Retention {
   }
 }
 
-export function readRetentionState(store: CaptureStore): RetentionInfo {
+export function readRetentionState(store: CaptureReader): RetentionInfo {
   return { removedFrames: store.meta(REMOVED_KEY), oldestSeq: store.meta(OLDEST_KEY) };
 }

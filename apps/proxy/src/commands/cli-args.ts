@@ -17,6 +17,8 @@ export interface CliOptions extends McpscopeOptions {
   host: string;
   uiHost: string;
   open: boolean;
+  /** Print one JSON line with the URLs once listening (for scripts and tests; see run.ts). */
+  readyJson: boolean;
   help: boolean;
   version: boolean;
   dangerouslyExposeDashboard: boolean;
@@ -30,6 +32,8 @@ Usage:
   mcpscope export --db FILE --format har|jsonl|curl [--filter EXPR] [--redact K|$.PATH ...] [--unredacted]
   mcpscope open FILE           the dashboard over a .jsonl, .har or capture file, no proxy (read-only)
   mcpscope rebuild --db FILE   recompute exchanges, sessions and diagnostics from the stored frames
+  mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
+  mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 
@@ -48,6 +52,7 @@ Options:
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
   --no-open           do not open the dashboard in a browser
+  --ready-json        once listening, also print one JSON line with the URLs (for scripts)
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
   --version           print the version
   --help              this text
@@ -79,6 +84,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'public-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         'no-open': { type: 'boolean' },
+        'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -124,6 +130,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     host: values.host ?? '127.0.0.1',
     uiHost,
     open: !values['no-open'],
+    readyJson: values['ready-json'] ?? false,
     help: values.help ?? false,
     version: values.version ?? false,
     dangerouslyExposeDashboard: dangerous,
@@ -140,7 +147,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   return options;
 }
 
-function port(value: string | undefined, fallback: number, flag: string): number {
+export function port(value: string | undefined, fallback: number, flag: string): number {
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`${flag} must be a port number (got "${value}")`);

@@ -5,9 +5,11 @@
 import { UsageError } from './cli-args.js';
 import { InspectorError } from '../core/errors.js';
 import { runExport } from './export.js';
+import { runMock } from './mock.js';
 import { runOpen } from './open.js';
 import { runRebuild } from './rebuild.js';
 import { runMcpscope } from './run.js';
+import { runVerify } from './verify.js';
 
 async function main(): Promise<void> {
   // `pnpm mcpscope -- --target …` passes the `--` through.
@@ -25,6 +27,17 @@ async function main(): Promise<void> {
       process.on('SIGTERM', stop);
       return;
     }
+    case 'mock': {
+      const served = await runMock(argv.slice(1), process.env, io);
+      if (typeof served === 'number') process.exit(served);
+      const stop = () => void served().then(() => process.exit(0));
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      return;
+    }
+    case 'verify':
+      process.exit(await runVerify(argv.slice(1), io));
+      break;
     case 'rebuild':
       return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
     default:

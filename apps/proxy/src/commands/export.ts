@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';
-import { FrameSource } from '../capture/capture-reader.js';
+import { CaptureReader } from '../capture/capture-reader.js';
 import { buildExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../interchange/export-service.js';
 import { BUILT_IN_RULES } from '../redaction/export-redaction.js';
 import type { CliIo } from './cli-io.js';
@@ -68,9 +68,9 @@ export async function runExport(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`mcpscope export: ${cli.message}\n\n${EXPORT_USAGE}`);
     return 2;
   }
-  let source: FrameSource;
+  let source: CaptureReader;
   try {
-    source = FrameSource.openFile(cli.db);
+    source = CaptureReader.openFile(cli.db);
   } catch (err) {
     io.stderr.write(`mcpscope export: cannot open ${cli.db}: ${(err as Error).message}\n`);
     return 1;

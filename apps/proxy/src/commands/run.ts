@@ -20,6 +20,7 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
   }
   const app = await startMcpscope(options);
   io.stdout.write(banner(app, options));
+  if (options.readyJson) io.stdout.write(`${JSON.stringify(readyLine(app))}\n`);
   if (options.open) openBrowser(app.dashboardLoginUrl);
   let stopping = false;
   const stop = async () => {
@@ -30,6 +31,42 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/**
+ * What a script (or a test) needs to talk to a running mcpscope, as one JSON line on stdout after
+ * the banner: `{"mcpscope":"ready", …}`. Read this instead of scraping the banner's wording.
+ */
+export interface ReadyLine {
+  mcpscope: 'ready';
+  mcpUrl: string;
+  tapUrl: string;
+  publicMcpUrl?: string;
+  dashboardUrl: string;
+  dashboardLoginUrl: string;
+  token: string;
+  upstreamUrl: string;
+  dbFile: string;
+  /** The widget sandbox listener's port (previews run on `http://<label>.localhost:PORT`). */
+  widgetPort: number;
+  pid: number;
+}
+
+function readyLine(app: Mcpscope): ReadyLine {
+  const line: ReadyLine = {
+    mcpscope: 'ready',
+    mcpUrl: app.mcpUrl,
+    tapUrl: app.tapUrl,
+    dashboardUrl: app.dashboardUrl,
+    dashboardLoginUrl: app.dashboardLoginUrl,
+    token: app.token,
+    upstreamUrl: app.upstreamUrl,
+    dbFile: app.dbFile,
+    widgetPort: app.widgetPort,
+    pid: process.pid,
+  };
+  if (app.publicMcpUrl) line.publicMcpUrl = app.publicMcpUrl;
+  return line;
 }
 
 function banner(app: Mcpscope, options: { maxFrames?: number; maxBytes?: number }): string {

@@ -4,14 +4,15 @@
  * capture pipeline, so its exchanges are derived by today's code, and the file itself is never
  * written to. Its sessions are marked imported, so nothing offers to send on them.
  */
-import { readFileSync, openSync, readSync, closeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
-import { FrameSource } from '../capture/capture-reader.js';
+import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
+import { isSqliteFile } from './capture-file.js';
 import { importCapture } from '../interchange/importer.js';
 import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
 import { WIDGET_LINK } from '../capture/replay-links.js';
@@ -37,26 +38,14 @@ export interface OpenedCapture {
 
 export type OpenResult = { ok: true; value: OpenedCapture } | { ok: false; message: string };
 
-const SQLITE_MAGIC = 'SQLite format 3\u0000';
-
-function isSqlite(file: string): boolean {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(16);
-    return readSync(fd, buf, 0, 16, 0) === 16 && buf.toString('latin1') === SQLITE_MAGIC;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   const name = basename(options.file);
   const store = new CaptureStore(':memory:');
   const pipeline = new CapturePipeline(store);
   let report: ImportReport;
   try {
-    if (isSqlite(options.file)) {
-      const source = FrameSource.openFile(options.file);
+    if (isSqliteFile(options.file)) {
+      const source = CaptureReader.openFile(options.file);
       const sessions = new Set<string>();
       let frames = 0;
       try {
@@ -86,7 +75,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames) => pipeline.import(frames) } },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,

@@ -12,7 +12,6 @@ import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
-import { FrameSource } from '../capture/capture-reader.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isWildcardAddress } from '../core/addresses.js';
 import { LiveHub, type LiveHubOptions } from '../hub/live-hub.js';
@@ -134,7 +133,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: new FrameSource(store.db), importFrames: (frames) => pipeline.import(frames) },
+      exports: { source: store, importFrames: (frames) => pipeline.import(frames) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined },

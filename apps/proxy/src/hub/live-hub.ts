@@ -23,7 +23,7 @@ import type { WSContext } from 'hono/ws';
 import type { FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
 import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
-import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
 import { readRetentionState } from '../capture/retention.js';
 
 export interface LiveHubOptions {
@@ -77,7 +77,7 @@ export class LiveHub {
   private readonly maxCatchUp: number;
 
   constructor(
-    private readonly store: CaptureStore,
+    private readonly store: CaptureReader,
     pipeline: CapturePipeline,
     options: LiveHubOptions = {},
   ) {

@@ -3,10 +3,11 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
-import type { ExportPreview, Frame } from '@mcpscope/protocol';
+import { parseFilter, type ExportPreview, type Frame } from '@mcpscope/protocol';
 import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
-import { compileFilter } from '../capture/filter-select.js';
-import type { FrameSource, Selection } from '../capture/capture-reader.js';
+import type { CaptureReader, ExchangeFinder, Selection } from '../capture/capture-reader.js';
+import { CaptureQuery } from '../capture/capture-query.js';
+import type { ErrorCode } from '../core/errors.js';
 import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine } from './jsonl.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
@@ -31,7 +32,7 @@ export interface ExportRequest {
   unredacted?: boolean;
 }
 
-export type ExportErrorCode = 'bad_filter' | 'bad_redact' | 'not_found' | 'bad_request';
+export type ExportErrorCode = Extract<ErrorCode, 'bad_filter' | 'bad_redact' | 'not_found' | 'bad_param'>;
 
 export interface ExportError {
   ok: false;
@@ -51,30 +52,36 @@ export interface ExportOutput {
 
 interface Plan {
   selection: Selection;
+  /** The filtered query (the API's: SQL pushdown, then the matcher), for `filter` selections. */
+  find: ExchangeFinder;
   redactor: Redactor;
 }
 
-function plan(source: FrameSource, req: ExportRequest): Plan | ExportError {
+function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
   const redactProblem = checkRedactList(req.redact ?? []);
   if (redactProblem) return { ok: false, code: 'bad_redact', message: redactProblem };
-  const filter = compileFilter(req.filter);
-  if (!filter.ok) return { ok: false, code: 'bad_filter', message: filter.message };
   const selection: Selection = {};
+  if (req.filter !== undefined && req.filter.trim() !== '') {
+    const parsed = parseFilter(req.filter);
+    if (!parsed.ok) return { ok: false, code: 'bad_filter', message: `filter "${req.filter}": ${parsed.error.message} (at position ${parsed.error.position})` };
+    if (parsed.filter !== null) selection.filter = parsed.filter;
+  }
   if (req.session) selection.session = req.session;
-  if (filter.predicate) selection.exchanges = filter.predicate;
   if (req.exchange !== undefined) {
     if (!source.exchange(req.exchange)) return { ok: false, code: 'not_found', message: `no exchange ${req.exchange}` };
     selection.exchangeIds = [req.exchange];
   }
-  return { selection, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
+  const query = new CaptureQuery(source);
+  const find: ExchangeFinder = (filter, limit, before) => query.exchanges(filter, limit, before);
+  return { selection, find, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
 }
 
-export function buildExport(source: FrameSource, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
+export function buildExport(source: CaptureReader, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
   const p = plan(source, req);
   if ('ok' in p) return p;
-  const { selection, redactor } = p;
+  const { redactor } = p;
   const stamp = now.toISOString().replace(/[:.]/g, '-').slice(0, 19);
-  const frames = () => redacted(source, selection, redactor);
+  const frames = () => redacted(source, p);
   const redaction = { enabled: redactor.options.enabled, rules: redactor.rules() };
   switch (req.format) {
     case 'jsonl': {
@@ -94,36 +101,36 @@ export function buildExport(source: FrameSource, req: ExportRequest, now = new D
       return { ok: true, contentType: 'application/json; charset=utf-8', filename: `mcpscope-${stamp}.har`, chunks, redactor };
     }
     case 'curl': {
-      if (req.exchange === undefined) return { ok: false, code: 'bad_request', message: 'curl exports one request: give exchange=ID' };
+      if (req.exchange === undefined) return { ok: false, code: 'bad_param', message: 'curl exports one request: give exchange=ID' };
       const request = [...frames()].find((f) => f.direction === 'c2s' && f.kind === 'data');
       const curl = request && toCurl(request);
-      if (!curl || !curl.ok) return { ok: false, code: 'bad_request', message: curl?.message ?? 'this exchange has no request sent over HTTP' };
+      if (!curl || !curl.ok) return { ok: false, code: 'bad_param', message: curl?.message ?? 'this exchange has no request sent over HTTP' };
       return { ok: true, contentType: 'text/plain; charset=utf-8', filename: `mcpscope-${req.exchange}.sh`, chunks: [curl.command], redactor };
     }
   }
 }
 
 /** What an export would contain and redact, without writing it (the dashboard shows this first). */
-export function previewExport(source: FrameSource, req: ExportRequest): ExportPreview | ExportError {
+export function previewExport(source: CaptureReader, req: ExportRequest): ExportPreview | ExportError {
   const p = plan(source, req);
   if ('ok' in p) return p;
   let frames = 0;
   const sessions = new Set<string>();
   const exchanges = new Set<string>();
   const seqs = new Set<number>();
-  for (const frame of redacted(source, p.selection, p.redactor)) {
+  for (const frame of redacted(source, p)) {
     frames++;
     sessions.add(frame.sessionKey);
     seqs.add(frame.seq);
   }
-  for (const ex of source.exchanges(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
+  for (const ex of source.exchangesInCaptureOrder(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
   return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
 }
 
 /** Two passes: learn the secret values, then redact them and their echoes. */
-function* redacted(source: FrameSource, selection: Selection, redactor: Redactor): Iterable<Frame> {
-  if (redactor.options.enabled) for (const frame of source.select(selection)) redactor.learn(frame);
-  for (const frame of source.select(selection)) yield redactor.frame(frame);
+function* redacted(source: CaptureReader, { selection, find, redactor }: Plan): Iterable<Frame> {
+  if (redactor.options.enabled) for (const frame of source.select(selection, find)) redactor.learn(frame);
+  for (const frame of source.select(selection, find)) yield redactor.frame(frame);
 }
 
 function* mapIterable<T, U>(items: Iterable<T>, fn: (item: T) => U): Iterable<U> {

@@ -8,7 +8,7 @@
  * mcpscope's own HARs carry `_mcpscope` frame lists: those rebuild the exact frames (times, SSE
  * ids, transport events) rather than what the bodies alone can tell.
  */
-import { SseParser, classifyText, type FrameInput, type HttpInfo, type SseEvent } from '@mcpscope/protocol';
+import { SseParser, classifyText, type FrameInput, type HttpInfo, type SseEvent, transportFrameText } from '@mcpscope/protocol';
 import type { HarEntry, HarLog, McpscopeHarFrame } from './har-types.js';
 import type { ImportProblem } from '@mcpscope/protocol';
 
@@ -141,7 +141,7 @@ function entryFrames(entry: HarEntry, index: number, naming: ImportNaming): { fr
   // A request that got no usable answer: what a browser saw as a failure is a transport error.
   if (requestIsMcp && !responseIsMcp && (status === 0 || status >= 400)) {
     const message = status === 0 ? 'the request failed before a response (HAR status 0)' : `HTTP ${status} ${entry.response.statusText ?? ''}`.trim();
-    frames.push({ frame: { ts: endTs, sessionKey, direction: 's2c', transport: s2cTransport, kind: 'transport', raw: JSON.stringify({ event: 'upstream-error', message }), http: resHttp } });
+    frames.push({ frame: { ts: endTs, sessionKey, direction: 's2c', transport: s2cTransport, kind: 'transport', raw: transportFrameText('upstream-error', message), http: resHttp } });
   }
   return { frames };
 }

@@ -13,9 +13,8 @@
  *
  * A redactor counts what it replaced, so the dashboard and the CLI can say what was removed.
  */
-import { stringifyJson, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
+import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
-import { formatPath, matchesPath, parseJsonPath, type PathSegment } from './json-path.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */

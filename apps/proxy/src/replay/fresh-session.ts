@@ -8,7 +8,7 @@ import { isJsonObject, type ExchangeSummary, type JsonObject } from '@mcpscope/p
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayPlan } from './replay-plan.js';
 import type { Channel, ReplayTransport, WireFrame } from './replay-transport.js';
-import { wireHeaders, type WireContext } from './wire-headers.js';
+import { wireHeaders, type WireContext } from '../upstream/wire-headers.js';
 
 /** What opening a session needs from the replay service, and nothing more. */
 export interface SessionOpener {

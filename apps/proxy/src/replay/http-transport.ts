@@ -4,9 +4,9 @@
  * requests on the way reported as they come. Every frame carries the HTTP exchange it rode on,
  * recorded as the tap records them (lower-cased, secrets redacted).
  */
-import { classifyText, idKey, SseParser, type HttpInfo, type Message } from '@mcpscope/protocol';
+import { classifyText, idKey, SseParser, type HttpInfo, type Message, transportFrameText } from '@mcpscope/protocol';
 import { capturedHeaders } from '../upstream/captured-headers.js';
-import { describeError, transportRaw } from '../upstream/failure.js';
+import { describeError } from '../upstream/failure.js';
 import { headerValue } from '../upstream/http-headers.js';
 import type { UpstreamRequest, UpstreamResponse } from '../upstream/upstream-request.js';
 import type { OutgoingMessage, ReplaySink, ReplayTransport, TransportAnswer } from './replay-transport.js';
@@ -33,7 +33,7 @@ export class HttpReplayTransport implements ReplayTransport {
       sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
       if (out.signal.aborted) throw err;
       const message = `upstream unreachable: ${describeError(err)}`;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('upstream-error', message), http: { ...http, status: 502 } });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('upstream-error', message), http: { ...http, status: 502 } });
       return { failure: { kind: 'unreachable', message } };
     }
     sink.frame({ ts: sentAt, direction: 'c2s', kind: 'data', raw: out.body, http });
@@ -48,7 +48,7 @@ export class HttpReplayTransport implements ReplayTransport {
         // Legacy era: 404 on a request carrying a session id means the server forgot the session.
         const body = await readText(res);
         const message = `the upstream no longer knows session ${out.headers['mcp-session-id']} (HTTP 404${body ? `: ${body.slice(0, 200)}` : ''})`;
-        sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('stream-error', message), http: responseHttp });
+        sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', message), http: responseHttp });
         return { ...answer, failure: { kind: 'session_expired', message } };
       }
       if (contentType.startsWith('text/event-stream')) {
@@ -63,7 +63,7 @@ export class HttpReplayTransport implements ReplayTransport {
     } catch (err) {
       if (out.signal.aborted) throw err;
       const message = `the response broke: ${describeError(err)}`;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: transportRaw('stream-error', message), http: responseHttp });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', message), http: responseHttp });
       return { ...answer, failure: { kind: 'unreachable', message } };
     }
     return answer;

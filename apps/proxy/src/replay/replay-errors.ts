@@ -1,22 +1,12 @@
 /**
  * Replay's own failures, as values: a stable string code, a message for the user, and what the
- * dashboard can do next. `replayStatus` is the one place codes become HTTP statuses.
+ * dashboard can do next. Codes and their HTTP statuses come from core/errors.ts, the one table.
  */
 import type { ExchangeSummary } from '@mcpscope/protocol';
+import type { ErrorCode } from '../core/errors.js';
 
-export type ReplayErrorCode =
-  | 'bad_request'
-  | 'not_a_relay'
-  | 'invalid_message'
-  | 'not_found'
-  | 'not_replayable'
-  | 'no_session'
-  | 'imported_session'
-  | 'upstream_unreachable'
-  | 'session_expired'
-  | 'fresh_session_failed'
-  | 'no_answer'
-  | 'input_not_found';
+/** Replay fails with codes from mcpscope's one table (core/errors.ts). */
+export type ReplayErrorCode = ErrorCode;
 
 export interface ReplayError {
   code: ReplayErrorCode;
@@ -33,22 +23,3 @@ export const fail = <T = never>(code: ReplayErrorCode, message: string, extra: P
   ok: false,
   error: { code, message, ...extra },
 });
-
-const STATUS: Record<ReplayErrorCode, 400 | 404 | 409 | 502 | 504> = {
-  bad_request: 400,
-  not_a_relay: 400,
-  invalid_message: 400,
-  not_found: 404,
-  not_replayable: 400,
-  no_session: 409,
-  imported_session: 409,
-  upstream_unreachable: 502,
-  session_expired: 409,
-  fresh_session_failed: 502,
-  no_answer: 504,
-  input_not_found: 404,
-};
-
-export function replayStatus(code: ReplayErrorCode): 400 | 404 | 409 | 502 | 504 {
-  return STATUS[code];
-}

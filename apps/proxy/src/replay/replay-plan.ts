@@ -8,7 +8,7 @@ import type { SessionCredentials } from './credentials.js';
 import { fail, ok, type Result } from './replay-errors.js';
 import type { ReplayBody, ReplayMode } from './replay-body.js';
 import type { OriginalRequest, ReplayStore } from './replay-store.js';
-import { isModernMessage, type WireContext } from './wire-headers.js';
+import { isModernMessage, type WireContext } from '../upstream/wire-headers.js';
 
 export interface ReplayPlan {
   mode: ReplayMode;

@@ -6,7 +6,7 @@
  * mcpscope's own session (see fresh-session.ts). Ids on the wire are always `mcpscope-replay-<n>`,
  * which no real client's in-flight id can equal.
  */
-import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse } from '@mcpscope/protocol';
+import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse, transportFrameText } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { SessionCredentials } from './credentials.js';
 import { openFreshSession, type SessionOpener } from './fresh-session.js';
@@ -16,7 +16,7 @@ import type { ReplayInputs } from './replay-inputs.js';
 import { planReplay } from './replay-plan.js';
 import type { ReplayStore } from './replay-store.js';
 import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
-import { wireHeaders } from './wire-headers.js';
+import { wireHeaders } from '../upstream/wire-headers.js';
 import { REDACTED } from '../redaction/redact.js';
 
 export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
@@ -197,7 +197,7 @@ export class ReplayService implements SessionOpener {
         answer = 'abandoned';
       } else {
         const text = `the server ended its answer (HTTP ${answer.status ?? '?'}) without a response to ${JSON.stringify(id)}`;
-        sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'stream-error', message: text }), http });
+        sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', text), http });
         return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
       }
     }
@@ -205,7 +205,7 @@ export class ReplayService implements SessionOpener {
       const left = signal.aborted;
       const text = left ? 'the dashboard stopped waiting; the replay was abandoned' : `no answer within ${Math.round((this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS) / 1000)} s; mcpscope gave up on the replay`;
       const event = left ? 'client-disconnected' : 'replay-timeout';
-      sink.frame({ direction: left ? 'c2s' : 's2c', kind: 'transport', raw: JSON.stringify({ event, message: text }), http });
+      sink.frame({ direction: left ? 'c2s' : 's2c', kind: 'transport', raw: transportFrameText(event, text), http });
       return fail('no_answer', text, withExchange(await this.finished(exchangeId)));
     }
     const exchange = await this.finished(exchangeId);

@@ -5,7 +5,7 @@
  * derived ones; frames stay untouched.
  */
 import { classifyText, isJsonObject, type ExchangeSummary, type FrameView, type JsonObject, type SessionSummary } from '@mcpscope/protocol';
-import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
 
 export interface OriginalRequest {
   exchange: ExchangeSummary;
@@ -14,7 +14,7 @@ export interface OriginalRequest {
 }
 
 export class ReplayStore {
-  constructor(private readonly store: CaptureStore) {}
+  constructor(private readonly store: CaptureReader) {}
 
   head(): number {
     return this.store.head();
@@ -37,18 +37,13 @@ export class ReplayStore {
   }
 
   session(sessionKey: string): SessionSummary | undefined {
-    const row = this.store.db.prepare('SELECT summary FROM sessions WHERE session_key = ?').get(sessionKey) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as SessionSummary) : undefined;
+    return this.store.session(sessionKey);
   }
 
   /** The tools of the session's latest successful `tools/list` (first page as answered). */
   tools(sessionKey: string): JsonObject[] {
-    const row = this.store.db
-      .prepare(`SELECT summary FROM exchanges WHERE session_key = ? AND method = 'tools/list' AND status = 'ok' ORDER BY sort_key DESC LIMIT 1`)
-      .get(sessionKey) as { summary: string } | undefined;
-    if (!row) return [];
-    const ex = JSON.parse(row.summary) as ExchangeSummary;
-    if (ex.responseSeq === undefined) return [];
+    const ex = this.store.latestOk(sessionKey, 'tools/list');
+    if (ex?.responseSeq === undefined) return [];
     const [frame] = this.store.framesBySeq([ex.responseSeq]);
     const msg = frame ? classifyText(frame.raw) : undefined;
     if (!msg || msg.kind !== 'response' || !Array.isArray(msg.result.tools)) return [];

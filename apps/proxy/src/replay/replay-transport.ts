@@ -4,7 +4,7 @@
  * and reading its stdout until the answer (it ignores `headers` and `path`).
  */
 import type { Direction, FrameKind, HttpInfo, RequestMessage } from '@mcpscope/protocol';
-import type { WireContext } from './wire-headers.js';
+import type { WireContext } from '../upstream/wire-headers.js';
 
 /** Where a replay's frames go and how they travel. */
 export interface Channel {

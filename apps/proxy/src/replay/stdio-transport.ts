@@ -5,7 +5,7 @@
  * previous replay child is shut down when a new one starts, and all are on close. Replaying into
  * the live session of the bridge's own child is not done here: the bridge owns that pipe.
  */
-import { classifyText, idKey, type LineItem } from '@mcpscope/protocol';
+import { classifyText, idKey, type LineItem, transportFrameText } from '@mcpscope/protocol';
 import { StdioChild } from '../upstream/stdio-child.js';
 import type { OutgoingMessage, ReplaySink, ReplayTransport, TransportAnswer } from './replay-transport.js';
 
@@ -29,7 +29,7 @@ export class StdioReplayTransport implements ReplayTransport {
     sink.frame({ direction: 'c2s', kind: 'data', raw: out.body });
     if (!child?.alive) {
       const text = child ? 'the replay stdio server has exited' : 'no replay session is open on the stdio server (send initialize first, or replay in a fresh session)';
-      sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'child-exited', message: text }) });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('child-exited', text) });
       return { failure: { kind: 'unreachable', message: text } };
     }
     this.lastSink = sink;
@@ -65,12 +65,12 @@ export class StdioReplayTransport implements ReplayTransport {
       onStderrLine: (line) => this.lastSink?.frame({ direction: 's2c', kind: 'log', raw: line.text }),
       onExit: (description) => {
         if (this.child !== child) return;
-        this.lastSink?.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'child-exited', message: description }) });
+        this.lastSink?.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('child-exited', description) });
         for (const key of [...this.waiting.keys()]) this.settle(key, { failure: { kind: 'unreachable', message: description } });
       },
     }).catch((err: Error) => {
       child = undefined;
-      sink.frame({ direction: 's2c', kind: 'transport', raw: JSON.stringify({ event: 'child-error', message: err.message }) });
+      sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('child-error', err.message) });
       return undefined;
     });
     this.child = child;

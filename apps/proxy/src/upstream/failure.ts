@@ -6,13 +6,6 @@
 import type { ServerResponse } from 'node:http';
 import { classifyText } from '@mcpscope/protocol';
 
-/** Event names of the tap's transport frames (the ExchangeTracker reads `client-disconnected`). */
-export type TransportEvent = 'upstream-error' | 'stream-error' | 'client-disconnected' | 'child-exited' | 'child-error';
-
-export function transportRaw(event: TransportEvent, message: string): string {
-  return JSON.stringify({ event, message });
-}
-
 /** 502 with a JSON-RPC error that carries the request's id when the request was parseable. */
 export function answerUpstreamFailure(res: ServerResponse, requestText: string | undefined, reason: string, extraHeaders?: Record<string, string>): void {
   const message = requestText !== undefined ? classifyText(requestText) : undefined;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { ExchangeSummary, FrameView } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runCli, type CliProcess } from './cli-process.js';
+import { startMcpscopeProcess, type RunningMcpscope } from '../support/mcpscope.js';
 import { eventually, exchanges, framesAfter, tempDb } from './harness.js';
 import { reliabilityReport } from './report.js';
 
@@ -16,7 +16,7 @@ const report = reliabilityReport('40-crash-kill9', 'Crash consistency');
 const CLIENTS = 20;
 const CALLS_BEFORE = 10;
 
-async function clientsFor(app: CliProcess, n: number): Promise<Client[]> {
+async function clientsFor(app: RunningMcpscope, n: number): Promise<Client[]> {
   return Promise.all(
     Array.from({ length: n }, async (_, i) => {
       const c = new Client({ name: `crash-${i}`, version: '1.0.0' });
@@ -32,7 +32,7 @@ describe('kill -9 under load', () => {
   it('keeps every committed frame intact and resumes capture after a restart', async () => {
     const row = report.row(`SIGKILL while ${CLIENTS} SDK clients call tools in a loop, then restart on the same file`, 'file passes integrity_check; every frame the API showed before the load survives byte for byte; seqs are 1..head with no gap; no torn frame; pre-kill exchanges still ok; new capture continues at head+1');
     const db = tempDb();
-    let app = await runCli(['--db', db]);
+    let app = await startMcpscopeProcess(['--db', db], { from: 'build' });
     let clients = await clientsFor(app, CLIENTS);
     // Phase 1: settled traffic, confirmed through the API before the crash.
     await Promise.all(clients.map(async (c) => { for (let i = 0; i < CALLS_BEFORE; i++) await call(c, i); }));
@@ -66,7 +66,7 @@ describe('kill -9 under load', () => {
     const integrity = raw.pragma('integrity_check', { simple: true });
     raw.close();
 
-    app = await runCli(['--db', db]);
+    app = await startMcpscopeProcess(['--db', db], { from: 'build' });
     try {
       const after = await framesAfter(app);
       const head = after.length ? after[after.length - 1]!.seq : 0;

@@ -2,7 +2,8 @@
 // recorded whole, and the proxy's peak memory grows by a bounded multiple of the payload (not by
 // several copies per chunk, not by the sum of all payloads).
 import { describe, expect, it } from 'vitest';
-import { runCli, memoryOf } from './cli-process.js';
+import { memoryOf } from './cli-process.js';
+import { startMcpscopeProcess } from '../support/mcpscope.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { sharedUpstream } from '../support/proxy-fixture.js';
 import { eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './harness.js';
@@ -35,7 +36,7 @@ describe('large tool results', () => {
   it.each([10, 50])('a %i MB tool result passes whole, is recorded whole, and peak memory stays bounded', async (mb) => {
     const payload = mb * 1024 * 1024;
     const row = report.row(`${mb} MB tool result through the tap (built CLI, file database)`, `the client receives every byte; one frame of the full size is recorded; proxy peak RSS grows ≤ ${GROWTH_PER_BYTE}× the payload + 48 MB`);
-    const app = await runCli(['--target', shared.upstream.url, '--db', tempDb()]);
+    const app = await startMcpscopeProcess(['--target', shared.upstream.url, '--db', tempDb()], { from: 'build' });
     try {
       const warm = rpcId();
       await (await post(app.mcpUrl, toolCall(warm, 'echo'))).text();

@@ -7,26 +7,19 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExchangeDetail, ExchangeSummary, FrameView } from '@mcpscope/protocol';
-import { startMcpscope, type Mcpscope, type StartOptions } from '../../src/compose/start-mcpscope.js';
+import type { Mcpscope, StartOptions } from '../../src/compose/start-mcpscope.js';
+import { startTestMcpscope } from '../support/mcpscope.js';
+import { apiGet as api, type ApiTarget } from '../support/api.js';
 
 export async function startProxy(target: string, options: StartOptions = {}): Promise<Mcpscope> {
-  return startMcpscope({ target, db: ':memory:', port: 0, uiPort: 0, ...options });
+  return startTestMcpscope({ target, ...options });
 }
 
 export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'mcpscope-rel-')), 'capture.db');
 }
 
-interface ApiTarget {
-  dashboardUrl: string;
-  token: string;
-}
-
-export async function api<T>(app: ApiTarget, path: string): Promise<T> {
-  const res = await fetch(app.dashboardUrl + path, { headers: { authorization: `Bearer ${app.token}` } });
-  if (!res.ok) throw new Error(`GET ${path} → ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
-}
+export { apiGet as api } from '../support/api.js';
 
 /** Every stored frame after `after`, page by page (list bodies may be cut; `size` is whole). */
 export async function framesAfter(app: ApiTarget, after = 0): Promise<FrameView[]> {

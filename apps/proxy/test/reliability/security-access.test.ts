@@ -5,7 +5,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { runCliExpectingExit } from './cli-process.js';
+import { spawnMcpscope } from '../support/mcpscope.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { reliabilityReport } from './report.js';
@@ -125,7 +125,8 @@ describe('dashboard access', () => {
 
   it.each(['0.0.0.0', '::', '[::]', '0'])('a wildcard dashboard bind (--ui-host %s) is refused without --dangerously-expose-dashboard', async (addr) => {
     const row = report.row(`mcpscope --ui-host ${addr}`, 'refuses to start (exit 2) and says why; nothing listens');
-    const { code, output } = await runCliExpectingExit(['--ui-host', addr, '--port', '0', '--ui-port', '0', '--db', ':memory:']);
+    const cli = spawnMcpscope(['--no-open', '--ui-host', addr, '--port', '0', '--ui-port', '0', '--db', ':memory:'], { from: 'build' });
+    const [code, output] = [await cli.exited, cli.output()];
     row.observed(`exit ${code}: ${output.split('\n')[0]!.slice(0, 100)}`);
     expect(code).toBe(2);
     expect(output).toContain('--dangerously-expose-dashboard');

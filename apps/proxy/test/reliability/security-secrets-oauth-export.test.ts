@@ -2,7 +2,7 @@
 // (access_token, refresh_token, code_verifier, client_secret) and in headers stay out of the capture
 // file and out of every export format.
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli-process.js';
+import { startMcpscopeProcess } from '../support/mcpscope.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { sharedUpstream } from '../support/proxy-fixture.js';
 import { eventually, framesAfter, MCP_HEADERS, post, rpcId, tempDb, toolCall } from './harness.js';
@@ -17,7 +17,7 @@ describe('secrets in OAuth bodies and exports', () => {
   it('never reach the database, the WAL, or a JSONL / HAR export', async () => {
     const row = report.row('an OAuth token exchange (code_verifier, client_secret → access_token, refresh_token) and a Bearer-authenticated tools/call through the tap, then GET /api/export as jsonl and har', 'the client gets the real tokens; none of the secrets is in the .db, the -wal, or either export');
     const db = tempDb();
-    const app = await runCli(['--target', shared.upstream.url, '--db', db]);
+    const app = await startMcpscopeProcess(['--target', shared.upstream.url, '--db', db], { from: 'build' });
     try {
       const token = await fetch(`${new URL(app.mcpUrl).origin}/oauth/token`, {
         method: 'POST',

@@ -2,7 +2,7 @@
 // X-Api-Key, Proxy-Authorization from the client and Set-Cookie from the server are redacted
 // before storage. Checked where it matters: the bytes of the SQLite file and its WAL.
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli-process.js';
+import { startMcpscopeProcess } from '../support/mcpscope.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { sharedUpstream } from '../support/proxy-fixture.js';
 import { SECRETS, secretsOnDisk } from './secrets.js';
@@ -16,7 +16,7 @@ describe('secrets', () => {
   it('a bearer token, cookies and API keys sent through the tap are not in the .db or -wal file', async () => {
     const row = report.row('Authorization: Bearer, Cookie, X-Api-Key, Proxy-Authorization on a request and Set-Cookie on its answer, through the tap', 'the upstream receives them unchanged; the capture records that they were sent (redacted marker) but their values are in neither the .db nor the -wal file');
     const db = tempDb();
-    const app = await runCli(['--target', shared.upstream.url, '--db', db]);
+    const app = await startMcpscopeProcess(['--target', shared.upstream.url, '--db', db], { from: 'build' });
     try {
       const id = rpcId();
       const res = await post(app.mcpUrl, toolCall(id, 'set-cookie'), {

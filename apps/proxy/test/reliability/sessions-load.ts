@@ -7,7 +7,8 @@ import { expect, it } from 'vitest';
 import type { SessionSummary } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { memoryOf, runCli } from './cli-process.js';
+import { memoryOf } from './cli-process.js';
+import { startMcpscopeProcess } from '../support/mcpscope.js';
 import { api, eventually, exchanges, framesAfter, tempDb } from './harness.js';
 import type { reliabilityReport } from './report.js';
 
@@ -16,7 +17,7 @@ import type { reliabilityReport } from './report.js';
 export function sessionsLoadTest(SESSIONS: number, report: ReturnType<typeof reliabilityReport>): void {
   it(`${SESSIONS} concurrent SDK sessions each get their answer and are all recorded`, async () => {
     const row = report.row(`${SESSIONS} concurrent SDK client sessions (initialize, GET stream, tools/call) through one proxy`, 'every client gets its own correct answer; the capture has every session with 5 data frames each (initialize ×2, initialized, tools/call ×2); proxy stays up');
-    const app = await runCli(['--db', tempDb()]);
+    const app = await startMcpscopeProcess(['--db', tempDb()], { from: 'build' });
     const clients: Client[] = [];
     try {
       const before = memoryOf(app.child.pid!);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { runCli } from './cli-process.js';
+import { startMcpscopeProcess } from '../support/mcpscope.js';
 import { api, eventually, framesAfter, tempDb } from './harness.js';
 import { reliabilityReport } from './report.js';
 
@@ -25,7 +25,7 @@ const textOf = (r: object) => (((r as { content?: unknown }).content as { text?:
 describe('stdio faults', () => {
   it('a 1 MB line from the server reaches the client whole and is recorded as one frame', async () => {
     const row = report.row('stdio server answers with a single 1 MB line', 'the HTTP client receives the whole text; one stdio frame of the full size is recorded');
-    const app = await runCli(['--stdio', stdioCommand(), '--db', tempDb()]);
+    const app = await startMcpscopeProcess(['--stdio', stdioCommand(), '--db', tempDb()], { from: 'build' });
     try {
       const client = await connect(app.mcpUrl);
       const result = await client.callTool({ name: 'big-line', arguments: {} });
@@ -41,7 +41,7 @@ describe('stdio faults', () => {
 
   it('a server that crashes mid-call: the client gets an error answer, the exit is recorded, mcpscope stays up', async () => {
     const row = report.row('stdio server exits (code 3) while handling a tools/call', 'the pending HTTP call ends with a JSON-RPC error or HTTP error (no hang); a transport frame records the exit; the dashboard API keeps answering');
-    const app = await runCli(['--stdio', stdioCommand(), '--db', tempDb()]);
+    const app = await startMcpscopeProcess(['--stdio', stdioCommand(), '--db', tempDb()], { from: 'build' });
     try {
       const client = await connect(app.mcpUrl);
       const outcome = await client.callTool({ name: 'crash', arguments: {} }).then(
@@ -64,7 +64,7 @@ describe('stdio faults', () => {
 
   it('non-JSON on stdout: answers still flow, and every line is recorded as a frame', async () => {
     const row = report.row('stdio server prints a banner and chatter lines (not JSON) on stdout around its answers', 'the client still gets every answer; each non-JSON line is recorded as its own frame (shown as invalid), none dropped');
-    const app = await runCli(['--stdio', stdioCommand('--noisy'), '--db', tempDb()]);
+    const app = await startMcpscopeProcess(['--stdio', stdioCommand('--noisy'), '--db', tempDb()], { from: 'build' });
     try {
       const client = await connect(app.mcpUrl);
       const answers = [];

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll } from 'vitest';
 import type { Mcpscope, StartOptions } from '../../src/compose/start-mcpscope.js';
-import { startTestMcpscope } from '../helpers.js';
+import { startTestMcpscope } from '../support/mcpscope.js';
 
 export interface Upstream {
   url: string;

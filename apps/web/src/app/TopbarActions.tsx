@@ -9,6 +9,7 @@ import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu } from '../export/index.js';
+import { RerunButton } from '../rerun/index.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
   const theme = useUi((s) => s.theme);
@@ -28,6 +29,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
       <button type="button" className="small" data-testid="replay-compose" title="Write a request from a template and send it to the server" onClick={() => useReplayTarget.getState().open('')}>
         Compose
       </button>
+      <RerunButton />
       <ExportMenu api={api} filter={viewFilter} />
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
         Legend

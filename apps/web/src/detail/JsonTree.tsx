@@ -4,7 +4,7 @@
  * and start expanded. Deep levels and long arrays start collapsed, so a 5 MB body stays usable.
  */
 import { useState, type ReactNode } from 'react';
-import { childPath, isWithin } from './json-path.js';
+import { childPath, isWithin } from '@mcpscope/protocol';
 
 export interface TreeMark {
   path: string;

@@ -7,7 +7,7 @@
  * (script-src 'self', no unsafe-eval) forbids, and that CSP is what keeps captured content from
  * ever running. Keywords it does not know (e.g. `$ref`) are reported as unchecked, never guessed.
  */
-import { childPath } from './json-path.js';
+import { childPath } from '@mcpscope/protocol';
 
 export interface Violation {
   path: string;

@@ -14,6 +14,7 @@ import { ReplayApi } from './replay-api.js';
 import { ServerInputs } from './ServerInputs.js';
 import { toolCallSkeleton } from './skeleton.js';
 import { diffText } from './volatile.js';
+import { requestRaw, responseRaw } from './exchange-text.js';
 import './replay.css';
 
 const MessageEditor = lazy(() => import('./MessageEditor.js'));
@@ -34,19 +35,6 @@ function pretty(raw: string): string {
   } catch {
     return raw;
   }
-}
-
-/** The answer's text: the response frame, else the last thing the server side said. */
-function responseRaw(detail: ExchangeDetail | undefined): string | undefined {
-  if (!detail) return undefined;
-  const { exchange, frames } = detail;
-  const answer = frames.find((f) => f.seq === exchange.responseSeq) ?? [...frames].reverse().find((f) => f.direction === 's2c' || f.kind === 'transport');
-  return answer?.raw;
-}
-
-function requestRaw(detail: ExchangeDetail): string {
-  const seq = detail.exchange.requestSeq ?? detail.exchange.frameSeqs[0];
-  return detail.frames.find((f) => f.seq === seq)?.raw ?? '';
 }
 
 export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {

@@ -1,25 +1,15 @@
 /**
- * "Ignore volatile fields" for the response diff: values that differ on every call without
- * meaning anything (JSON-RPC ids, timestamps, request and session ids, progress tokens) are
- * replaced by a marker, so the diff shows only what the edit changed.
+ * "Ignore volatile fields" for the response diff: what differs on every call without meaning
+ * anything is masked by the same rules `mcpscope verify` compares by (@mcpscope/protocol's
+ * maskVolatile: timestamps and UUIDs inside strings, members named like moments or one-off
+ * tokens), plus every `id` member, so the JSON-RPC ids of an original and its replay line up.
  */
+import { maskVolatile as maskByProtocol, VOLATILE_MARK } from '@mcpscope/protocol';
 
-export const VOLATILE_MARK = '‹volatile›';
+export { VOLATILE_MARK };
 
-const VOLATILE_KEYS = /^(id|requestid|progresstoken|sessionid|timestamp|ts|time|date|created|createdat|updatedat|modifiedat|expiresat|elapsed|elapsedms|durationms|latencyms|nonce|etag|traceid|spanid)$/i;
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function maskVolatile(value: unknown, key?: string): unknown {
-  if (key !== undefined && VOLATILE_KEYS.test(key.replace(/[_-]/g, ''))) return VOLATILE_MARK;
-  if (typeof value === 'string' && (ISO_DATE.test(value) || UUID.test(value))) return VOLATILE_MARK;
-  if (Array.isArray(value)) return value.map((item) => maskVolatile(item));
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = maskVolatile(v, k);
-    return out;
-  }
-  return value;
+export function maskVolatile(value: unknown): unknown {
+  return maskByProtocol(value, { keys: ['id'] });
 }
 
 /** The envelope first (`jsonrpc`, `id`), so two answers line up before they differ. */

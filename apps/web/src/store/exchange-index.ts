@@ -8,7 +8,7 @@
  * Mutation in place is deliberate: copying a 100,000-entry Map per animation frame costs more
  * than the frame budget. Consumers re-render on `version`, which moves on every change.
  */
-import type { ExchangeSummary } from '@mcpscope/protocol';
+import { exchangeOrderKey, type ExchangeSummary } from '@mcpscope/protocol';
 
 /** What one `apply` changed: new rows and rows whose summary was replaced. */
 export interface IndexChange {
@@ -16,11 +16,8 @@ export interface IndexChange {
   updated: ExchangeSummary[];
 }
 
-/** `12` → 12, `12.3` → 12.0004 (batch items after their frame, in order). */
-export function orderKey(id: string): number {
-  const dot = id.indexOf('.');
-  return dot === -1 ? Number(id) : Number(id.slice(0, dot)) + (Number(id.slice(dot + 1)) + 1) / 10_000;
-}
+/** Capture order of an exchange id (the protocol package's one definition, shared with the store). */
+export const orderKey = exchangeOrderKey;
 
 /** First position in `ids` whose key is ≥ `key` (ids sorted by orderKey). */
 export function lowerBound(ids: readonly string[], key: number): number {

@@ -17,10 +17,13 @@ import { ExchangeTracker } from '../pairing/exchange-tracker.js';
 import type { TrackerState } from '../pairing/tracker-state.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { SessionTracker, type SessionTrackerState } from '../session/session-tracker.js';
-import { DEFAULT_REVISION, isRevision, type Revision } from '../validate/revisions.js';
+import { DEFAULT_REVISION, isRevision, type Revision } from '../revisions/revisions.js';
 import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
-import { joinPath, type Finding, type ItemContext, type Single } from './item-context.js';
+import { joinPath } from '../model/json-path.js';
+import { targetOf } from '../model/target.js';
+import { type Finding, type ItemContext, type Single } from './item-context.js';
 import { lintFindings } from './lints.js';
+import { MrtrChains, type MrtrChainsState } from './mrtr-chains.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import { widgetFindings } from './widget-checks.js';
 
@@ -59,12 +62,9 @@ export interface DeriverState {
   requests: [exchangeId: string, RequestInfo][];
   counts: [exchangeId: string, number][];
   extras: [exchangeId: string, Extras][];
-  chains: [key: string, exchangeId: string][];
-  rootOf: [exchangeId: string, root: string][];
+  chains: MrtrChainsState['chains'];
+  rootOf: MrtrChainsState['rootOf'];
 }
-
-/** MRTR answers still waiting for their retry; the oldest is forgotten past this. */
-const MAX_WAITING_CHAINS = 1024;
 
 export class CaptureDeriver {
   private readonly exchanges: ExchangeTracker;
@@ -76,10 +76,8 @@ export class CaptureDeriver {
   /** Diagnostics counted per open exchange, and fields the tracker does not know about. */
   private readonly counts: Map<string, number>;
   private readonly extras: Map<string, Extras>;
-  /** 2026-07-28 MRTR: the exchange an `input_required` answer left waiting for its retry. */
-  private readonly chains: Map<string, string>;
-  /** The first exchange of a multi-round chain, for each round still waiting for its retry. */
-  private readonly rootOf: Map<string, string>;
+  /** 2026-07-28 MRTR: retries linked to the exchange that started their chain. */
+  private readonly chains: MrtrChains;
 
   /** `state` is for `restore`, which checks it first. */
   constructor(deps: CaptureDeriverDeps = {}, state?: DeriverState) {
@@ -90,8 +88,7 @@ export class CaptureDeriver {
     this.requests = new Map(copyJson(state?.requests ?? []));
     this.counts = new Map(state?.counts ?? []);
     this.extras = new Map(copyJson(state?.extras ?? []));
-    this.chains = new Map(state?.chains ?? []);
-    this.rootOf = new Map(state?.rootOf ?? []);
+    this.chains = new MrtrChains(state);
   }
 
   /**
@@ -108,8 +105,7 @@ export class CaptureDeriver {
       requests: copyJson([...this.requests]),
       counts: [...this.counts],
       extras: copyJson([...this.extras]),
-      chains: [...this.chains],
-      rootOf: [...this.rootOf],
+      ...this.chains.state(),
     };
   }
 
@@ -214,32 +210,19 @@ export class CaptureDeriver {
     return out;
   }
 
-  /** 2026-07-28 multi-round-trip requests: an input_required answer and the retry that carries its requestState. */
+  /** 2026-07-28 multi-round-trip requests: an input_required answer and the retry that carries its requestState (mrtr-chains.ts). */
   private link(ctx: ItemContext, exchange: ExchangeSummary): void {
     const { item, frame } = ctx;
     if (item.kind === 'response' && item.result.resultType === 'input_required' && ctx.request) {
       this.extras.set(exchange.id, { ...this.extras.get(exchange.id), inputRequired: true });
       const state = typeof item.result.requestState === 'string' ? item.result.requestState : '';
-      this.chains.set(chainKey(frame.sessionKey, ctx.request.method, ctx.request.target, state), exchange.id);
-      if (this.chains.size > MAX_WAITING_CHAINS) {
-        const [key, oldest] = this.chains.entries().next().value!;
-        this.chains.delete(key);
-        this.rootOf.delete(oldest);
-      }
+      this.chains.awaitRetry({ sessionKey: frame.sessionKey, method: ctx.request.method, target: ctx.request.target, state }, exchange.id);
     }
     if (item.kind === 'request' && item.params && ('requestState' in item.params || 'inputResponses' in item.params)) {
       const state = typeof item.params.requestState === 'string' ? item.params.requestState : '';
-      const key = chainKey(frame.sessionKey, item.method, requestInfo(item).target, state);
-      const first = this.chains.get(key);
-      if (first !== undefined) {
-        this.chains.delete(key);
-        // A chain of several rounds points every retry at the exchange that started it.
-        const root = this.extras.get(first)?.chainOf ?? this.rootOf.get(first) ?? first;
-        // `first` waited only for this retry: nothing reads its root again.
-        this.rootOf.delete(first);
-        this.rootOf.set(exchange.id, root);
-        this.extras.set(exchange.id, { ...this.extras.get(exchange.id), chainOf: root });
-      }
+      const round = { sessionKey: frame.sessionKey, method: item.method, target: requestInfo(item).target, state };
+      const root = this.chains.retried(round, exchange.id, (first) => this.extras.get(first)?.chainOf);
+      if (root !== undefined) this.extras.set(exchange.id, { ...this.extras.get(exchange.id), chainOf: root });
     }
   }
 
@@ -258,7 +241,7 @@ export class CaptureDeriver {
       ((ex.status === 'cancelled' || ex.status === 'orphan') && this.exchanges.holds(ex)) || (ex.status === 'invalid' && this.exchanges.awaitsMore(ex.id));
     if (isTerminal(ex.status) && !waiting) {
       this.forget(ex.id);
-      if (!out.inputRequired) this.rootOf.delete(ex.id);
+      if (!out.inputRequired) this.chains.settled(ex.id);
     }
     return out;
   }
@@ -278,14 +261,9 @@ function flatten(item: Message): Single {
 function requestInfo(item: Extract<Single, { kind: 'request' }>): RequestInfo {
   const info: RequestInfo = { method: item.method };
   if (item.params) info.params = item.params;
-  const p = item.params;
-  const target = item.method === 'resources/read' ? p?.uri : p?.name;
-  if (typeof target === 'string') info.target = target;
+  const target = targetOf(item.method, item.params);
+  if (target !== undefined) info.target = target;
   return info;
-}
-
-function chainKey(sessionKey: string, method: string, target: string | undefined, state: string): string {
-  return `${sessionKey}\u0000${method}\u0000${target ?? ''}\u0000${state}`;
 }
 
 function findExchange(exchanges: ExchangeSummary[], item: Single, rowId: string, seq: number): ExchangeSummary | undefined {

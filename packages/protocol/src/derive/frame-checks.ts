@@ -5,8 +5,9 @@
  */
 import type { ValidatorPort } from '../diagnostics/validator-port.js';
 import { isJsonObject, type JsonObject } from '../model/json-rpc.js';
-import { METHODS, NOTIFICATIONS, inRevision, methodIn, notificationIn, senderAllowed, REVISIONS, type Revision } from '../validate/revisions.js';
-import { joinPath, wireValue, type Finding, type ItemContext } from './item-context.js';
+import { METHODS, NOTIFICATIONS, inRevision, methodIn, notificationIn, senderAllowed, REVISIONS, type Revision } from '../revisions/revisions.js';
+import { joinPath } from '../model/json-path.js';
+import { wireValue, type Finding, type ItemContext } from './item-context.js';
 import { decodeHeaderValue } from './header-value.js';
 
 /** Tutorial spellings and their real names (protocol reference §2.6). */

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Frame } from '../model/frame.js';
 import type { JsonObject, Message } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
-import type { Revision } from '../validate/revisions.js';
+import type { Revision } from '../revisions/revisions.js';
 
 export type Single = Exclude<Message, { kind: 'batch' }>;
 
@@ -43,7 +43,3 @@ export function wireValue(item: Single): JsonObject {
   }
 }
 
-/** Joins a base and a path from a validator (`$` + `$.params.x` → `$.params.x`, `$[1]` + `$.id` → `$[1].id`). */
-export function joinPath(base: string, path: string): string {
-  return base + path.replace(/^\$/, '');
-}

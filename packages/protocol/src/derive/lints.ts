@@ -4,7 +4,8 @@
  * confused. Each says what is wrong and how to fix it.
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
-import { joinPath, type Finding, type ItemContext } from './item-context.js';
+import { joinPath } from '../model/json-path.js';
+import { type Finding, type ItemContext } from './item-context.js';
 
 const STANDARD_REQUEST_ERRORS = new Set([-32700, -32600, -32601, -32602]);
 /** Text of an isError result that reads like a failure of the request itself. */

@@ -7,7 +7,8 @@
 import type { CompileResult, ValidatorPort } from '../diagnostics/validator-port.js';
 import { copyJson } from '../model/json-copy.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
-import { joinPath, type Finding } from './item-context.js';
+import { joinPath } from '../model/json-path.js';
+import { type Finding } from './item-context.js';
 
 /** Sessions whose tool lists are kept (least recently used dropped first). */
 export const MAX_SESSIONS = 1024;

@@ -7,7 +7,8 @@
 import { isJsonObject, type JsonObject } from '../model/json-rpc.js';
 import { widgetOfTool } from '../widget/widget-declaration.js';
 import { toolWidgetFindings, widgetResourceFindings, widgetResultFindings } from '../widget/widget-lints.js';
-import { joinPath, type Finding, type ItemContext } from './item-context.js';
+import { joinPath } from '../model/json-path.js';
+import type { Finding, ItemContext } from './item-context.js';
 
 export function widgetFindings(ctx: ItemContext, toolOf: (name: string) => JsonObject | undefined): Finding[] {
   const { item, request } = ctx;

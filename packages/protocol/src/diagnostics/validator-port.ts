@@ -4,7 +4,7 @@
  * imports only this package's root — never loads it; the proxy passes one to CaptureDeriver.
  */
 import type { JsonObject, JsonValue } from '../model/json-rpc.js';
-import type { Revision } from '../validate/revisions.js';
+import type { Revision } from '../revisions/revisions.js';
 
 export type SchemaIssueCode = 'envelope-invalid' | 'params-invalid' | 'result-invalid' | 'error-invalid';
 

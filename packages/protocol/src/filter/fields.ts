@@ -3,7 +3,7 @@
  * its syntax, help, value check, sentence and predicate. The parser, describer, matcher and the
  * help/autocomplete list (FILTER_OPERATORS) all read this table, so they cannot drift apart.
  */
-import { EXCHANGE_STATUSES, type ExchangeSummary } from '../model/exchange.js';
+import { ERROR_STATUSES, EXCHANGE_STATUSES, type ExchangeSummary } from '../model/exchange.js';
 import type { FilterContext, FilterField, FilterOp } from './types.js';
 import { describeBytes, globMatcher, idValue, parseDuration, parseSize, quote } from './values.js';
 
@@ -24,7 +24,6 @@ export interface FieldSpec {
 }
 
 /** Statuses `status:err` stands for. */
-export const ERROR_STATUSES = ['protocol_error', 'business_error', 'transport_error', 'invalid'] as const;
 
 const asIs = (raw: string): string => raw;
 

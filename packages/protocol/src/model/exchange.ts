@@ -67,6 +67,19 @@ export interface ExchangeSummary {
 }
 
 /** Status that a finished exchange can no longer leave. */
+/** The statuses `status:err` means: the exchange failed, whichever layer failed it. */
+export const ERROR_STATUSES = ['protocol_error', 'business_error', 'transport_error', 'invalid'] as const;
+
+/**
+ * Where an exchange sits in capture order, from its id: `12` (the exchange of frame 12) → 12,
+ * `12.3` (the fourth item of the batch in frame 12) → 12.0004, so batch items follow their
+ * frame, in order. The store's `sort_key` column and the dashboard's index both order by this.
+ */
+export function exchangeOrderKey(id: string): number {
+  const dot = id.indexOf('.');
+  return dot === -1 ? Number(id) : Number(id.slice(0, dot)) + (Number(id.slice(dot + 1)) + 1) / 10_000;
+}
+
 export function isTerminal(status: ExchangeStatus): boolean {
   return status !== 'pending';
 }

@@ -7,7 +7,8 @@
  * A response seen before its request becomes an `orphan` row and pairs when the request comes.
  *
  * Pure: frames in, changed summaries out. The tracker forgets finished exchanges, so its memory
- * is bounded by what is in flight, not by what was captured.
+ * is bounded by what is in flight, not by what was captured. What a new row looks like, and how an
+ * answer sets its outcome, is exchange-rows.ts; this file decides which row a frame belongs to.
  */
 import type { Frame } from '../model/frame.js';
 import {
@@ -21,11 +22,11 @@ import {
   type RequestMessage,
   type ResponseMessage,
 } from '../model/json-rpc.js';
-import type { ExchangeSummary, Requester } from '../model/exchange.js';
+import type { ExchangeSummary } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
+import { parseTransportFrame } from '../model/transport-frame.js';
 import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
-
-type Side = 'client' | 'server';
+import { applyOutcome, attach, invalidRow, notificationRow, orphanRow, requestRow, transportRow, type Side } from './exchange-rows.js';
 
 /** Answers waiting for a request that never comes are forgotten, oldest first, past this. */
 export const MAX_ORPHANS = 1024;
@@ -170,23 +171,7 @@ export class ExchangeTracker {
       changed.add(early);
       return;
     }
-    const ex: ExchangeSummary = {
-      id: rowId,
-      sessionKey: frame.sessionKey,
-      requester: side,
-      direction: frame.direction,
-      kind: 'request',
-      method: msg.method,
-      rpcId: msg.id,
-      status: 'pending',
-      startTs: frame.ts,
-      requestSeq: frame.seq,
-      frameSeqs: [frame.seq],
-      size: frame.raw.length,
-      diagnostics: 0,
-      updatedSeq: frame.seq,
-    };
-    if (target !== undefined) ex.target = target;
+    const ex = requestRow(frame, msg, rowId, side, target);
     if (this.open.has(key)) ex.diagnostics++; // an id reused while still in flight
     this.open.set(key, ex);
     if (this.open.size > MAX_IN_FLIGHT) {
@@ -235,24 +220,7 @@ export class ExchangeTracker {
       ex = this.open.get(key);
     }
     if (!ex || !key) {
-      const orphan: ExchangeSummary = {
-        id: rowId,
-        sessionKey: frame.sessionKey,
-        requester: requesterSide,
-        direction: frame.direction === 'c2s' ? 's2c' : 'c2s',
-        kind: 'request',
-        rpcId: msg.id,
-        status: 'orphan',
-        startTs: frame.ts,
-        endTs: frame.ts,
-        responseSeq: frame.seq,
-        frameSeqs: [frame.seq],
-        size: frame.raw.length,
-        diagnostics: 1,
-        updatedSeq: frame.seq,
-      };
-      applyOutcome(orphan, msg);
-      if (orphan.status === 'ok') orphan.status = 'orphan';
+      const orphan = orphanRow(frame, msg, rowId, requesterSide);
       if (msg.id !== null) this.addOrphan(pairKey(frame.sessionKey, requesterSide, msg.id), orphan);
       changed.add(orphan);
       return;
@@ -286,21 +254,7 @@ export class ExchangeTracker {
         }
       }
     }
-    const row: ExchangeSummary = {
-      id: rowId,
-      sessionKey: frame.sessionKey,
-      requester: 'none' as Requester,
-      direction: frame.direction,
-      kind: 'notification',
-      method: msg.method,
-      status: 'ok',
-      startTs: frame.ts,
-      frameSeqs: [frame.seq],
-      size: frame.raw.length,
-      diagnostics: 0,
-      updatedSeq: frame.seq,
-    };
-    changed.add(row);
+    changed.add(notificationRow(frame, msg, rowId));
   }
 
   private invalid(frame: Frame, reason: string, rowId: string, changed: Set<ExchangeSummary>): void {
@@ -322,20 +276,7 @@ export class ExchangeTracker {
       }
       return attach(ex, frame, changed);
     }
-    const row: ExchangeSummary = {
-      id: rowId,
-      sessionKey: frame.sessionKey,
-      requester: frame.direction === 'c2s' ? 'client' : 'server',
-      direction: frame.direction,
-      kind: 'invalid',
-      status: 'invalid',
-      startTs: frame.ts,
-      frameSeqs: [frame.seq],
-      errorMessage: reason,
-      size: frame.raw.length,
-      diagnostics: 1,
-      updatedSeq: frame.seq,
-    };
+    const row = invalidRow(frame, reason, rowId);
     changed.add(row);
     // The server's answer to junk (an error with id null) arrives on the same HTTP connection.
     if (frame.direction === 'c2s' && frame.http?.connectionId) {
@@ -378,20 +319,7 @@ export class ExchangeTracker {
       }
       return;
     }
-    changed.add({
-      id: String(frame.seq),
-      sessionKey: frame.sessionKey,
-      requester: 'none',
-      kind: 'notification',
-      method: 'transport',
-      status: 'transport_error',
-      startTs: frame.ts,
-      frameSeqs: [frame.seq],
-      errorMessage: message,
-      size: 0,
-      diagnostics: 0,
-      updatedSeq: frame.seq,
-    });
+    changed.add(transportRow(frame, message));
   }
 
   private addOrphan(key: string, orphan: ExchangeSummary): void {
@@ -429,12 +357,6 @@ export class ExchangeTracker {
   }
 }
 
-function attach(ex: ExchangeSummary, frame: Frame, changed: Set<ExchangeSummary>): void {
-  ex.frameSeqs.push(frame.seq);
-  ex.updatedSeq = frame.seq;
-  changed.add(ex);
-}
-
 function pairKey(sessionKey: string, requester: Side, id: string | number): string {
   return `${sessionKey}\u0000${requester}\u0000${idKey(id)}`;
 }
@@ -444,42 +366,4 @@ function progressTokenOf(params: JsonObject | undefined): string | number | unde
   if (!isJsonObject(meta)) return undefined;
   const token = meta.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
-}
-
-/** Sets status and error fields from the answer. */
-function applyOutcome(ex: ExchangeSummary, msg: ResponseMessage | ErrorMessage): void {
-  if (msg.kind === 'error') {
-    ex.status = 'protocol_error';
-    ex.errorCode = msg.error.code;
-    ex.errorMessage = msg.error.message;
-    return;
-  }
-  if (msg.result.isError === true) {
-    ex.status = 'business_error';
-    ex.errorMessage = firstText(msg.result) ?? 'tool reported isError: true';
-    return;
-  }
-  ex.status = 'ok';
-}
-
-function firstText(result: JsonObject): string | undefined {
-  const content = result.content;
-  if (!Array.isArray(content)) return undefined;
-  for (const block of content) {
-    if (isJsonObject(block) && block.type === 'text' && typeof block.text === 'string') return block.text.slice(0, 300);
-  }
-  return undefined;
-}
-
-/** Transport frames carry `{"event": "...", "message": "..."}` written by the tap. */
-export function parseTransportFrame(raw: string): { event?: string; message: string } {
-  try {
-    const value = JSON.parse(raw) as unknown;
-    if (isJsonObject(value) && typeof value.message === 'string') {
-      return typeof value.event === 'string' ? { event: value.event, message: value.message } : { message: value.message };
-    }
-  } catch {
-    // fall through: show the text as it is
-  }
-  return { message: raw };
 }

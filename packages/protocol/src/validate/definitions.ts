@@ -5,7 +5,7 @@
  */
 import { overlayFor } from './overlays.js';
 import { ownDefinition } from './own-definitions.js';
-import { revisionAtLeast, type Revision } from './revisions.js';
+import { revisionAtLeast, type Revision } from '../revisions/revisions.js';
 import { requestId } from './schema-patch.js';
 import { sdkDefinition, type JsonSchema } from './sdk-definitions.js';
 

@@ -3,7 +3,7 @@
  * A separate entry so the browser bundle, which imports only `@mcpscope/protocol`, never pulls
  * Ajv or zod in.
  */
-export { SchemaValidator, envelopeIssues, pointerToPath, resultDefinition } from './schema-validator.js';
+export { SchemaValidator, envelopeIssues, resultDefinition } from './schema-validator.js';
 export type { MessageCheck, SchemaIssue, SchemaIssueCode } from './schema-validator.js';
 export { resolveDefinition } from './definitions.js';
 export { ToolSchemaCompiler } from './tool-schemas.js';
@@ -20,5 +20,5 @@ export {
   notificationIn,
   revisionAtLeast,
   senderAllowed,
-} from './revisions.js';
-export type { MethodInfo, NotificationInfo, Revision } from './revisions.js';
+} from '../revisions/revisions.js';
+export type { MethodInfo, NotificationInfo, Revision } from '../revisions/revisions.js';

@@ -3,7 +3,7 @@
  * each overlay says how another revision differs, in the terms of the specification's changelog.
  * The differential test against the official schema.json files is what keeps these honest.
  */
-import type { Revision } from './revisions.js';
+import type { Revision } from '../revisions/revisions.js';
 import type { JsonSchema } from './sdk-definitions.js';
 import { dropProps, int, ref, requireProps, setProps, str } from './schema-patch.js';
 

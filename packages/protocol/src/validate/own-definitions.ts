@@ -3,7 +3,7 @@
  * server/discover, subscriptions, MRTR input_required results, typed errors — written from the
  * specification text as mcpscope's own rules.
  */
-import type { Revision } from './revisions.js';
+import type { Revision } from '../revisions/revisions.js';
 import type { JsonSchema } from './sdk-definitions.js';
 import { int, obj, ref, requestId, str } from './schema-patch.js';
 

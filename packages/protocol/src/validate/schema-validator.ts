@@ -7,9 +7,10 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { addFormats } from './formats.js';
 import { isJsonObject, isJsonRpcId, type JsonObject, type JsonValue } from '../model/json-rpc.js';
+import { pathFromPointer } from '../model/json-path.js';
 import { resolveDefinition } from './definitions.js';
 import { JSON_VALUE_SCHEMA } from './own-definitions.js';
-import { methodIn, notificationIn, revisionAtLeast, type Revision } from './revisions.js';
+import { methodIn, notificationIn, revisionAtLeast, type Revision } from '../revisions/revisions.js';
 import type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
 
 export type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/validator-port.js';
@@ -70,7 +71,7 @@ export class SchemaValidator {
     const errors = this.validateDefinition(rev, def, value);
     if (!errors || errors.length === 0) return [];
     const first = errors[0]!;
-    const issue: SchemaIssue = { code, path: base + pointerToPath(first.instancePath), message: describeError(first), definition: def };
+    const issue: SchemaIssue = { code, path: base + pathFromPointer(first.instancePath), message: describeError(first), definition: def };
     if (first.keyword === 'required') issue.missing = String((first.params as { missingProperty?: unknown }).missingProperty);
     return [issue];
   }
@@ -143,19 +144,6 @@ export function envelopeIssues(rev: Revision, v: JsonObject): SchemaIssue[] {
 
 function isIntegerOrString(id: unknown): boolean {
   return isJsonRpcId(id) && (typeof id === 'string' || Number.isInteger(id));
-}
-
-/** `/params/arguments/0` → `$.params.arguments[0]`. */
-export function pointerToPath(pointer: string): string {
-  if (!pointer) return '';
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((raw) => {
-      const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-      return /^\d+$/.test(seg) ? `[${seg}]` : /^[A-Za-z_$][\w$]*$/.test(seg) ? `.${seg}` : `[${JSON.stringify(seg)}]`;
-    })
-    .join('');
 }
 
 export function describeError(e: ErrorObject): string {

@@ -10,7 +10,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { CompileResult, CompiledSchema } from '../diagnostics/validator-port.js';
 import type { JsonObject, JsonValue } from '../model/json-rpc.js';
 import { addFormats } from './formats.js';
-import { describeError, pointerToPath } from './schema-validator.js';
+import { describeError } from './schema-validator.js';
+import { pathFromPointer } from '../model/json-path.js';
 
 const MAX_NODES = 5_000;
 const MAX_DEPTH = 48;
@@ -52,7 +53,7 @@ export class ToolSchemaCompiler {
       return { ok: false, reason: 'invalid-schema', detail: (err as Error).message };
     }
     const check: CompiledSchema = (value: JsonValue) =>
-      fn(value) ? [] : (fn.errors ?? []).slice(0, 1).map((e) => ({ path: pointerToPath(e.instancePath), message: describeError(e) }));
+      fn(value) ? [] : (fn.errors ?? []).slice(0, 1).map((e) => ({ path: pathFromPointer(e.instancePath), message: describeError(e) }));
     return { ok: true, check };
   }
 }

@@ -9,7 +9,7 @@
  * lists tools, reads the widget and calls the tool in different sessions.
  */
 import type { Finding } from '../derive/item-context.js';
-import { joinPath } from '../derive/item-context.js';
+import { joinPath } from '../model/json-path.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { FLAT_RESOURCE_URI, MCP_APP_MIME, OPENAI_OUTPUT_TEMPLATE, OPENAI_VISIBILITY, SKYBRIDGE_MIME, WIDGET_MIME_TYPES, widgetOfTool } from './widget-declaration.js';
 import { OPENAI_WIDGET_CSP, OPENAI_WIDGET_DOMAIN, OPENAI_WIDGET_PREFERS_BORDER, widgetContent } from './widget-resource.js';

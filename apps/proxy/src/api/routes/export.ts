@@ -8,22 +8,20 @@
  * Failures are InspectorErrors, answered by the API's one error handler.
  */
 import { Hono, type Context } from 'hono';
-import { InspectorError, type InspectorErrorCode } from '../../core/errors.js';
+import { InspectorError } from '../../core/errors.js';
 import type { FrameInput, ImportResponse } from '@mcpscope/protocol';
-import type { FrameSource } from '../../capture/capture-reader.js';
-import { buildExport, previewExport, EXPORT_FORMATS, type ExportErrorCode, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
+import type { CaptureReader } from '../../capture/capture-reader.js';
+import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
 import { importCapture } from '../../interchange/importer.js';
 
 export interface ExportRouteDeps {
-  source: FrameSource;
+  source: CaptureReader;
   /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
   importFrames?: (frames: FrameInput[]) => void;
 }
 
 /** Larger files are refused before they are read: an import is held in memory whole. */
 export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
-
-const CODES: Record<ExportErrorCode, InspectorErrorCode> = { bad_filter: 'bad_filter', bad_redact: 'bad_redact', bad_request: 'bad_param', not_found: 'not_found' };
 
 function exportRequest(c: Context): ExportRequest {
   const format = (c.req.query('format') ?? 'jsonl') as ExportFormat;
@@ -43,13 +41,13 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
 
   app.get('/export/preview', (c) => {
     const preview = previewExport(deps.source, exportRequest(c));
-    if ('ok' in preview) throw new InspectorError(CODES[preview.code], preview.message);
+    if ('ok' in preview) throw new InspectorError(preview.code, preview.message);
     return c.json(preview);
   });
 
   app.get('/export', (c) => {
     const out = buildExport(deps.source, exportRequest(c));
-    if (!out.ok) throw new InspectorError(CODES[out.code], out.message);
+    if (!out.ok) throw new InspectorError(out.code, out.message);
     const iterator = out.chunks[Symbol.iterator]();
     const encoder = new TextEncoder();
     // Pulled as the client reads: each pull writes about 64 KiB, so a large export streams.

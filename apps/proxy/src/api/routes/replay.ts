@@ -11,7 +11,8 @@ import { Hono, type Context } from 'hono';
 import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInputsResponse, type ReplayToolsResponse } from '@mcpscope/protocol';
 import { curlCommand } from '../../interchange/curl.js';
 import { parseReplayBody } from '../../replay/replay-body.js';
-import { replayStatus, type ReplayError } from '../../replay/replay-errors.js';
+import type { ReplayError } from '../../replay/replay-errors.js';
+import { errorStatus } from '../../core/errors.js';
 import type { ReplayService } from '../../replay/replay-service.js';
 
 export interface ReplayRouteDeps {
@@ -85,5 +86,5 @@ function failure(c: Context, error: ReplayError): Response {
   const body: ReplayFailure = { error: { code: error.code, message: error.message } };
   if (error.exchange) body.exchange = error.exchange;
   if (error.retryWith) body.retryWith = error.retryWith;
-  return c.json(body, replayStatus(error.code));
+  return c.json(body, errorStatus(error.code) as 400);
 }

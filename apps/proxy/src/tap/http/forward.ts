@@ -7,9 +7,9 @@
  * never ends a request or a stream.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SseParser, type FrameInput, type HttpInfo, type SseEvent, type Transport } from '@mcpscope/protocol';
+import { SseParser, type FrameInput, type HttpInfo, type SseEvent, type Transport, transportFrameText } from '@mcpscope/protocol';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
-import { answerUpstreamFailure, describeError, transportRaw } from '../../upstream/failure.js';
+import { answerUpstreamFailure, describeError } from '../../upstream/failure.js';
 import { downstreamResponseHeaders, headerValue, upstreamRequestHeaders } from '../../upstream/http-headers.js';
 import { EndpointRewriter, legacySessionKey, rewriteEndpoint, type LegacyEndpoints } from './legacy-sse.js';
 import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata, rewriteUrl, rewriteWwwAuthenticate } from './public-origin.js';
@@ -107,7 +107,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         recordRequest(key);
         const reason = describeError(err);
         if (recordHere) {
-          deps.record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportRaw('upstream-error', reason), http: { method, path: url, status: 502, connectionId } });
+          deps.record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId } });
         }
         answerUpstreamFailure(res, requestText, reason, cors);
       },
@@ -203,7 +203,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       }
       if (recordHere) {
         const what = isSse ? 'the SSE stream' : 'the response body';
-        deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportRaw('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });
+        deps.record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportFrameText('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });
       }
       // An SSE stream can end cleanly (the client may resume); a cut body cannot be made whole.
       if (isSse) res.end();
@@ -214,7 +214,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
 
 function recordClientLeft(deps: ForwardDeps, recordHere: boolean, sessionKey: string, transport: Transport, http: HttpInfo): void {
   if (!recordHere) return;
-  deps.record({ ts: deps.now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportRaw('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId! } });
+  deps.record({ ts: deps.now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId! } });
 }
 
 function rewriteOriginHeaders(headers: Record<string, string | string[]>, upstreamOrigin: string, base: string): void {

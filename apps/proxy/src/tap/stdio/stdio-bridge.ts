@@ -12,9 +12,8 @@
  * fails every request still waiting on it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyText, idKey, isJsonObject, type FrameInput, type HttpInfo, type JsonRpcId, type LineItem, type Message } from '@mcpscope/protocol';
+import { classifyText, idKey, isJsonObject, type FrameInput, type HttpInfo, type JsonRpcId, type LineItem, type Message, transportFrameText } from '@mcpscope/protocol';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
-import { transportRaw } from '../../upstream/failure.js';
 
 export interface BridgeDeps {
   record(frame: FrameInput): number;
@@ -116,7 +115,7 @@ export class StdioBridge {
   /** The child ended: record it and give every waiting client a well-formed answer. */
   childExited(description: string): void {
     this.exitReason = description;
-    this.deps.record({ ts: this.deps.now(), sessionKey: this.sessionKey, direction: 's2c', transport: 'stdio', kind: 'transport', raw: transportRaw('child-exited', description), http: this.frameHttp() });
+    this.deps.record({ ts: this.deps.now(), sessionKey: this.sessionKey, direction: 's2c', transport: 'stdio', kind: 'transport', raw: transportFrameText('child-exited', description), http: this.frameHttp() });
     for (const stream of [...this.open]) {
       for (const id of [...stream.pending]) this.answer(stream, id, errorLine(JSON.parse(id) as JsonRpcId, `mcpscope: ${description}`));
     }

@@ -1,0 +1,154 @@
+/**
+ * `mcpscope verify FILE --target URL`: a capture as a regression test. Re-runs the captured
+ * client's calls against a live server, prints one row per call and exits 0 (nothing
+ * regressed), 1 (something did) or 2 (could not run). Parsing is pure.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
+import { verifyCapture } from '../compose/verify-capture.js';
+import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, junitReport, type ReportMeta } from '../verify/verify-report.js';
+import { UsageError } from './cli-args.js';
+import type { CliIo } from './cli-io.js';
+
+export const VERIFY_USAGE = `Usage:
+  mcpscope verify FILE --target URL [options]
+
+Re-runs every client→server call of a capture (a capture database, a .jsonl or a .har export)
+against a live server: session by session in capture order, initialize first with the captured
+capabilities, server requests (sampling, elicitation, roots) answered as the captured client
+answered them. Compares each answer with the captured one: status (ok, protocol error, tool
+error, transport error), result shape, then content with volatile parts set aside.
+
+Options:
+  --target URL        the live server's MCP endpoint
+  --only FILTER       re-run only the calls this filter selects (the dashboard's filter language),
+                      e.g. --only 'status:err' or --only 'tool:get_*'
+  --expect ok         every selected call must now succeed ("did my fix work")
+  --ignore '$.PATH'   leave this JSON path out of the comparison (repeatable), e.g.
+                      '$.result.content[*].text' or '$..generatedAt'
+  --report FILE       also write a report: FILE.xml is JUnit XML, FILE.json is JSON (repeatable)
+  --header 'N: V'     send this header on every request, e.g. a token the capture redacted
+  --timeout SECONDS   how long one call may take (default 60)
+
+Volatile by default: ISO date-times and UUIDs inside strings; members named ${VOLATILE_KEYS.slice(0, 8).join(', ')}, …;
+${DEFAULT_IGNORED_PATHS.join(', ')}.
+
+Exit codes: 0 nothing regressed, 1 a call regressed (or still fails with --expect ok), 2 could not run.
+`;
+
+export interface VerifyCli {
+  file: string;
+  target: URL;
+  only: Filter | null;
+  onlyText?: string;
+  expectOk: boolean;
+  ignore: PathPattern[];
+  ignoreText: string[];
+  reports: { file: string; format: 'junit' | 'json' }[];
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export function parseVerifyArgs(argv: string[]): VerifyCli {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        target: { type: 'string' },
+        only: { type: 'string' },
+        expect: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        report: { type: 'string', multiple: true },
+        header: { type: 'string', multiple: true },
+        timeout: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) throw new UsageError('verify takes one FILE (a capture database, a .jsonl or a .har export)');
+  if (!values.target) throw new UsageError('verify needs --target URL, the live server to check');
+  let target: URL;
+  try {
+    target = new URL(values.target);
+  } catch {
+    throw new UsageError(`--target must be a URL such as http://localhost:3000/mcp (got "${values.target}")`);
+  }
+  if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new UsageError('--target must be an http:// or https:// URL');
+  let only: Filter | null = null;
+  if (values.only !== undefined) {
+    const f = parseFilter(values.only);
+    if (!f.ok) throw new UsageError(`--only: ${f.error.message} (at position ${f.error.position} of "${values.only}")`);
+    only = f.filter;
+  }
+  if (values.expect !== undefined && values.expect !== 'ok') throw new UsageError(`--expect takes "ok" (got "${values.expect}")`);
+  const ignore = parseIgnore(values.ignore ?? []);
+  if (!ignore.ok) throw new UsageError(`--ignore: ${ignore.message}`);
+  const reports = (values.report ?? []).map((file) => {
+    if (/\.xml$/i.test(file)) return { file, format: 'junit' as const };
+    if (/\.json$/i.test(file)) return { file, format: 'json' as const };
+    throw new UsageError(`--report ${file}: name a .xml file (JUnit) or a .json file`);
+  });
+  const headers: Record<string, string> = {};
+  for (const h of values.header ?? []) {
+    const colon = h.indexOf(':');
+    if (colon < 1) throw new UsageError(`--header must be "Name: value" (got "${h}")`);
+    headers[h.slice(0, colon).trim().toLowerCase()] = h.slice(colon + 1).trim();
+  }
+  const timeout = values.timeout === undefined ? 60 : Number(values.timeout);
+  if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`);
+  return {
+    file: positionals[0]!,
+    target,
+    only,
+    ...(values.only !== undefined ? { onlyText: values.only } : {}),
+    expectOk: values.expect === 'ok',
+    ignore: ignore.patterns,
+    ignoreText: values.ignore ?? [],
+    reports,
+    headers,
+    timeoutMs: timeout * 1000,
+  };
+}
+
+/** Runs `mcpscope verify`; resolves with the exit code. */
+export async function runVerify(argv: string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(VERIFY_USAGE);
+    return 0;
+  }
+  let cli: VerifyCli;
+  try {
+    cli = parseVerifyArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr.write(`mcpscope verify: ${err.message}\n\n${VERIFY_USAGE}`);
+    return EXIT_COULD_NOT_RUN;
+  }
+  const startedAt = new Date().toISOString();
+  const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs });
+  if (!run.ok) {
+    io.stderr.write(`mcpscope verify: ${run.message}\n`);
+    return EXIT_COULD_NOT_RUN;
+  }
+  const { result, cassette, report } = run;
+  for (const p of [...report.problems, ...cassette.problems]) io.stderr.write(`mcpscope verify: note: ${p.where}: ${p.message}\n`);
+  if (result.rows.length > 0) io.stdout.write(`\n${formatTable(result.rows)}\n`);
+  for (const w of result.warnings) io.stderr.write(`mcpscope verify: ${w}\n`);
+  io.stdout.write(`${formatSummary(result)}\n`);
+  const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, ignore: cli.ignoreText, startedAt };
+  for (const r of cli.reports) {
+    try {
+      writeFileSync(r.file, r.format === 'junit' ? junitReport(result, meta) : jsonReport(result, meta));
+    } catch (err) {
+      io.stderr.write(`mcpscope verify: could not write the report ${r.file}: ${(err as Error).message}\n`);
+      return EXIT_COULD_NOT_RUN;
+    }
+  }
+  return exitCode(result);
+}

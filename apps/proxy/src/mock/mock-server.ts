@@ -1,0 +1,177 @@
+/**
+ * `mcpscope mock`: a capture served back as an MCP server over Streamable HTTP, at the paths the
+ * captured client posted to. Both eras:
+ * - legacy (≤2025-11-25): `initialize` opens a session, with a minted `Mcp-Session-Id` when the
+ *   captured server minted one; later requests must carry it (404 once it is gone, 400 without
+ *   one, as the SDK server answers); DELETE ends it; GET has no stream to offer (405).
+ * - 2026-07-28 (a request whose `_meta` names the revision): stateless; every request stands
+ *   alone, answered with the HTTP status and body the capture holds (404 + -32601 included).
+ * Every request gets an answer: the captured one (matcher.ts's rules), `{}` for an uncaptured
+ * `ping`, or a JSON-RPC error that names what was asked and the nearest captured calls.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  CassetteMatcher,
+  classifyText,
+  describeCall,
+  isJsonObject,
+  type Cassette,
+  type CassetteSession,
+  type JsonObject,
+  type MatchMode,
+  type Message,
+} from '@mcpscope/protocol';
+import { MockSessions, type MockSession } from './mock-sessions.js';
+import { playCall } from './mock-playback.js';
+
+export interface MockOptions {
+  cassette: Cassette;
+  mode?: MatchMode;
+  /** Timing: 1 as captured, N times faster, 0 at once. */
+  speed?: number;
+  replyTimeoutMs?: number;
+  /** One line per request answered (or not): for the terminal. */
+  log?(line: string): void;
+}
+
+export interface MockHandler {
+  /** The paths served (the captured MCP endpoint, `/mcp` when the capture names none). */
+  paths: string[];
+  handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string> | undefined): void;
+  close(): void;
+}
+
+const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_INFO_META = 'io.modelcontextprotocol/clientInfo';
+const MAX_BODY = 64 * 1024 * 1024;
+
+export function createMock(options: MockOptions): MockHandler {
+  const { cassette } = options;
+  const matcher = new CassetteMatcher(cassette, options.mode ?? 'strict');
+  const sessions = new MockSessions(matcher);
+  const captured = new Map<string, CassetteSession>(cassette.sessions.map((s) => [s.sessionKey, s]));
+  const paths = cassette.paths.length > 0 ? cassette.paths : ['/mcp'];
+  const speed = options.speed ?? 1;
+  const replyTimeoutMs = options.replyTimeoutMs ?? 60_000;
+  const log = options.log ?? (() => {});
+
+  const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) }).end(text);
+  };
+  const rpcError = (res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) => json(res, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+
+  /** The session a request belongs to, or an HTTP answer saying why it has none. */
+  function sessionFor(req: IncomingMessage, message: Extract<Message, { kind: 'request' }>, res: ServerResponse, cors: Record<string, string>): { session: MockSession; headers: Record<string, string> } | undefined {
+    const meta = isJsonObject(message.params?._meta) ? message.params._meta : undefined;
+    if (meta && typeof meta[MODERN_VERSION_META] === 'string') {
+      const info = isJsonObject(meta[CLIENT_INFO_META]) ? JSON.stringify(meta[CLIENT_INFO_META]) : '';
+      return { session: sessions.sessionless(`${req.headers['user-agent'] ?? ''} ${info}`), headers: cors };
+    }
+    const id = header(req, 'mcp-session-id');
+    if (message.method === 'initialize') {
+      const match = matcher.candidates('initialize', message.params)[0];
+      const session = sessions.open(match ? (captured.get(match.sessionKey)?.statefulServer ?? false) : false);
+      return { session, headers: session.id !== undefined ? { ...cors, 'mcp-session-id': session.id } : cors };
+    }
+    if (id !== undefined) {
+      const session = sessions.get(id);
+      if (session) return { session, headers: cors };
+      rpcError(res, 404, -32001, 'Session not found', cors);
+      return undefined;
+    }
+    const stateful = cassette.sessions.some((s) => s.statefulServer);
+    if (stateful) {
+      rpcError(res, 400, -32000, 'Bad Request: No valid session ID provided', cors);
+      return undefined;
+    }
+    return { session: sessions.sessionless(req.headers['user-agent'] ?? ''), headers: cors };
+  }
+
+  async function request(req: IncomingMessage, res: ServerResponse, message: Extract<Message, { kind: 'request' }>, cors: Record<string, string>): Promise<void> {
+    const found = sessionFor(req, message, res, cors);
+    if (!found) return;
+    const { session, headers } = found;
+    const matched = session.cursor.match(message.method, message.params);
+    if (!matched.ok) {
+      if (message.method === 'ping') return json(res, 200, { jsonrpc: '2.0', id: message.id, result: {} }, headers);
+      log(`✗ ${message.method}${matched.error.data.nearest.length ? `: no match; nearest exchange ${matched.error.data.nearest[0]!.exchangeId}` : ': never captured'}`);
+      return json(res, 200, { jsonrpc: '2.0', id: message.id, error: matched.error }, headers);
+    }
+    log(`→ ${describeCall({ method: message.method, target: matched.call.target, id: message.id })} answered from exchange ${matched.call.exchangeId}`);
+    await playCall(matched.call, { id: message.id, ...(message.params ? { params: message.params } : {}) }, session, res, { speed, replyTimeoutMs, headers });
+  }
+
+  function post(req: IncomingMessage, res: ServerResponse, text: string, cors: Record<string, string>): void {
+    const message = classifyText(text);
+    if (message.kind === 'invalid') return rpcError(res, 400, -32700, `Parse error: ${message.reason}`, cors);
+    if (message.kind === 'batch') return void batch(req, res, message.items, cors);
+    if (message.kind === 'request') return void request(req, res, message, cors).catch((err: unknown) => fail(res, err));
+    if ((message.kind === 'response' || message.kind === 'error') && message.id !== null) {
+      const id = header(req, 'mcp-session-id');
+      const owner = id !== undefined ? sessions.get(id) : undefined;
+      const reply = JSON.parse(text) as JsonObject; // classifyText has parsed it as a response: an object
+      const delivered = owner ? owner.reply(message.id, reply) : [...sessions.all()].some((s) => s.reply(message.id!, reply));
+      if (!delivered) log(`· a reply to server request ${JSON.stringify(message.id)} that nothing waits for`);
+    }
+    // Notifications and replies are accepted with no body, as the SDK server does.
+    res.writeHead(202, cors).end();
+  }
+
+  /** 2025-03-26 batches: every request of the array answered in one JSON array (no streaming). */
+  async function batch(req: IncomingMessage, res: ServerResponse, items: Message[], cors: Record<string, string>): Promise<void> {
+    const answers: unknown[] = [];
+    for (const item of items) {
+      if (item.kind !== 'request') continue;
+      const found = sessionFor(req, item, res, cors);
+      if (!found) return;
+      const matched = found.session.cursor.match(item.method, item.params);
+      if (matched.ok && matched.call.answer) answers.push({ ...matched.call.answer, id: item.id });
+      else if (item.method === 'ping') answers.push({ jsonrpc: '2.0', id: item.id, result: {} });
+      else answers.push({ jsonrpc: '2.0', id: item.id, error: matched.ok ? { code: -32000, message: 'mcpscope mock: the capture recorded a transport failure here' } : matched.error });
+    }
+    if (answers.length === 0) return void res.writeHead(202, cors).end();
+    json(res, 200, answers, cors);
+  }
+
+  function fail(res: ServerResponse, err: unknown): void {
+    log(`! ${(err as Error).message}`);
+    if (!res.headersSent) rpcError(res, 500, -32603, `mcpscope mock failed: ${(err as Error).message}`);
+    else res.destroy();
+  }
+
+  return {
+    paths,
+    close: () => sessions.closeAll(),
+    handle(req, res, cors = {}) {
+      const path = (req.url ?? '/').replace(/\?.*$/, '');
+      if (!paths.includes(path)) {
+        return json(res, 404, { error: `mcpscope mock serves the captured MCP endpoint at ${paths.join(', ')}; ${req.method} ${path} was not captured` }, cors);
+      }
+      if (req.method === 'POST') {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        req.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_BODY) chunks.push(c);
+        });
+        req.on('end', () => (size > MAX_BODY ? rpcError(res, 413, -32600, 'Request body too large', cors) : post(req, res, Buffer.concat(chunks).toString('utf8'), cors)));
+        req.on('error', () => {});
+        return;
+      }
+      if (req.method === 'DELETE') {
+        const id = header(req, 'mcp-session-id');
+        if (id !== undefined && sessions.end(id)) return void res.writeHead(200, cors).end();
+        return rpcError(res, 404, -32001, 'Session not found', cors);
+      }
+      // The capture's server-initiated streams are replayed inside the calls they belong to; a
+      // standalone GET stream has nothing to carry (405 is what a server without one answers).
+      res.writeHead(405, { ...cors, allow: 'POST, DELETE' }).end();
+    },
+  };
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

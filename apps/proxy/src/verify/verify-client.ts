@@ -1,0 +1,141 @@
+/**
+ * The client side of `mcpscope verify`: one POST per captured message to the live server, the
+ * answer read as one JSON body or as the request's SSE stream, server requests on that stream
+ * answered through a callback (verify answers them the way the captured client did), and the
+ * session id and negotiated revision kept for the requests that follow.
+ *
+ * Sends the captured message text as captured (only the ids verify must own are changed by the
+ * caller), so the live server is asked exactly what it was asked before. Never throws for what a
+ * server does: every way a call can end is a value.
+ */
+import { classifyText, idKey, SseParser, type JsonObject, type JsonRpcId, type RequestMessage } from '@mcpscope/protocol';
+import { describeError } from '../upstream/failure.js';
+import { headerValue } from '../upstream/http-headers.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/upstream-request.js';
+import { wireHeaders } from '../upstream/wire-headers.js';
+
+export interface PostOutcome {
+  /** The JSON-RPC answer to the request, when one came. */
+  answer?: JsonObject;
+  /** How the call failed in transport (unreachable, HTTP error without a JSON-RPC body, stream cut). */
+  failure?: string;
+  /** The server could not be reached at all (connection refused, DNS): verify cannot run against it. */
+  unreachable?: boolean;
+  status?: number;
+  sessionId?: string;
+  /** Secret headers the captured client sent (redacted in the capture) that no `--header` supplied. */
+  missingCredentials?: string[];
+}
+
+export interface VerifyClientOptions {
+  /** The live MCP endpoint. */
+  url: URL;
+  request: UpstreamRequest;
+  /** `--header` values: credentials and anything else the captured client sent that was redacted. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+}
+
+export type ServerRequestHandler = (request: RequestMessage) => JsonObject;
+
+export class VerifyClient {
+  sessionId: string | undefined;
+  protocolVersion: string | undefined;
+
+  constructor(private readonly options: VerifyClientOptions) {}
+
+  /**
+   * Sends one message. For a request, resolves with its answer; for a notification or a reply,
+   * once the server accepted it. `captured` are the captured client's headers (secrets redacted).
+   */
+  async post(message: JsonObject, captured: Record<string, string> | undefined, onServerRequest: ServerRequestHandler, inputSchema?: JsonObject): Promise<PostOutcome> {
+    const { headers, missingCredentials } = wireHeaders(message, {
+      credentials: this.options.headers,
+      ...(captured ? { captured } : {}),
+      ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
+      ...(this.protocolVersion !== undefined ? { protocolVersion: this.protocolVersion } : {}),
+      ...(inputSchema ? { inputSchema } : {}),
+    });
+    const id = isRequestId(message.id) && typeof message.method === 'string' ? message.id : undefined;
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    let res: UpstreamResponse;
+    try {
+      res = await this.options.request(this.options.url.href, { method: 'POST', headers, body: Buffer.from(JSON.stringify(message), 'utf8'), signal });
+    } catch (err) {
+      return signal.aborted ? { failure: `no answer within ${this.options.timeoutMs / 1000} s` } : { failure: `unreachable: ${describeError(err)}`, unreachable: true };
+    }
+    const out: PostOutcome = { status: res.statusCode };
+    if (missingCredentials.length > 0) out.missingCredentials = missingCredentials;
+    const sessionId = headerValue(res.headers, 'mcp-session-id');
+    if (sessionId !== undefined) out.sessionId = sessionId;
+    const contentType = headerValue(res.headers, 'content-type') ?? '';
+    try {
+      if (contentType.startsWith('text/event-stream')) {
+        const answer = await this.readStream(res, id, onServerRequest, captured);
+        if (answer) out.answer = answer;
+        else if (id !== undefined) out.failure = `the server ended its stream (HTTP ${res.statusCode}) without answering`;
+        return out;
+      }
+      const text = await readText(res);
+      const parsed = text === '' ? undefined : classifyText(text);
+      if (parsed && (parsed.kind === 'response' || parsed.kind === 'error')) out.answer = JSON.parse(text) as JsonObject;
+      else if (id !== undefined) out.failure = `HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ' with no body'}`;
+      else if (res.statusCode >= 400) out.failure = `HTTP ${res.statusCode}`;
+      return out;
+    } catch (err) {
+      return { ...out, failure: signal.aborted ? `no answer within ${this.options.timeoutMs / 1000} s` : `the answer broke: ${describeError(err)}` };
+    }
+  }
+
+  /** Ends a session the server opened (DELETE), as a polite client does. */
+  async end(): Promise<void> {
+    if (this.sessionId === undefined) return;
+    const headers: Record<string, string> = { ...this.options.headers, 'mcp-session-id': this.sessionId };
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+    try {
+      const res = await this.options.request(this.options.url.href, { method: 'DELETE', headers, body: undefined, signal: AbortSignal.timeout(5_000) });
+      res.body.resume();
+    } catch {
+      // The verdicts are in; a server that will not end its session changes none of them.
+    }
+  }
+
+  private async readStream(res: UpstreamResponse, id: JsonRpcId | undefined, onServerRequest: ServerRequestHandler, captured: Record<string, string> | undefined): Promise<JsonObject | undefined> {
+    const parser = new SseParser();
+    const replies: Promise<unknown>[] = [];
+    let answer: JsonObject | undefined;
+    const take = (items: ReturnType<SseParser['push']>) => {
+      for (const item of items) {
+        if (item.type !== 'event' || !item.hasData || item.data === '') continue;
+        const message = classifyText(item.data);
+        if (message.kind === 'request') {
+          // Answered while the call is open: the server may wait for it before it answers.
+          replies.push(this.post(onServerRequest(message), captured, onServerRequest));
+        } else if ((message.kind === 'response' || message.kind === 'error') && id !== undefined && message.id !== null && idKey(message.id) === idKey(id)) {
+          answer = JSON.parse(item.data) as JsonObject;
+        }
+      }
+    };
+    try {
+      for await (const chunk of res.body) {
+        take(parser.push(chunk as Buffer));
+        if (answer) break;
+      }
+      if (!answer) take(parser.end());
+    } finally {
+      res.body.destroy();
+    }
+    await Promise.all(replies);
+    return answer;
+  }
+}
+
+function isRequestId(v: unknown): v is JsonRpcId {
+  return typeof v === 'string' || typeof v === 'number';
+}
+
+async function readText(res: UpstreamResponse): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

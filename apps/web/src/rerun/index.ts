@@ -1,0 +1,2 @@
+/** "Re-run failed calls" (issue 17): the top-bar button and the panel's host. */
+export { RerunButton, RerunHost } from './rerun-host.js';

@@ -1,0 +1,27 @@
+/**
+ * A transport frame is mcpscope's own record that the path itself failed (the upstream could not
+ * be reached, a stream broke, the client left, a stdio child exited, a replay gave up): its raw
+ * text is `{"event": "...", "message": "..."}`. Written by the tap, replay and the HAR reader;
+ * read by pairing (which turns the exchange it belongs to into a transport_error) and the views.
+ */
+import { isJsonObject } from './json-rpc.js';
+
+export const TRANSPORT_EVENTS = ['upstream-error', 'stream-error', 'client-disconnected', 'child-exited', 'child-error', 'replay-timeout'] as const;
+export type TransportEvent = (typeof TRANSPORT_EVENTS)[number];
+
+export function transportFrameText(event: TransportEvent, message: string): string {
+  return JSON.stringify({ event, message });
+}
+
+/** The event and message of a transport frame; a frame not written by mcpscope is shown as its text. */
+export function parseTransportFrame(raw: string): { event?: string; message: string } {
+  try {
+    const value = JSON.parse(raw) as unknown;
+    if (isJsonObject(value) && typeof value.message === 'string') {
+      return typeof value.event === 'string' ? { event: value.event, message: value.message } : { message: value.message };
+    }
+  } catch {
+    // fall through: show the text as it is
+  }
+  return { message: raw };
+}
