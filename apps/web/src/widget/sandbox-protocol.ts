@@ -58,7 +58,8 @@ export type SandboxToHost =
   | { mcpscope: typeof ENVELOPE; type: 'loaded'; ms: number }
   /** The widget document has not fired `load` `ms` after its HTML was written. */
   | { mcpscope: typeof ENVELOPE; type: 'slow'; ms: number }
-  | { mcpscope: typeof ENVELOPE; type: 'flood'; dropped: number }
+  /** In the second before: notifications dropped, and messages the widget sent in all. */
+  | { mcpscope: typeof ENVELOPE; type: 'flood'; dropped: number; seen: number }
   | { mcpscope: typeof ENVELOPE; type: 'refused'; reason: string };
 
 export function isEnvelope(data: unknown): data is { mcpscope: string; type: string } {

@@ -1,8 +1,8 @@
 /**
  * The host side of one widget preview: the official MCP Apps bridge (ext-apps `AppBridge` over its
- * `PostMessageTransport`, loaded only when a widget opens) plus mcpscope's own channel to the
- * sandbox page for `window.openai` and what the widget cannot hide (console errors, uncaught
- * exceptions, blocked loads, its load time).
+ * `PostMessageTransport`, made quiet by quiet-transport.ts; loaded only when a widget opens) plus
+ * mcpscope's own channel to the sandbox page for `window.openai` and what the widget cannot hide
+ * (console errors, uncaught exceptions, blocked loads, its load time).
  *
  * The sandbox runs on the widget's own origin; nothing from it is trusted. It can ask for what a
  * host offers and nothing more: tool calls go to the proxy's widget API (which refuses what a host
@@ -16,8 +16,8 @@ import { installMessageGate } from './message-gate.js';
 import { ENVELOPE, isEnvelope, type HostToSandbox, type OpenAiGlobals, type SandboxToHost } from './sandbox-protocol.js';
 import { WidgetApiError, type WidgetApi } from './widget-api.js';
 
-/** Messages a second a widget may send before the rest are dropped (and counted). */
-export const FLOOD_LIMIT = 300;
+/** Notifications a second the sandbox passes before it drops (and counts) the rest. */
+export const FLOOD_LIMIT = 100;
 /** Messages in one second (from anywhere in the widget) past which the preview stops the widget. */
 export const RUNAWAY_LIMIT = 3000;
 export const INNER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
@@ -49,7 +49,7 @@ export function sandboxOrigin(port: number): string {
 }
 
 export async function startWidgetBridge(o: BridgeOptions, origin: string): Promise<WidgetBridgeHandle> {
-  const { AppBridge, PostMessageTransport, buildAllowAttribute } = await import('@modelcontextprotocol/ext-apps/app-bridge');
+  const [{ AppBridge, buildAllowAttribute }, { QuietPostMessageTransport }] = await Promise.all([import('@modelcontextprotocol/ext-apps/app-bridge'), import('./quiet-transport.js')]);
   const { preview, log } = o;
   const resource = preview.resource;
   let settings = o.settings;
@@ -61,9 +61,7 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
   const removeGate = installMessageGate({
     origin,
     source: frame,
-    limit: FLOOD_LIMIT,
-    onDropped: (dropped, foreign) =>
-      log.add('flood', `${dropped + foreign} message(s) from the widget were dropped in the last second${dropped ? ` (${dropped} over the limit of ${FLOOD_LIMIT}/s)` : ''}${foreign ? ` (${foreign} posted to the dashboard from outside the sandbox frame)` : ''}.`),
+    onForeign: (foreign) => log.add('flood', `${foreign.toLocaleString()} message(s) posted to the dashboard from outside the sandbox frame in the last second were dropped (a widget speaks to its host through its own frame only).`),
     stopAt: RUNAWAY_LIMIT,
     onRunaway: (seen) => stop(`the widget sent ${seen.toLocaleString()} messages to the dashboard within a second`),
   });
@@ -131,11 +129,10 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     };
     post({ mcpscope: ENVELOPE, type: 'init', openai: settings.profile === 'chatgpt', globals, allow, floodLimit: FLOOD_LIMIT });
     log.add('host', `sandbox ready on ${origin}; sending ${resource.uri} (${resource.bytes.toLocaleString()} bytes)`);
-    // The HTML goes in mcpscope's own envelope, not `sendSandboxResourceReady`: the official
-    // transport console.debug()s every message it sends, which would copy a 5 MB widget into the
-    // console (and, with DevTools or automation attached, serialize it: 5 s for 5 MB, measured).
-    // The CSP and permissions need not travel: the sandbox page's CSP is its HTTP header, set by
-    // the widget listener from the same declaration, and `allow` came with `init`.
+    // The HTML goes in mcpscope's own envelope, beside the bridge rather than through
+    // `sendSandboxResourceReady`: the sandbox page is mcpscope's on both ends of this leg. The CSP
+    // and permissions need not travel: the sandbox page's CSP is its HTTP header, set by the
+    // widget listener from the same declaration, and `allow` came with `init`.
     post({ mcpscope: ENVELOPE, type: 'resource', html: resource.html, sandbox: INNER_SANDBOX });
 
   });
@@ -180,8 +177,8 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
       case 'slow':
         return log.add('host', `the widget document has not finished loading after ${m.ms / 1000} s: a script, stylesheet, image or frame it waits for has not arrived (a host shows a spinner, or nothing)`, { severity: 'warning' });
       case 'flood':
-        log.add('flood', `the sandbox dropped ${m.dropped.toLocaleString()} message(s) from the widget in the last second (over ${FLOOD_LIMIT}/s)`);
-        if (m.dropped + FLOOD_LIMIT >= RUNAWAY_LIMIT) stop(`the widget posted over ${(m.dropped + FLOOD_LIMIT).toLocaleString()} messages in a second`);
+        log.add('flood', `the sandbox dropped ${m.dropped.toLocaleString()} of the widget's ${m.seen.toLocaleString()} messages in the last second (notifications over ${FLOOD_LIMIT}/s)`);
+        if (m.seen >= RUNAWAY_LIMIT) stop(`the widget posted ${m.seen.toLocaleString()} messages in a second`);
         return;
       case 'refused':
         return log.add('error', `the sandbox refused to run: ${m.reason}`);
@@ -220,7 +217,7 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
   };
   window.addEventListener('message', fromSandbox);
 
-  await bridge.connect(new PostMessageTransport(frame()!, frame()!));
+  await bridge.connect(new QuietPostMessageTransport(frame()!, frame()!, origin));
   o.iframe.src = `${origin}/sandbox?host=${encodeURIComponent(location.origin)}&csp=${encodeURIComponent(JSON.stringify(wireCsp(resource.csp)))}`;
   log.add('host', `${preview.toolName}'s widget ${resource.uri} from resources/read #${resource.exchangeId}${resource.source === 'read-now' ? ' (read now by mcpscope)' : ''}; bridges: MCP Apps${settings.profile === 'chatgpt' ? ' and window.openai' : ''}`);
 

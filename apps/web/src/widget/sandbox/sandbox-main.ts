@@ -10,9 +10,11 @@
  *
  * Before the widget's first byte runs it installs what ChatGPT's host provides and what an
  * inspector must see: `window.openai` (openai-shim.ts), and reports of console errors, uncaught
- * exceptions, blocked loads (CSP violations) and the document's load. It also stops a widget that
- * floods the host: past `floodLimit` messages a second, JSON-RPC is dropped here and counted.
- * (A widget can reach around this page — it shares its origin — so the host limits again.)
+ * exceptions, blocked loads (CSP violations) and the document's load. It also keeps a chatty widget
+ * from flooding the host: past `floodLimit` notifications (and reports) a second, the rest are
+ * dropped here and counted; requests and responses always pass (dropping one would leave the
+ * widget waiting forever), and the host stops a widget that sends thousands a second. (A widget
+ * can reach around this page — it shares its origin — so the host counts again.)
  */
 import { ENVELOPE, isEnvelope, type HostToSandbox, type OpenAiOp, type SandboxToHost } from '../sandbox-protocol.js';
 import { installOpenAi, type OpenAiShim } from './openai-shim.js';
@@ -40,7 +42,7 @@ function start(): void {
   let init: Init | undefined;
   let shim: OpenAiShim | undefined;
   let inner: HTMLIFrameElement | undefined;
-  const flood = floodGate(() => init?.floodLimit ?? 300, (dropped) => say({ type: 'flood', dropped }));
+  const flood = floodGate(() => init?.floodLimit ?? 100, (dropped, seen) => say({ type: 'flood', dropped, seen }));
 
   window.addEventListener('message', (event) => {
     if (event.source === window.parent) {
@@ -52,7 +54,8 @@ function start(): void {
       return;
     }
     if (inner && event.source === inner.contentWindow && event.origin === location.origin && isRpc(event.data)) {
-      if (flood.allow()) toHost(event.data);
+      // A notification (no id) may be dropped; a request or a response never is.
+      if (flood.allow(!('id' in event.data))) toHost(event.data);
     }
   });
 
@@ -76,10 +79,10 @@ function start(): void {
     if (!win || !doc) return say({ type: 'uncaught', text: 'the sandbox could not open the widget document' });
     doc.open();
     // After open() (which clears listeners) and before the widget's first byte.
-    hook(win, say, () => flood.allow());
+    hook(win, say, () => flood.allow(true));
     if (init?.openai !== false && init) {
       shim = installOpenAi(win, init.globals, (op: OpenAiOp, payload: unknown, id?: number) => {
-        if (flood.allow()) say({ type: 'openai', op, payload, ...(id !== undefined ? { id } : {}) });
+        if (flood.allow(id === undefined)) say({ type: 'openai', op, payload, ...(id !== undefined ? { id } : {}) });
       });
     }
     const t0 = performance.now();
@@ -119,21 +122,27 @@ function hook(win: Window & typeof globalThis, say: Say, allow: () => boolean): 
   );
 }
 
-/** At most `limit()` messages a second; what is dropped is reported once a second. */
-function floodGate(limit: () => number, report: (dropped: number) => void) {
+/**
+ * At most `limit()` droppable messages a second; what is dropped is reported once a second, with
+ * how many messages the widget sent in all (the host stops a runaway).
+ */
+function floodGate(limit: () => number, report: (dropped: number, seen: number) => void) {
   let windowStart = 0;
-  let count = 0;
+  let passed = 0;
   let dropped = 0;
+  let seen = 0;
   return {
-    allow(): boolean {
+    allow(droppable: boolean): boolean {
       const now = performance.now();
       if (now - windowStart >= 1000) {
-        if (dropped > 0) report(dropped);
+        if (dropped > 0) report(dropped, seen);
         windowStart = now;
-        count = 0;
+        passed = 0;
         dropped = 0;
+        seen = 0;
       }
-      if (++count <= limit()) return true;
+      seen++;
+      if (!droppable || ++passed <= limit()) return true;
       dropped++;
       return false;
     },
