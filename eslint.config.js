@@ -20,7 +20,7 @@ const PROXY_LAYERS = [
   ['commands'],
   ['compose'],
   ['api'],
-  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'otlp', 'agent-mcp', 'door'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'otlp', 'agent-mcp', 'door', 'widget-host'],
   ['upstream'],
   ['capture'],
   ['redaction'],

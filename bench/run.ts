@@ -28,6 +28,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['tap-large', async () => (await import('./tap-large.js')).bench],
   ['tap-sdk', async () => (await import('./tap-sdk.js')).bench],
   ['tap-sse', async () => (await import('./tap-sse.js')).bench],
+  ['widget-flood', async () => (await import('./widget-flood.js')).bench],
 ];
 
 // Let exit handlers (which stop helper processes such as mitmdump) run on Ctrl-C too.

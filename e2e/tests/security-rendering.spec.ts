@@ -35,10 +35,19 @@ test.afterAll(async () => {
   writeReportSection('70-security-rendering', 'Security: the dashboard renders captured content inert (Chromium)', rows);
 });
 
-/** `window.__pwned` in the page and in every frame it contains. */
-async function pwnedAnywhere(page: Page): Promise<string[]> {
+/**
+ * `window.__pwned` in the page and in every frame it contains — except the widget preview's
+ * frames, where the widget's own code is meant to run: on another origin (the widget sandbox
+ * listener's `*.localhost` port), which `widgetOrigins` collects so the test can check it.
+ */
+async function pwnedAnywhere(page: Page, widgetOrigins: Set<string> = new Set()): Promise<string[]> {
   const marks: string[] = [];
   for (const frame of page.frames()) {
+    const origin = await frame.evaluate(() => (globalThis as unknown as { location: { origin: string } }).location.origin).catch(() => undefined);
+    if (origin && /^http:\/\/[a-z0-9-]+\.localhost:\d+$/.test(origin)) {
+      widgetOrigins.add(origin);
+      continue;
+    }
     const mark = await frame.evaluate(() => (globalThis as { __pwned?: string }).__pwned).catch(() => undefined);
     if (mark !== undefined) marks.push(`${frame.url() || 'about:blank'}: ${mark}`);
   }
@@ -92,8 +101,17 @@ test('hostile tool names, results, errors and a text/html widget are shown as te
   }
   // Let any deferred payload (onerror after a failed image load, iframe onload) have its chance.
   await page.waitForLoadState('networkidle');
-  const pwned = await pwnedAnywhere(page);
-  row.observed = `${count} exchanges clicked, ${tabsClicked} detail tabs opened, ${framesClicked} raw frames clicked, ${page.frames().length} frame(s); dialogs: ${dialogs.length ? dialogs.join(', ') : 'none'}; window.__pwned: ${pwned.length ? pwned.join('; ') : 'unset everywhere'}`;
+  // The hostile widget itself, previewed: its code runs, but only in the sandbox on its own origin.
+  if (await rawSwitch.count()) await page.getByTestId('raw-switch').locator('xpath=..').getByRole('tab', { name: 'Exchanges' }).click();
+  await page.locator('[data-testid="exchange-row"][data-method="tools/call"]').first().click();
+  await page.getByTestId('detail-tab-widget').click();
+  await expect(page.getByTestId('widget-log')).toContainText('finished loading');
+  const widgetOrigins = new Set<string>();
+  const pwned = await pwnedAnywhere(page, widgetOrigins);
+  // The widget preview ran the widget's page: never on the dashboard's origin.
+  expect(widgetOrigins.size).toBeGreaterThan(0);
+  for (const origin of widgetOrigins) expect(origin).not.toBe(new URL(app.dashboardUrl).origin);
+  row.observed = `${count} exchanges clicked, ${tabsClicked} detail tabs opened, ${framesClicked} raw frames clicked, ${page.frames().length} frame(s); dialogs: ${dialogs.length ? dialogs.join(', ') : 'none'}; window.__pwned: ${pwned.length ? pwned.join('; ') : 'unset everywhere'} outside the widget preview (which ran on ${widgetOrigins.size ? [...widgetOrigins].join(', ') : 'no origin: not opened'})`;
   await page.screenshot({ path: '../reports/screenshots/security-rendering.png' });
   expect(count).toBeGreaterThanOrEqual(8);
   expect(dialogs).toEqual([]);
@@ -104,7 +122,7 @@ test('hostile tool names, results, errors and a text/html widget are shown as te
 test('the dashboard sends a strict Content-Security-Policy', async ({ page }) => {
   const row: ReportRow = {
     fault: 'Content-Security-Policy of the dashboard page',
-    expected: "script-src 'self' only (no 'unsafe-inline', no 'unsafe-eval', no hosts or schemes); object-src none via default-src 'self'; frame-ancestors 'none'; base-uri 'none'; nothing loaded from another origin",
+    expected: "script-src 'self' only (no 'unsafe-inline', no 'unsafe-eval', no hosts or schemes); object-src none via default-src 'self'; frame-ancestors 'none'; base-uri 'none'; frames only from the widget sandbox's own loopback port; nothing loaded from another origin",
     observed: '(the test stopped before it got there)',
     result: 'FAIL',
   };
@@ -125,7 +143,12 @@ test('the dashboard sends a strict Content-Security-Policy', async ({ page }) =>
   expect(directives.get('object-src') ?? directives.get('default-src')).not.toContain('*');
   expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
   expect(directives.get('base-uri')).toEqual(["'none'"]);
-  for (const sources of directives.values()) for (const s of sources) expect(s, csp).not.toMatch(/^(\*|https?:|http:\/\/|https:\/\/)/);
+  // The one host source: widget previews, framed from the sandbox listener's own port (loopback).
+  const frameSrc = directives.get('frame-src') ?? [];
+  expect(frameSrc).toHaveLength(1);
+  expect(frameSrc[0]).toMatch(/^http:\/\/\*\.localhost:\d+$/);
+  expect(new URL(frameSrc[0]!.replace('*.', 'w.')).port).not.toBe(new URL(app.dashboardUrl).port);
+  for (const [name, sources] of directives) if (name !== 'frame-src') for (const s of sources) expect(s, csp).not.toMatch(/^(\*|https?:|http:\/\/|https:\/\/)/);
   await expect(page.getByTestId('connection')).toHaveText('live');
   expect(foreign).toEqual([]);
   row.result = 'pass';

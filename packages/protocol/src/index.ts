@@ -113,6 +113,25 @@ export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.j
 export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
 export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
 export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
+export type { WidgetCallRequest, WidgetCallResponse, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
+export type { CallVerdict, WidgetBridge, WidgetDeclaration } from './widget/widget-declaration.js';
+export {
+  MCP_APP_MIME,
+  MCP_APPS_EXTENSION,
+  OPENAI_OUTPUT_TEMPLATE,
+  OPENAI_VISIBILITY,
+  OPENAI_WIDGET_ACCESSIBLE,
+  SKYBRIDGE_MIME,
+  WIDGET_MIME_TYPES,
+  mcpAppsVisibility,
+  widgetCallVerdict,
+  widgetOfTool,
+} from './widget/widget-declaration.js';
+export type { WidgetCsp, WidgetPermissions, WidgetResource } from './widget/widget-resource.js';
+export { OPENAI_WIDGET_CSP, mergeCsp, widgetContent, widgetResourceOf, wireCsp } from './widget/widget-resource.js';
+export type { CspViolation } from './widget/widget-csp.js';
+export { describeCspViolation, isSafeSource, widgetCspDirectives, widgetCspHeader } from './widget/widget-csp.js';
+export { LARGE_META_BYTES, toolWidgetFindings, widgetNeverReadFinding, widgetResourceFindings, widgetResultFindings } from './widget/widget-lints.js';
 export {
   CassetteMatcher,
   DEFAULT_IGNORED_PATHS,

@@ -22,6 +22,7 @@ import { requestRoutes } from './routes/requests.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 import { conversationRoutes } from './routes/conversations.js';
+import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -35,35 +36,42 @@ export interface DashboardServices {
   otlp?: OtlpRouteDeps;
   /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
   agentMcp?: (request: Request) => Promise<Response>;
+  widget?: WidgetRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
   services: DashboardServices;
   /** Absolute path of the built web app. */
   webRoot: string;
+  /** Origins the dashboard may frame: the widget sandbox listener's (its own port, never ours). */
+  frameSources?: readonly string[];
 }
 
-/** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN. */
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'", // Monaco sets element styles at run time.
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+/** Scripts, styles and workers only from our own origin; nothing inline, nothing from a CDN; frames only from the widget sandbox. */
+function dashboardCsp(frameSources: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'", // Monaco sets element styles at run time.
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    `frame-src ${frameSources.length > 0 ? frameSources.join(' ') : "'none'"}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
 
 export function createDashboardApp(deps: DashboardDeps): Hono {
   const { services } = deps;
+  const csp = dashboardCsp(deps.frameSources ?? []);
   const app = new Hono();
   app.use('*', hostAndOriginGuard(deps));
   app.use('*', async function securityHeaders(c, next) {
     await next();
-    c.header('content-security-policy', CSP);
+    c.header('content-security-policy', csp);
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
   });
@@ -80,6 +88,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', requestRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
+  if (services.widget) api.route('/', widgetRoutes(services.widget));
   api.route('/', exportRoutes(services.exports));
   api.route('/', otlpRoutes(services.otlp));
   api.all('*', apiNotFound);

@@ -13,43 +13,66 @@
  *
  * The links are few (each is a user's click), so they are also held in memory: annotating a write
  * costs one Map lookup, and nothing when there are none.
+ *
+ * The same table links a tool call a widget preview made to the tools/call whose widget made it
+ * (mode `widget`): that summary carries `widgetOf` instead of `replayOf`, and it is not a replay.
  */
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 
+/** The link mode of a call a widget made (the others are replay modes: `session`, `fresh`). */
+export const WIDGET_LINK = 'widget';
+
+interface Link {
+  to: string;
+  mode: string;
+}
+
 export class ReplayLinks {
-  private readonly byReplay = new Map<string, string>();
+  private readonly byReplay = new Map<string, Link>();
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
 
   constructor(db: SqliteDatabase) {
-    for (const row of db.prepare('SELECT exchange_id, replay_of FROM replay_links').all() as { exchange_id: string; replay_of: string }[]) {
-      this.byReplay.set(row.exchange_id, row.replay_of);
+    for (const row of db.prepare('SELECT exchange_id, replay_of, mode FROM replay_links').all() as { exchange_id: string; replay_of: string; mode: string }[]) {
+      this.byReplay.set(row.exchange_id, { to: row.replay_of, mode: row.mode });
     }
     this.insert = db.prepare('INSERT OR REPLACE INTO replay_links (exchange_id, replay_of, mode, ts) VALUES (?, ?, ?, ?)');
-    this.byOriginal = db.prepare('SELECT exchange_id FROM replay_links WHERE replay_of = ? ORDER BY ts');
+    this.byOriginal = db.prepare('SELECT exchange_id, mode FROM replay_links WHERE replay_of = ? ORDER BY ts');
   }
 
-  /** Records that `exchangeId` replays `replayOf`; call it before the replay's frames are written. */
+  /** Records that `exchangeId` replays `replayOf` (or, in mode `widget`, was made by its widget); call it before its frames are written. */
   link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
     this.insert.run(exchangeId, replayOf, mode, ts);
-    this.byReplay.set(exchangeId, replayOf);
+    this.byReplay.set(exchangeId, { to: replayOf, mode });
   }
 
   replayOf(exchangeId: string): string | undefined {
-    return this.byReplay.get(exchangeId);
+    const link = this.byReplay.get(exchangeId);
+    return link && link.mode !== WIDGET_LINK ? link.to : undefined;
   }
 
   /** The replays of an exchange, oldest first. */
   replays(exchangeId: string): string[] {
-    const rows = this.byOriginal.all(exchangeId) as { exchange_id: string }[];
-    return rows.map((r) => r.exchange_id);
+    return this.linked(exchangeId, false);
   }
 
-  /** Sets `replayOf` on a summary about to be written (in place: the same object is broadcast). */
+  /** The calls the exchange's widget made in previews, oldest first. */
+  widgetCalls(exchangeId: string): string[] {
+    return this.linked(exchangeId, true);
+  }
+
+  /** Sets `replayOf` (or `widgetOf`) on a summary about to be written (in place: the same object is broadcast). */
   annotate(ex: ExchangeSummary): void {
     if (this.byReplay.size === 0) return;
-    const replayOf = this.byReplay.get(ex.id);
-    if (replayOf !== undefined) ex.replayOf = replayOf;
+    const link = this.byReplay.get(ex.id);
+    if (link === undefined) return;
+    if (link.mode === WIDGET_LINK) ex.widgetOf = link.to;
+    else ex.replayOf = link.to;
+  }
+
+  private linked(exchangeId: string, widget: boolean): string[] {
+    const rows = this.byOriginal.all(exchangeId) as { exchange_id: string; mode: string }[];
+    return rows.filter((r) => (r.mode === WIDGET_LINK) === widget).map((r) => r.exchange_id);
   }
 }

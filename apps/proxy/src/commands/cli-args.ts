@@ -45,6 +45,7 @@ Options:
   --stdio "CMD ARGS"  spawn a stdio MCP server and expose it at /mcp on the tap
   --port N            tap port, the URL clients use (default ${DEFAULT_TAP_PORT})
   --ui-port N         dashboard port (default ${DEFAULT_UI_PORT})
+  --widget-port N     widget sandbox port, its own origin for widget previews (default: random)
   --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally)
   --ui-host ADDR      dashboard bind address (default 127.0.0.1; wildcards refused)
   --db FILE           capture database (default in your data directory; :memory: allowed)
@@ -79,6 +80,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         stdio: { type: 'string' },
         port: { type: 'string' },
         'ui-port': { type: 'string' },
+        'widget-port': { type: 'string' },
         host: { type: 'string' },
         'ui-host': { type: 'string' },
         db: { type: 'string' },
@@ -152,6 +154,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (!otlp.ok) throw new UsageError(otlp.message);
   if (otlp.config) options.otlp = otlp.config;
   if (values['public-url']) options.publicUrl = values['public-url'];
+  if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
   return options;
 }
 

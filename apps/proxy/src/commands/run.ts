@@ -47,6 +47,8 @@ export interface ReadyLine {
   token: string;
   upstreamUrl: string;
   dbFile: string;
+  /** The widget sandbox listener's port (previews run on `http://<label>.localhost:PORT`). */
+  widgetPort: number;
   pid: number;
 }
 
@@ -60,6 +62,7 @@ function readyLine(app: Mcpscope): ReadyLine {
     token: app.token,
     upstreamUrl: app.upstreamUrl,
     dbFile: app.dbFile,
+    widgetPort: app.widgetPort,
     pid: process.pid,
   };
   if (app.publicMcpUrl) line.publicMcpUrl = app.publicMcpUrl;

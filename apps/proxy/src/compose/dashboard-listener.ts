@@ -9,6 +9,9 @@ import { createDashboardApp, type DashboardServices } from '../api/dashboard-app
 import { loopbackHosts, newToken } from '../api/access.js';
 import { resolveWebRoot } from '../core/web-root.js';
 import { closeServer, listen } from './listen.js';
+import { startWidgetListener } from '../widget-host/widget-listener.js';
+import { sandboxScriptFrom } from '../widget-host/sandbox-page.js';
+import type { WidgetService } from '../widget-host/widget-service.js';
 
 export const DEFAULT_WEB_ROOT = resolveWebRoot();
 
@@ -19,6 +22,10 @@ export interface DashboardListenerOptions {
   /** Random per launch when absent. */
   token?: string;
   webRoot?: string;
+  /** The widget sandbox listener's port (0 or absent: any free port). */
+  widgetPort?: number;
+  /** Widget previews of captured calls (served at /api/widget/…). */
+  widgets?: WidgetService;
 }
 
 export interface DashboardListener {
@@ -27,6 +34,8 @@ export interface DashboardListener {
   /** The URL with the token, as printed in the banner. */
   loginUrl: string;
   token: string;
+  /** The widget sandbox listener's port. */
+  widgetPort: number;
   close(): Promise<void>;
 }
 
@@ -35,21 +44,31 @@ export async function startDashboardListener(options: DashboardListenerOptions):
   const host = options.host ?? '127.0.0.1';
   // The allowed Host set needs the real port, known only after listen: filled in afterwards.
   const allowedHosts = new Set<string>();
-  const app = createDashboardApp({ services: options.services, token, allowedHosts, webRoot: options.webRoot ?? DEFAULT_WEB_ROOT });
+  const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
+  // The sandbox first: the dashboard's CSP names its port; it learns the dashboard's origins below.
+  const dashboardOrigins = new Set<string>();
+  const sandbox = await startWidgetListener({ dashboardOrigins, script: sandboxScriptFrom(webRoot), ...(options.widgetPort !== undefined ? { port: options.widgetPort } : {}) });
+  const services = options.widgets ? { ...options.services, widget: { service: options.widgets, sandboxPort: sandbox.port } } : options.services;
+  const app = createDashboardApp({ services, token, allowedHosts, webRoot, frameSources: sandbox.frameSources });
   const wss = new WebSocketServer({ noServer: true });
-  const server = await listen(serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, websocket: { server: wss } }));
+  const server = await listen(serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, websocket: { server: wss } })).catch(async (err: unknown) => {
+    await sandbox.close();
+    throw err;
+  });
   const port = (server.address() as AddressInfo).port;
   for (const h of loopbackHosts(port)) allowedHosts.add(h);
   if (host !== '127.0.0.1' && host !== 'localhost') allowedHosts.add(`${host}:${port}`.toLowerCase());
+  for (const h of allowedHosts) dashboardOrigins.add(`http://${h}`);
   const url = `http://127.0.0.1:${port}`;
   return {
     url,
     loginUrl: `${url}/?token=${encodeURIComponent(token)}`,
     token,
+    widgetPort: sandbox.port,
     close: async () => {
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
-      await closeServer(server);
+      await Promise.all([closeServer(server), sandbox.close()]);
       wss.close();
     },
   };

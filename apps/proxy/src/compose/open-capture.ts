@@ -16,6 +16,9 @@ import { agentEndpoint } from './agent-endpoint.js';
 import { isSqliteFile } from './capture-file.js';
 import { importCapture } from '../interchange/importer.js';
 import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
+import { WIDGET_LINK } from '../capture/replay-links.js';
+import { WidgetCatalog } from '../widget-host/widget-catalog.js';
+import { WidgetService } from '../widget-host/widget-service.js';
 
 export interface OpenOptions {
   file: string;
@@ -85,6 +88,8 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
     services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) }, agentMcp: agentEndpoint(store, undefined) },
+    // Widgets render from the file; with no upstream, what they send is refused.
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),

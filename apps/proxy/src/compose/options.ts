@@ -13,6 +13,8 @@ export interface McpscopeOptions {
   port?: number;
   /** Dashboard port (0: any free port). */
   uiPort?: number;
+  /** Widget sandbox port (0 or absent: any free port). */
+  widgetPort?: number;
   /** Tap bind address. */
   host?: string;
   /** Dashboard bind address (loopback unless `dangerouslyExposeDashboard`). */

@@ -29,6 +29,9 @@ import { credentialFingerprinter } from '../redaction/credential-fingerprint.js'
 import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
+import { WIDGET_LINK } from '../capture/replay-links.js';
+import { WidgetCatalog } from '../widget-host/widget-catalog.js';
+import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -37,6 +40,8 @@ export interface Mcpscope {
   /** The MCP endpoint on the tap (what a client connects to). */
   mcpUrl: string;
   dashboardUrl: string;
+  /** The widget sandbox listener's port (widget previews run on `http://<label>.localhost:PORT`). */
+  widgetPort: number;
   /** The dashboard URL with the token, as printed in the banner. */
   dashboardLoginUrl: string;
   token: string;
@@ -162,6 +167,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK }),
+    ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
@@ -174,6 +181,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(publicBase ? { publicMcpUrl: publicBase + mcpPath } : {}),
     ...(stdio ? { stdio } : {}),
     dashboardUrl: dashboard.url,
+    widgetPort: dashboard.widgetPort,
     dashboardLoginUrl: dashboard.loginUrl,
     token: dashboard.token,
     upstreamUrl,

@@ -53,6 +53,14 @@ const STATUS = {
   input_not_found: 404,
   /** No SQLite driver loads on this Node (capture/sqlite.ts), or MCPSCOPE_SQLITE asks for one that does not. */
   sqlite_unavailable: 500,
+  /** Widget preview: the exchange is not a tools/call of a tool that declares a widget. */
+  not_a_widget: 422,
+  /** Widget preview: a host would refuse this call from the widget (visibility, widgetAccessible). */
+  widget_call_refused: 403,
+  /** Widget preview: nothing can be sent from here (`mcpscope open`: no upstream). */
+  no_upstream: 409,
+  /** Widget preview: the upstream could not be reached, or failed, for a widget's side request. */
+  widget_upstream_failed: 502,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS;

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { catalogSummary, suggestGifts } from './gift-catalog.js';
+import { GIFT_WIDGET_HTML, GIFT_WIDGET_META, GIFT_WIDGET_RESOURCE, GIFT_WIDGET_URI } from './gift-widget.js';
 
 export const CATALOG_URI = 'gifts://catalog';
 
@@ -58,6 +59,13 @@ const TOOLS = [
       required: ['gifts'],
     },
     annotations: { readOnlyHint: true },
+    // The gift cards widget, for MCP Apps hosts and for ChatGPT (Apps SDK).
+    _meta: {
+      ui: { resourceUri: GIFT_WIDGET_URI },
+      'openai/outputTemplate': GIFT_WIDGET_URI,
+      'openai/toolInvocation/invoking': 'Finding gift ideas…',
+      'openai/toolInvocation/invoked': 'Gift ideas ready',
+    },
   },
   {
     name: 'wrap_gift',
@@ -71,6 +79,8 @@ const TOOLS = [
       },
       required: ['gift'],
     },
+    // The widget's Wrap button calls it: ChatGPT needs this; MCP Apps hosts allow it by default.
+    _meta: { 'openai/widgetAccessible': true },
   },
 ] as const;
 
@@ -134,10 +144,14 @@ export function createGiftServer(options: GiftServerOptions = {}): Server {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       { uri: CATALOG_URI, name: 'gift_catalog', title: 'Gift catalogue', mimeType: 'application/json', description: 'Categories, brands and the price range of the catalogue.' },
+      GIFT_WIDGET_RESOURCE,
     ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    if (request.params.uri === GIFT_WIDGET_URI) {
+      return { contents: [{ uri: GIFT_WIDGET_URI, mimeType: GIFT_WIDGET_RESOURCE.mimeType, text: GIFT_WIDGET_HTML, _meta: GIFT_WIDGET_META }] };
+    }
     if (request.params.uri !== CATALOG_URI) {
       throw new McpError(-32002, `Resource not found: ${request.params.uri}`);
     }

@@ -13,8 +13,10 @@ import { ReplayInputs } from './replay-inputs.js';
 import { ReplayService } from './replay-service.js';
 import { ReplayStore } from './replay-store.js';
 import type { ReplayTransport } from './replay-transport.js';
+import { BehalfChannels } from './on-behalf.js';
 
 export type { ReplayTransport } from './replay-transport.js';
+export type { OnBehalf } from './on-behalf.js';
 export { SessionCredentials } from './credentials.js';
 
 export interface ReplayOptions {
@@ -34,6 +36,8 @@ export interface ReplayOptions {
 export interface Replay {
   credentials: SessionCredentials;
   service: ReplayService;
+  /** Sends for a widget preview (or anything else that is not the user's own replay). */
+  behalf: BehalfChannels;
   close(): Promise<void>;
 }
 
@@ -59,6 +63,7 @@ export function createReplay(options: ReplayOptions): Replay {
   return {
     credentials,
     service,
+    behalf: new BehalfChannels(service),
     close: () => service.close(),
   };
 }

@@ -25,7 +25,11 @@ export type UpstreamRequest = (url: string, init: UpstreamRequestInit) => Promis
 
 // No cap on connections: every SDK session holds one open for its GET stream, and a capped pool
 // would let 256 idle streams block every other client of the tap.
-const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 10_000, connections: null, pipelining: 1 });
+// Idle sockets are dropped after 4 s, before a Node server drops them (its default keepAliveTimeout
+// is 5 s). The MCP SDK's Streamable HTTP transport sets `Connection: keep-alive` itself, so Node
+// sends no `Keep-Alive: timeout=5` hint; with a longer idle time here, a request sent 5–10 s after
+// the last one went out on a socket the server had just closed, and failed with ECONNRESET.
+const agent = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 4_000, connections: null, pipelining: 1 });
 
 export const upstreamRequest: UpstreamRequest = async (url, init) => {
   const res = await request(url, {

@@ -4,8 +4,8 @@
  * Bodies are fetched on demand when a row opens (lists carry summaries only); a stale fetch is
  * aborted when the selection moves.
  */
-import { useEffect, useState } from 'react';
-import type { Diagnostic } from '@mcpscope/protocol';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import type { Diagnostic, ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient, ExchangeDetailView } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
@@ -17,6 +17,10 @@ import { Diagnostics } from './Diagnostics.js';
 import { FrameCard } from './FrameCard.js';
 import type { TreeMark } from './JsonTree.js';
 import { ToolSchemaCheck } from './ToolSchemaCheck.js';
+import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
+
+// The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
+const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
 
 function marksFor(diagnostics: readonly Diagnostic[] | undefined, seq: number): TreeMark[] {
   if (!diagnostics) return [];
@@ -28,6 +32,8 @@ export function DetailPane({ api }: { api: ApiClient }) {
   const summary = useLive((s) => (id ? s.index.get(id) : undefined));
   // Joined into a string: the index's lists change in place, and a string compares by value.
   const replays = useLive((s) => (id ? s.index.replaysOf(id).join(' ') : ''));
+  const widgetCalls = useLive((s) => (id ? s.index.widgetCallsOf(id).join(' ') : ''));
+  const [tab, setTab] = useState<'exchange' | 'widget'>('exchange');
   const [detail, setDetail] = useState<ExchangeDetailView | undefined>();
   const [error, setError] = useState<string | undefined>();
   const close = () => useUi.getState().closeDetail();
@@ -48,13 +54,14 @@ export function DetailPane({ api }: { api: ApiClient }) {
     // Refetch when the summary changes (a pending call got its answer).
   }, [api, id, summary?.updatedSeq]);
 
+  const widget = useWidgetDeclaration(api, summary ?? (detail && detail.exchange.id === id ? detail.exchange : undefined));
+
   if (!id) return null;
   if (error && detail?.exchange.id !== id) return <aside className="detail" data-testid="detail-pane">Could not load exchange {id}: {error}</aside>;
   if (!detail || detail.exchange.id !== id) return <aside className="detail muted" data-testid="detail-pane">Loading…</aside>;
   const ex = summary ?? detail.exchange;
-  const t0 = detail.frames[0]?.ts ?? ex.startTs;
   return (
-    <aside className="detail" data-testid="detail-pane" aria-label="Exchange detail">
+    <aside className={widget && tab === 'widget' ? 'detail widget-open' : 'detail'} data-testid="detail-pane" aria-label="Exchange detail">
       <header className="detail-head">
         <div className="detail-title">
           <strong>{ex.method ?? (ex.kind === 'invalid' ? 'Invalid frame' : ex.kind)}</strong>
@@ -63,6 +70,31 @@ export function DetailPane({ api }: { api: ApiClient }) {
         </div>
         <DetailActions api={api} ex={ex} requestRaw={detail.frames.find((f) => f.seq === ex.requestSeq)?.raw} onClose={close} />
       </header>
+      {widget && (
+        <div className="detail-tabs" role="tablist" aria-label="Detail view">
+          <button type="button" role="tab" aria-selected={tab === 'exchange'} onClick={() => setTab('exchange')} data-testid="detail-tab-exchange">
+            Exchange
+          </button>
+          <button type="button" role="tab" aria-selected={tab === 'widget'} onClick={() => setTab('widget')} data-testid="detail-tab-widget" title={`Render ${widget.uri} from this call`}>
+            Widget
+          </button>
+        </div>
+      )}
+      {widget && tab === 'widget' ? (
+        <Suspense fallback={<p className="muted">Loading the widget preview…</p>}>
+          <WidgetTab api={api} exchangeId={ex.id} updatedSeq={ex.updatedSeq} />
+        </Suspense>
+      ) : (
+        <ExchangeView api={api} ex={ex} detail={detail} replays={replays} widgetCalls={widgetCalls} />
+      )}
+    </aside>
+  );
+}
+
+function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClient; ex: ExchangeSummary; detail: ExchangeDetailView; replays: string; widgetCalls: string }) {
+  const t0 = detail.frames[0]?.ts ?? ex.startTs;
+  return (
+    <>
       <dl className="facts summary-facts">
         {ex.rpcId !== undefined && (
           <>
@@ -94,6 +126,18 @@ export function DetailPane({ api }: { api: ApiClient }) {
             <dd data-testid="detail-replayed-as"><ReplayedAs ids={replays.split(' ')} /></dd>
           </>
         )}
+        {ex.widgetOf !== undefined && (
+          <>
+            <dt>made by</dt>
+            <dd data-testid="detail-widget-of">the widget of <ReplayMark of={ex.widgetOf} kind="widget" /> (widget preview)</dd>
+          </>
+        )}
+        {widgetCalls && (
+          <>
+            <dt>widget preview sent</dt>
+            <dd data-testid="detail-widget-calls"><ReplayedAs ids={widgetCalls.split(' ')} kind="widget" /></dd>
+          </>
+        )}
         {ex.errorMessage && (
           <>
             <dt>{ex.status === 'business_error' ? 'tool said' : 'error'}</dt>
@@ -107,6 +151,6 @@ export function DetailPane({ api }: { api: ApiClient }) {
       {detail.frames.map((frame) => (
         <FrameCard key={frame.seq} api={api} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq)} />
       ))}
-    </aside>
+    </>
   );
 }

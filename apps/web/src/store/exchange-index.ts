@@ -71,6 +71,8 @@ export class ExchangeIndex {
   version = 0;
   /** Original id → the ids of its replays, in capture order (the detail's "replayed as"). */
   private readonly replaysByOriginal = new Map<string, string[]>();
+  /** Calls made by a widget preview, by the tools/call whose widget made them. */
+  private readonly widgetCallsByCall = new Map<string, string[]>();
 
   get size(): number {
     return this.ids.length;
@@ -89,7 +91,8 @@ export class ExchangeIndex {
       // A stale copy or a repeat: each change to a summary comes with a higher updatedSeq.
       if (current && current.updatedSeq >= ex.updatedSeq) continue;
       this.byId.set(ex.id, ex);
-      if (ex.replayOf !== undefined && current?.replayOf !== ex.replayOf) this.linkReplay(ex.id, ex.replayOf);
+      if (ex.replayOf !== undefined && current?.replayOf !== ex.replayOf) link(this.replaysByOriginal, ex.id, ex.replayOf);
+      if (ex.widgetOf !== undefined && current?.widgetOf !== ex.widgetOf) link(this.widgetCallsByCall, ex.id, ex.widgetOf);
       if (current) updated.push(ex);
       else added.push(ex);
     }
@@ -107,16 +110,23 @@ export class ExchangeIndex {
     return this.replaysByOriginal.get(id) ?? NO_REPLAYS;
   }
 
-  private linkReplay(replayId: string, originalId: string): void {
-    const list = this.replaysByOriginal.get(originalId);
-    if (!list) this.replaysByOriginal.set(originalId, [replayId]);
-    else if (!list.includes(replayId)) insertSorted(list, replayId);
+  /** The calls the widget of `id` made in previews (empty when none). */
+  widgetCallsOf(id: string): readonly string[] {
+    return this.widgetCallsByCall.get(id) ?? NO_REPLAYS;
   }
 
   clear(): void {
     this.replaysByOriginal.clear();
+    this.widgetCallsByCall.clear();
     this.byId.clear();
     this.ids.length = 0;
     this.version++;
   }
+}
+
+/** Adds `from` to the sorted list of exchanges linked to `to`. */
+function link(lists: Map<string, string[]>, from: string, to: string): void {
+  const list = lists.get(to);
+  if (!list) lists.set(to, [from]);
+  else if (!list.includes(from)) insertSorted(list, from);
 }

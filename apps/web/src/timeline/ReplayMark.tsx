@@ -1,35 +1,44 @@
 /**
  * The timeline's mark on a replayed exchange (`replayOf`, set by the proxy on every summary of a
- * replay): says which exchange it replays, and selects that original when clicked, without
- * selecting the replay's own row first.
+ * replay) or on a call a widget preview made (`widgetOf`): says which exchange it replays, or whose
+ * widget made it, and selects that exchange when clicked, without selecting its own row first.
  */
 import { useUi } from '../store/ui-store.js';
 
-export function ReplayMark({ of }: { of: string }) {
+export function ReplayMark({ of, kind = 'replay' }: { of: string; kind?: 'replay' | 'widget' }) {
+  const widget = kind === 'widget';
   return (
     <button
       type="button"
-      className="replay-mark"
-      data-testid="replay-mark"
-      data-replay-of={of}
-      title={`Replay of #${of}: click to select the original`}
+      className={widget ? 'replay-mark widget-mark' : 'replay-mark'}
+      data-testid={widget ? 'widget-mark' : 'replay-mark'}
+      {...(widget ? { 'data-widget-of': of } : { 'data-replay-of': of })}
+      title={widget ? `Made by the widget of #${of} (widget preview): click to select that call` : `Replay of #${of}: click to select the original`}
       onClick={(e) => {
         e.stopPropagation();
         useUi.getState().select(of, true);
       }}
     >
-      ↻ #{of}
+      {widget ? '⊞' : '↻'} #{of}
     </button>
   );
 }
 
 /** The detail's "replayed as": one link per replay of the open exchange, selecting it when clicked. */
-export function ReplayedAs({ ids }: { ids: readonly string[] }) {
+export function ReplayedAs({ ids, kind = 'replay' }: { ids: readonly string[]; kind?: 'replay' | 'widget' }) {
+  const widget = kind === 'widget';
   return (
     <>
       {ids.map((id) => (
-        <button key={id} type="button" className="replay-mark" data-testid="replayed-as" title={`Replay #${id}: click to select it`} onClick={() => useUi.getState().select(id, true)}>
-          ↻ #{id}
+        <button
+          key={id}
+          type="button"
+          className={widget ? 'replay-mark widget-mark' : 'replay-mark'}
+          data-testid={widget ? 'widget-called' : 'replayed-as'}
+          title={widget ? `Call #${id}, made by this exchange's widget: click to select it` : `Replay #${id}: click to select it`}
+          onClick={() => useUi.getState().select(id, true)}
+        >
+          {widget ? '⊞' : '↻'} #{id}
         </button>
       ))}
     </>

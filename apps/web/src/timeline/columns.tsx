@@ -44,8 +44,10 @@ export const columns = helper.columns([
     id: 'method',
     header: 'Method',
     cell: (info) => {
-      const replayOf = info.row.original.replayOf;
-      return replayOf === undefined ? info.getValue() : <>{info.getValue()} <ReplayMark of={replayOf} /></>;
+      const { replayOf, widgetOf } = info.row.original;
+      if (replayOf !== undefined) return <>{info.getValue()} <ReplayMark of={replayOf} /></>;
+      if (widgetOf !== undefined) return <>{info.getValue()} <ReplayMark of={widgetOf} kind="widget" /></>;
+      return info.getValue();
     },
   }),
   helper.accessor((ex) => ex.target ?? '', { id: 'target', header: 'Target' }),

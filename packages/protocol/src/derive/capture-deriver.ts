@@ -28,6 +28,7 @@ import { MrtrChains, type MrtrChainsState } from './mrtr-chains.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import { ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
+import { widgetFindings } from './widget-checks.js';
 
 /** What one frame changed. Conversations are taken per batch: `CaptureDeriver.takeConversations()`. */
 export interface Derived {
@@ -243,6 +244,7 @@ export class CaptureDeriver {
     if (item.kind === 'response' && ctx.request?.method === 'tools/call' && item.result.resultType !== 'input_required') {
       out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result));
     }
+    out.push(...widgetFindings(ctx, (name) => this.tools.tool(frame.sessionKey, name)));
     return out;
   }
 

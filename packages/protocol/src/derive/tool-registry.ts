@@ -70,6 +70,11 @@ export class ToolRegistry {
     }
   }
 
+  /** The tool as the session's latest tools/list described it, when the registry holds that list. */
+  tool(sessionKey: string, name: string): JsonObject | undefined {
+    return this.sessions.get(sessionKey)?.tools?.get(name)?.tool;
+  }
+
   /**
    * Checks a tools/call request against the latest tool list: the session's own, else (a host
    * that opens a new session per call and lists in another) that of `conversationSession`, the

@@ -65,6 +65,8 @@ export interface ExchangeSummary {
   conversation?: string;
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
+  /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */
+  widgetOf?: string;
   /** The seq of the last frame that changed this summary (for incremental sync). */
   updatedSeq: number;
 }

@@ -1,0 +1,118 @@
+/**
+ * What a widget preview reads from the capture: the call (its arguments and result exactly as the
+ * frames hold them), the tool's definition from a tools/list answer, the widget resource from a
+ * resources/read answer, and the resources/list entry that may carry the resource's `_meta`.
+ *
+ * ChatGPT lists tools, reads the widget template and calls the tool in different sessions, so
+ * every lookup prefers the call's own session and then looks across the capture: the newest
+ * answer before the call, else the oldest after it. Frames are read whole (a widget may be
+ * megabytes; the detail API cuts bodies at 1 MiB).
+ */
+import { classifyText, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
+import type { CaptureStore } from '../capture/capture-store.js';
+import { sortKey } from '../capture/capture-store.js';
+
+/** How many candidate answers a lookup parses before giving up. */
+const CANDIDATES = 50;
+
+export interface CallParts {
+  exchange: ExchangeSummary;
+  name: string;
+  arguments: JsonObject;
+  result?: JsonObject;
+  error?: { code: number; message: string; data?: JsonValue };
+}
+
+export interface Found<T> {
+  value: T;
+  exchange: ExchangeSummary;
+}
+
+export class WidgetCatalog {
+  constructor(private readonly store: CaptureStore) {}
+
+  exchange(id: string): ExchangeSummary | undefined {
+    return this.store.exchange(id);
+  }
+
+  /** The tools/call as recorded; undefined when the exchange is not a client's tools/call. */
+  call(id: string): CallParts | undefined {
+    const exchange = this.store.exchange(id);
+    if (!exchange || exchange.method !== 'tools/call' || exchange.requestSeq === undefined) return undefined;
+    const request = this.message(exchange.requestSeq);
+    if (request?.kind !== 'request' || !isJsonObject(request.params) || typeof request.params.name !== 'string') return undefined;
+    const args = request.params.arguments;
+    const parts: CallParts = { exchange, name: request.params.name, arguments: isJsonObject(args) ? args : {} };
+    const answer = exchange.responseSeq === undefined ? undefined : this.message(exchange.responseSeq);
+    if (answer?.kind === 'response') parts.result = answer.result;
+    if (answer?.kind === 'error') parts.error = answer.error;
+    return parts;
+  }
+
+  /** The answer of a finished exchange (for a call the widget made). */
+  answer(exchange: ExchangeSummary): { result?: JsonObject; error?: { code: number; message: string; data?: JsonValue } } {
+    const answer = exchange.responseSeq === undefined ? undefined : this.message(exchange.responseSeq);
+    if (answer?.kind === 'response') return { result: answer.result };
+    if (answer?.kind === 'error') return { error: answer.error };
+    return {};
+  }
+
+  /** The tools/list answer that lists `name`, and every tool it lists. */
+  toolsFor(call: ExchangeSummary, name: string): Found<{ tool: JsonObject; tools: JsonObject[] }> | undefined {
+    for (const ex of this.candidates('tools/list', undefined, call)) {
+      const tools = this.result(ex)?.tools;
+      if (!Array.isArray(tools)) continue;
+      const all = tools.filter(isJsonObject);
+      const tool = all.find((t) => t.name === name);
+      if (tool) return { value: { tool, tools: all }, exchange: ex };
+    }
+    return undefined;
+  }
+
+  /** The newest usable resources/read answer for `uri` (same session first). */
+  resourceRead(uri: string, call: ExchangeSummary): Found<JsonObject> | undefined {
+    for (const ex of this.candidates('resources/read', uri, call)) {
+      const result = this.result(ex);
+      if (result && Array.isArray(result.contents) && result.contents.length > 0) return { value: result, exchange: ex };
+    }
+    return undefined;
+  }
+
+  /** The resources/list entry for `uri`, when any answer lists it. */
+  listedResource(uri: string, call: ExchangeSummary): JsonObject | undefined {
+    for (const ex of this.candidates('resources/list', undefined, call)) {
+      const resources = this.result(ex)?.resources;
+      const entry = Array.isArray(resources) ? resources.find((r) => isJsonObject(r) && r.uri === uri) : undefined;
+      if (isJsonObject(entry)) return entry;
+    }
+    return undefined;
+  }
+
+  /** Whether anything in the capture ever asked for or listed `uri` (any outcome). */
+  everRead(uri: string): boolean {
+    return this.store.stmt(`SELECT 1 FROM exchanges WHERE method = 'resources/read' AND target = ? LIMIT 1`).get(uri) !== undefined;
+  }
+
+  private candidates(method: string, target: string | undefined, call: ExchangeSummary): ExchangeSummary[] {
+    const key = sortKey(call.id);
+    const rows = this.store
+      .stmt(
+        `SELECT summary FROM exchanges WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'}
+         ORDER BY (session_key = ?) DESC, (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
+      )
+      .all(...(target === undefined ? [method] : [method, target]), call.sessionKey, key, key) as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  private result(ex: ExchangeSummary): JsonObject | undefined {
+    const answer = ex.responseSeq === undefined ? undefined : this.message(ex.responseSeq);
+    return answer?.kind === 'response' ? answer.result : undefined;
+  }
+
+  private message(seq: number) {
+    const frame = this.store.frameRaw(seq);
+    if (!frame) return undefined;
+    const message = classifyText(frame.raw);
+    return message.kind === 'batch' ? undefined : message;
+  }
+}

@@ -1,0 +1,186 @@
+/**
+ * The widget preview of a captured tools/call: what a host would render (the tool's widget, the
+ * call's arguments and result as recorded, the resource and the sandbox it asks for), the lints a
+ * host's behaviour makes worth knowing, and the two things the preview sends upstream:
+ *
+ * - reading the widget resource when the capture has no resources/read of it, and
+ * - the tool calls the widget makes, refused first when a host would refuse them.
+ *
+ * Both go through `upstream` (replay's machinery, handed in by compose/): captured like any
+ * traffic, linked to the call whose widget they serve, in one fresh session per call labelled
+ * "widget preview" (or in the call's own session, when the user chooses it).
+ */
+import {
+  MCP_APP_MIME,
+  MCP_APPS_EXTENSION,
+  SKYBRIDGE_MIME,
+  isJsonObject,
+  toolWidgetFindings,
+  widgetCallVerdict,
+  widgetNeverReadFinding,
+  widgetOfTool,
+  widgetResourceFindings,
+  widgetResourceOf,
+  widgetResultFindings,
+  type ExchangeSummary,
+  type JsonObject,
+  type WidgetBridge,
+  type WidgetCallResponse,
+  type WidgetDeclaration,
+  type WidgetLint,
+  type WidgetPreview,
+} from '@mcpscope/protocol';
+import { InspectorError } from '../core/errors.js';
+import type { CallParts, WidgetCatalog } from './widget-catalog.js';
+
+export const WIDGET_PREVIEW_LABEL = 'widget preview';
+/** How long a side request may take before the preview gives up on it (ChatGPT is reported to wait about 60 s for a tool). */
+export const SIDE_REQUEST_TIMEOUT_MS = 60_000;
+
+/** What the preview needs from replay (compose/ passes replay's BehalfChannels). */
+export interface WidgetUpstream {
+  send(
+    message: JsonObject,
+    on: { sessionKey: string; mode: 'fresh' | 'session'; linkTo: string; linkMode: string; channelKey?: string; label?: string; extraCapabilities?: JsonObject },
+    signal: AbortSignal,
+  ): Promise<{ ok: true; value: { exchange: ExchangeSummary; sessionKey: string } } | { ok: false; error: { code: string; message: string; exchange?: ExchangeSummary } }>;
+}
+
+export interface WidgetServiceDeps {
+  catalog: WidgetCatalog;
+  /** Absent where nothing can be sent (`mcpscope open`). */
+  upstream?: WidgetUpstream;
+  /** The link mode a widget's side requests are stored with (capture's WIDGET_LINK). */
+  linkMode: string;
+}
+
+export interface WidgetCallInput {
+  bridge: WidgetBridge;
+  name: string;
+  arguments: JsonObject;
+  mode: 'fresh' | 'session';
+}
+
+export class WidgetService {
+  constructor(private readonly deps: WidgetServiceDeps) {}
+
+  /** Whether the call's tool declares a widget, without reading the resource. */
+  declaration(exchangeId: string): { toolName: string; declaration?: WidgetDeclaration } {
+    const call = this.callOf(exchangeId);
+    const widget = widgetOfTool(this.deps.catalog.toolsFor(call.exchange, call.name)?.value.tool);
+    return { toolName: call.name, ...(widget ? { declaration: widget } : {}) };
+  }
+
+  preview(exchangeId: string): WidgetPreview {
+    const { catalog } = this.deps;
+    const call = this.callOf(exchangeId);
+    const listed = catalog.toolsFor(call.exchange, call.name);
+    const widget = widgetOfTool(listed?.value.tool);
+    if (!listed || !widget) {
+      throw new InspectorError('not_a_widget', listed ? `${call.name} declares no widget (neither _meta.ui.resourceUri nor openai/outputTemplate).` : `No tools/list in the capture lists ${call.name}, so its widget is unknown.`);
+    }
+    const preview: WidgetPreview = {
+      exchangeId,
+      toolName: call.name,
+      declaration: widget,
+      tool: listed.value.tool,
+      toolsListId: listed.exchange.id,
+      call: { status: call.exchange.status, arguments: call.arguments },
+      lints: toolWidgetFindings(listed.value.tool, '$').map((f) => ({ ...f, exchangeId: listed.exchange.id })),
+      canCall: this.deps.upstream !== undefined,
+    };
+    if (call.result) {
+      preview.call.result = call.result;
+      preview.lints.push(...widgetResultFindings(call.name, call.result, '$').map((f) => ({ ...f, exchangeId })));
+    }
+    if (call.error) preview.call.error = call.error;
+    const read = catalog.resourceRead(widget.uri, call.exchange);
+    const listedResource = catalog.listedResource(widget.uri, call.exchange);
+    if (!read) {
+      if (!catalog.everRead(widget.uri) && !listedResource) preview.lints.push({ ...widgetNeverReadFinding(call.name, widget.uri), exchangeId: listed.exchange.id });
+      return preview;
+    }
+    preview.lints.push(...widgetResourceFindings(widget.uri, read.value, '$').map((f): WidgetLint => ({ ...f, exchangeId: read.exchange.id })));
+    const resource = widgetResourceOf(read.value, widget.uri, listedResource);
+    if (!resource?.html) {
+      preview.resourceProblem = `The resources/read answer #${read.exchange.id} for ${widget.uri} holds no HTML (neither text nor blob).`;
+      return preview;
+    }
+    preview.resource = {
+      uri: widget.uri,
+      exchangeId: read.exchange.id,
+      source: read.exchange.widgetOf !== undefined ? 'read-now' : 'captured',
+      sameSession: read.exchange.sessionKey === call.exchange.sessionKey,
+      html: resource.html,
+      bytes: new TextEncoder().encode(resource.html).length,
+      csp: resource.csp,
+      permissions: resource.permissions,
+      ...(resource.mimeType !== undefined ? { mimeType: resource.mimeType } : {}),
+      ...(resource.domain !== undefined ? { domain: resource.domain } : {}),
+      ...(resource.prefersBorder !== undefined ? { prefersBorder: resource.prefersBorder } : {}),
+    };
+    return preview;
+  }
+
+  /** Reads the widget resource now (the capture has none), then answers the preview. */
+  async readNow(exchangeId: string, signal: AbortSignal): Promise<WidgetPreview> {
+    const call = this.callOf(exchangeId);
+    const listed = this.deps.catalog.toolsFor(call.exchange, call.name);
+    const widget = widgetOfTool(listed?.value.tool);
+    if (!widget) throw new InspectorError('not_a_widget', `${call.name} declares no widget.`);
+    const sent = await this.send(call, { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri: widget.uri } }, 'fresh', signal);
+    const answer = this.deps.catalog.answer(sent.exchange);
+    if (answer.error) throw new InspectorError('widget_upstream_failed', `The server answered resources/read of ${widget.uri} with error ${answer.error.code}: ${answer.error.message}`);
+    return this.preview(exchangeId);
+  }
+
+  /** A tool call the widget made: refused as a host would, else sent and answered. */
+  async call(exchangeId: string, input: WidgetCallInput, signal: AbortSignal): Promise<WidgetCallResponse> {
+    const call = this.callOf(exchangeId);
+    const listed = this.deps.catalog.toolsFor(call.exchange, input.name) ?? this.deps.catalog.toolsFor(call.exchange, call.name);
+    const verdict = widgetCallVerdict(input.name, listed?.value.tools, input.bridge);
+    if (!verdict.allowed) throw new InspectorError('widget_call_refused', verdict.reason);
+    const sent = await this.send(call, { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: input.name, arguments: input.arguments } }, input.mode, signal);
+    return { exchange: sent.exchange, sessionKey: sent.sessionKey, ...this.deps.catalog.answer(sent.exchange) };
+  }
+
+  private callOf(exchangeId: string): CallParts {
+    const call = this.deps.catalog.call(exchangeId);
+    if (!call) {
+      if (!this.deps.catalog.exchange(exchangeId)) throw new InspectorError('not_found', `No exchange "${exchangeId}" (it may have been removed by retention).`);
+      throw new InspectorError('not_a_widget', `Exchange ${exchangeId} is not a tools/call a client sent.`);
+    }
+    return call;
+  }
+
+  private async send(call: CallParts, message: JsonObject, mode: 'fresh' | 'session', signal: AbortSignal): Promise<{ exchange: ExchangeSummary; sessionKey: string }> {
+    const { upstream } = this.deps;
+    if (!upstream) throw new InspectorError('no_upstream', 'This dashboard has no upstream server (mcpscope open): a widget preview here cannot send anything.');
+    const on = {
+      sessionKey: call.exchange.sessionKey,
+      mode,
+      linkTo: call.exchange.id,
+      linkMode: this.deps.linkMode,
+      // One session per captured call's widget: its reads and calls share it, as a host's would.
+      channelKey: `widget:${call.exchange.id}`,
+      label: WIDGET_PREVIEW_LABEL,
+      extraCapabilities: { extensions: { [MCP_APPS_EXTENSION]: { mimeTypes: [MCP_APP_MIME, SKYBRIDGE_MIME] } } },
+    };
+    const abort = AbortSignal.any([signal, AbortSignal.timeout(SIDE_REQUEST_TIMEOUT_MS)]);
+    const result = await upstream.send(message, on, abort);
+    if (result.ok) return result.value;
+    const where = result.error.exchange ? ` (captured as #${result.error.exchange.id})` : '';
+    throw new InspectorError('widget_upstream_failed', `${result.error.message}${where}`);
+  }
+}
+
+/** The body of `POST …/call`, validated; a message saying what is wrong otherwise. */
+export function parseWidgetCall(body: unknown): WidgetCallInput | string {
+  if (!isJsonObject(body)) return 'Send a JSON object: { bridge, name, arguments?, mode }.';
+  const { bridge, name, mode } = body;
+  if (bridge !== 'mcp-apps' && bridge !== 'openai') return '"bridge" must be "mcp-apps" or "openai".';
+  if (typeof name !== 'string' || name === '') return '"name" must be the tool\'s name.';
+  if (body.arguments !== undefined && !isJsonObject(body.arguments)) return '"arguments" must be an object.';
+  if (mode !== undefined && mode !== 'fresh' && mode !== 'session') return '"mode" must be "fresh" or "session".';
+  return { bridge, name, arguments: isJsonObject(body.arguments) ? body.arguments : {}, mode: mode ?? 'fresh' };
+}

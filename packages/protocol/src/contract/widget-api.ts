@@ -1,0 +1,84 @@
+/**
+ * The widget preview's API contract (dashboard ⇄ proxy), beside contract/api.ts:
+ * - `GET /api/widget/:exchangeId` → WidgetPreview: what a host would render for a captured
+ *   tools/call — the tool's widget, the call's arguments and result as recorded, the resource.
+ * - `POST /api/widget/:exchangeId/read` → WidgetPreview, after reading the widget resource now
+ *   through mcpscope's own session with the upstream (captured like any traffic).
+ * - `POST /api/widget/:exchangeId/call` WidgetCallRequest → WidgetCallResponse: a tool call the
+ *   widget made, sent to the upstream and linked to the exchange whose widget made it; refused
+ *   (403 `widget_call_refused`) when a host would refuse it.
+ */
+import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
+import type { JsonObject, JsonValue } from '../model/json-rpc.js';
+import type { Severity } from '../diagnostics/diagnostic.js';
+import type { WidgetBridge, WidgetDeclaration } from '../widget/widget-declaration.js';
+import type { WidgetCsp, WidgetPermissions } from '../widget/widget-resource.js';
+
+export interface WidgetLint {
+  code: string;
+  severity: Severity;
+  message: string;
+  path?: string;
+  /** The exchange the finding is about (the call, the tools/list, the resources/read). */
+  exchangeId?: string;
+}
+
+export interface WidgetResourceView {
+  uri: string;
+  /** The resources/read exchange the HTML comes from. */
+  exchangeId: string;
+  /** `captured`: the client read it; `read-now`: mcpscope read it for this preview. */
+  source: 'captured' | 'read-now';
+  /** Read in the call's own session (else the newest read before the call, from any session). */
+  sameSession: boolean;
+  mimeType?: string;
+  html: string;
+  /** UTF-8 bytes of the HTML. */
+  bytes: number;
+  csp: WidgetCsp;
+  permissions: WidgetPermissions;
+  domain?: string;
+  prefersBorder?: boolean;
+}
+
+export interface WidgetPreview {
+  exchangeId: string;
+  toolName: string;
+  declaration: WidgetDeclaration;
+  /** The tool as the tools/list the preview read describes it, with that exchange's id. */
+  tool?: JsonObject;
+  toolsListId?: string;
+  call: {
+    status: ExchangeStatus;
+    /** `params.arguments` exactly as the client sent them (`{}` when absent). */
+    arguments: JsonObject;
+    /** The result exactly as the server answered, when it did. */
+    result?: JsonObject;
+    error?: { code: number; message: string; data?: JsonValue };
+  };
+  /** Absent when the capture has no resources/read of the widget (then POST …/read). */
+  resource?: WidgetResourceView;
+  /** Why the resource could not be had (a failed read, no HTML). */
+  resourceProblem?: string;
+  lints: WidgetLint[];
+  /** Whether calls from the widget can be sent (false in `mcpscope open`: no upstream). */
+  canCall: boolean;
+  /** The widget sandbox listener's port (the dashboard frames `http://<label>.localhost:PORT/sandbox`). */
+  sandboxPort?: number;
+}
+
+export interface WidgetCallRequest {
+  /** How the widget asked: the MCP Apps bridge (`tools/call`) or `window.openai.callTool`. */
+  bridge: WidgetBridge;
+  name: string;
+  arguments?: JsonObject;
+  /** `fresh`: mcpscope's own session labelled "widget preview" (one per captured call's widget); `session`: the call's own session. */
+  mode: 'fresh' | 'session';
+}
+
+export interface WidgetCallResponse {
+  exchange: ExchangeSummary;
+  sessionKey: string;
+  result?: JsonObject;
+  error?: { code: number; message: string; data?: JsonValue };
+}
