@@ -4,7 +4,8 @@
 // exceptions land in the event log; its tool calls are refused exactly where a host refuses them
 // (ui.visibility without "app"; window.openai.callTool without openai/widgetAccessible), with the
 // reason, and never reach the server; and what no preview offers (resources/read, download) is
-// answered "Method not found" and shown, not dropped.
+// answered "Method not found" and shown, not dropped. A widget that would render blank in a host
+// says why above the preview.
 import { expect, test, type Page } from '@playwright/test';
 import { startWidgetServer, type WidgetServer } from '../../apps/proxy/test/support/widget-server.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
@@ -17,7 +18,11 @@ let app: RunningMcpscope;
 
 test.beforeAll(async () => {
   server = await startWidgetServer(
-    [{ tool: 'probe', uri: 'ui://probe/w.html', html: PROBE_HTML }],
+    [
+      { tool: 'probe', uri: 'ui://probe/w.html', html: PROBE_HTML },
+      // The classic blank widget: served as plain text/html, and a result without structuredContent.
+      { tool: 'blank', uri: 'ui://probe/blank.html', html: '<p id="blank">rendered anyway</p>', mimeType: 'text/html', structured: () => undefined },
+    ],
     [
       { name: 'model_only', meta: { ui: { visibility: ['model'] } } },
       { name: 'app_tool', meta: { ui: { visibility: ['app'] }, 'openai/widgetAccessible': true } },
@@ -28,6 +33,8 @@ test.beforeAll(async () => {
   const client = await sdkClient(app.mcpUrl);
   await client.listTools();
   await client.callTool({ name: 'probe', arguments: {} });
+  await client.callTool({ name: 'blank', arguments: {} });
+  await client.readResource({ uri: 'ui://probe/blank.html' });
   await client.close();
 });
 test.afterAll(async () => {
@@ -130,4 +137,15 @@ test('tool calls are refused where a host refuses them, with the reason; what no
   expect(await call('mcp-download', '')).toEqual({ error: 'Method not found: ui/download-file', code: -32601 });
   await expect(logEntries(page, 'refused').filter({ hasText: 'does not offer' })).toHaveCount(2);
   await expect(logEntries(page, 'refused').filter({ hasText: 'resources/read' })).toHaveCount(1);
+});
+
+test('the Widget tab says why a host would render the widget blank', async ({ page }) => {
+  await openDashboard(page, app);
+  await openWidget(page, 'blank');
+  const lints = page.getByTestId('widget-lints').locator('li');
+  await expect(lints).toHaveCount(2);
+  await expect(lints.and(page.locator('[data-code="widget-mime-wrong"]'))).toContainText('served as "text/html"');
+  await expect(lints.and(page.locator('[data-code="widget-result-without-structured-content"]'))).toContainText('no structuredContent');
+  // The preview still runs it, so the user sees what the server sent.
+  await expect(widgetFrame(page).locator('#blank')).toHaveText('rendered anyway');
 });

@@ -125,6 +125,19 @@ describe('widgets of a fixture server', () => {
         { tool: 'show', uri: 'ui://fixture/show.html', html: '<p>show</p>' },
         { tool: 'plain', uri: 'ui://fixture/plain.html', html: '<p>plain</p>', mimeType: 'text/html', structured: () => undefined },
         { tool: 'ghost', uri: 'ui://fixture/ghost.html', html: '', toolMeta: { ui: { resourceUri: 'ui://fixture/never.html' } } },
+        // 100 KiB of widget-only data, and two standards that disagree (widget URI, CSP, domain).
+        {
+          tool: 'heavy',
+          uri: 'ui://fixture/heavy.html',
+          html: '<p>heavy</p>',
+          toolMeta: { ui: { resourceUri: 'ui://fixture/heavy.html' }, 'openai/outputTemplate': 'ui://fixture/heavy-v2.html' },
+          resourceMeta: {
+            ui: { csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, domain: 'https://heavy.example.com' },
+            'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: [] },
+            'openai/widgetDomain': 'https://chatgpt-heavy.example.com',
+          },
+          resultMeta: { rows: 'x'.repeat(100 * 1024) },
+        },
       ],
       [
         { name: 'model_only', meta: { ui: { visibility: ['model'] }, 'openai/widgetAccessible': true } },
@@ -171,5 +184,23 @@ describe('widgets of a fixture server', () => {
     const failed = await api<{ error: { code: string; message: string } }>(app, `/widget/${lastCall(app, 'ghost').id}/read`, {});
     expect(failed.status).toBe(502);
     expect(failed.body.error.message).toContain('Resource not found');
+  });
+
+  it('lints what makes hosts disagree: oversized result _meta, and the two standards saying different things', async () => {
+    await client.listTools();
+    await client.callTool({ name: 'heavy', arguments: {} });
+    await client.readResource({ uri: 'ui://fixture/heavy.html' });
+    await settled(app);
+    const { lints } = (await api<WidgetPreview>(app, `/widget/${lastCall(app, 'heavy').id}`)).body;
+    const byCode = Object.fromEntries(lints.map((l) => [l.code, l.message]));
+    expect(Object.keys(byCode).sort()).toEqual(['widget-csp-disagrees', 'widget-domain-disagrees', 'widget-result-meta-large', 'widget-uri-disagrees']);
+    expect(byCode['widget-result-meta-large']).toContain('100 KiB of _meta');
+    expect(byCode['widget-uri-disagrees']).toContain('openai/outputTemplate "ui://fixture/heavy-v2.html"');
+    expect(byCode['widget-csp-disagrees']).toContain('only ui.csp has https://cdn.example.com');
+    expect(byCode['widget-domain-disagrees']).toContain('https://chatgpt-heavy.example.com');
+    // Each lint points at the exchange it is about.
+    const read = app.store.exchanges(1000).find((e) => e.method === 'resources/read' && e.target === 'ui://fixture/heavy.html')!;
+    expect(lints.find((l) => l.code === 'widget-csp-disagrees')?.exchangeId).toBe(read.id);
+    expect(lints.find((l) => l.code === 'widget-result-meta-large')?.exchangeId).toBe(lastCall(app, 'heavy').id);
   });
 });
