@@ -115,6 +115,38 @@ describe('the demo widget', () => {
   });
 });
 
+describe('a ChatGPT-like host that opens a session per call', () => {
+  let app: Mcpscope;
+  beforeAll(async () => {
+    app = await startTestMcpscope();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** One session of chat `chat` (ChatGPT's `openai/session` in the call's _meta): call suggest_gifts, then maybe read the widget. */
+  async function sessionOf(chat: string, read: boolean): Promise<void> {
+    const client = await connectClient(app.mcpUrl);
+    await client.listTools();
+    await client.callTool({ name: 'suggest_gifts', arguments: { occasion: chat, budget: 50 }, _meta: { 'openai/session': chat } });
+    if (read) await client.readResource({ uri: GIFT_WIDGET_URI });
+    await client.close();
+    await settled(app);
+  }
+
+  it('takes the widget from the call’s conversation before a newer read of another chat', async () => {
+    await sessionOf('chat-1', true);
+    const ownChat = app.store.exchanges(1000).find((e) => e.method === 'resources/read')!;
+    await sessionOf('chat-2', true); // newer, but another conversation
+    await sessionOf('chat-1', false);
+    const call = lastCall(app, 'suggest_gifts');
+    const conversationOf = (sessionKey: string) => session(app, sessionKey).conversationKey;
+    expect(conversationOf(call.sessionKey)).toBe(conversationOf(ownChat.sessionKey));
+    const preview = (await api<WidgetPreview>(app, `/widget/${call.id}`)).body;
+    expect(preview.resource).toMatchObject({ source: 'captured', sameSession: false, exchangeId: ownChat.id });
+  });
+});
+
 describe('widgets of a fixture server', () => {
   let app: Mcpscope;
   let server: WidgetServer;
