@@ -2,7 +2,12 @@
  * Groups door records by the client that made them, so each client's connection can be read as
  * one story. Evidence, strongest first:
  * 1. The MCP session: every record that carried or was given one `Mcp-Session-Id` is one client.
- * 2. Identity and time: a record without a session (discovery, OAuth, probes, a 401) joins the
+ * 2. The conversation (when the caller knows it, `conversationOf`): the deriver's grouping of
+ *    sessions into the host's conversations. ChatGPT opens a session per tool call, so without it
+ *    one chat would read as ten clients that each connected once. Sessions of one conversation are
+ *    one client, and so are session-less MCP requests the deriver placed in it (probes before
+ *    `initialize`, the stateless era).
+ * 3. Identity and time: a record without a session (discovery, OAuth, probes, a 401) joins the
  *    session of the same identity it belongs with — the one it happened during, else the next one
  *    to start within `gapMs` (a client discovers, then connects), else the last one that ended
  *    within `gapMs` — and records that join no session form runs of one identity whose gaps are at
@@ -23,7 +28,7 @@ export const CLIENT_GAP_MS = 10 * 60 * 1000;
 /** How many of the sessions that started before a record are looked at for one that contains it. */
 const LOOK_BACK = 64;
 
-export type ClientEvidence = 'mcp-session' | 'identity-and-time';
+export type ClientEvidence = 'mcp-session' | 'conversation' | 'identity-and-time';
 
 export interface DoorClient {
   key: string;
@@ -38,12 +43,16 @@ export interface DoorClient {
   address: string;
   firstTs: number;
   lastTs: number;
-  /** What joined its records: the session, or a guess from identity and time. */
+  /** What joined its records: the session, the conversation, or a guess from identity and time. */
   joinedBy: ClientEvidence[];
+  /** Set when the client is a conversation (key `conversation:KEY`). */
+  conversationKey?: string;
 }
 
 export interface GroupOptions {
   gapMs?: number;
+  /** The conversation a record's MCP traffic belongs to, when it is known (see the header, 2). */
+  conversationOf?: (record: DoorRecord) => string | undefined;
 }
 
 interface SessionGroup {
@@ -92,9 +101,23 @@ export function groupDoorClients(input: readonly DoorRecord[], options: GroupOpt
   }
   for (const list of byIdentity.values()) list.sort((a, b) => a.start - b.start || (a.id < b.id ? -1 : 1));
 
-  // 2. Records without a session join one, or form runs of their own.
+  // 2. Conversations: records without a session that the deriver placed in one go there directly.
+  const conversationOf = options.conversationOf;
+  const conversations = new Map<string, { sessions: SessionGroup[]; loose: DoorRecord[] }>();
+  const conversation = (key: string) => {
+    let c = conversations.get(key);
+    if (!c) conversations.set(key, (c = { sessions: [], loose: [] }));
+    return c;
+  };
+
+  // 3. Records without a session join one, or form runs of their own.
   const runs = new Map<string, { records: DoorRecord[]; end: number }[]>();
   for (const r of sessionless) {
+    const placed = conversationOf?.(r);
+    if (placed !== undefined) {
+      conversation(placed).loose.push(r);
+      continue;
+    }
     const identity = identityOf(r);
     const target = sessionFor(r, byIdentity.get(identity), gap);
     if (target) {
@@ -114,7 +137,18 @@ export function groupDoorClients(input: readonly DoorRecord[], options: GroupOpt
   }
 
   const clients: DoorClient[] = [];
-  for (const s of sessions.values()) clients.push(client(`session:${s.id}`, s.records, s.joinedByIdentity ? ['mcp-session', 'identity-and-time'] : ['mcp-session']));
+  for (const s of sessions.values()) {
+    const placed = conversationOf && conversationOfSession(s, conversationOf);
+    if (placed !== undefined) conversation(placed).sessions.push(s);
+    else clients.push(client(`session:${s.id}`, s.records, s.joinedByIdentity ? ['mcp-session', 'identity-and-time'] : ['mcp-session']));
+  }
+  for (const [key, c] of conversations) {
+    const joinedBy: ClientEvidence[] = [];
+    if (c.sessions.length > 0) joinedBy.push('mcp-session');
+    joinedBy.push('conversation');
+    if (c.sessions.some((s) => s.joinedByIdentity)) joinedBy.push('identity-and-time');
+    clients.push({ ...client(`conversation:${key}`, [...c.loose, ...c.sessions.flatMap((s) => s.records)], joinedBy), conversationKey: key });
+  }
   for (const list of runs.values()) for (const run of list) clients.push(client(`door:${run.records[0]!.id}`, run.records, ['identity-and-time']));
   return clients.sort((a, b) => a.firstTs - b.firstTs || a.records[0]!.id - b.records[0]!.id);
 }
@@ -150,6 +184,16 @@ function sessionFor(r: DoorRecord, list: SessionGroup[] | undefined, gap: number
   if (containing) return containing;
   if (next && next.start - r.ts <= gap) return next;
   if (ended && r.ts - ended.end <= gap) return ended;
+  return undefined;
+}
+
+/** The conversation of a session: that of its first record that rode on the session itself. */
+function conversationOfSession(s: SessionGroup, conversationOf: (r: DoorRecord) => string | undefined): string | undefined {
+  for (const r of s.records) {
+    if (r.mcpSessionId === undefined) continue;
+    const key = conversationOf(r);
+    if (key !== undefined) return key;
+  }
   return undefined;
 }
 
