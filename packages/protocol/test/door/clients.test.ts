@@ -151,6 +151,27 @@ describe('groupDoorClients with conversations (properties)', () => {
   });
 });
 
+describe('groupDoorClients with conversations (identity)', () => {
+  it('joins a record without evidence only to a client of its identity, and within the gap', () => {
+    fc.assert(
+      fc.property(withConversationsArb, ({ records, conversationOf }) => {
+        for (const c of groupDoorClients(records, { gapMs: GAP, conversationOf })) {
+          const evidence = c.records.filter((r) => r.mcpSessionId !== undefined || conversationOf(r) !== undefined);
+          if (evidence.length === 0) continue;
+          const identities = new Set(evidence.map(identityOf));
+          const start = Math.min(...evidence.map((r) => r.ts));
+          const end = Math.max(...evidence.map((r) => (r.end === 'open' ? Infinity : r.ts + (r.endMs ?? 0))));
+          for (const r of c.records) {
+            if (evidence.includes(r)) continue;
+            expect(identities).toContain(identityOf(r));
+            expect(r.ts < start ? start - r.ts : r.ts > end ? r.ts - end : 0).toBeLessThanOrEqual(GAP);
+          }
+        }
+      }),
+    );
+  });
+});
+
 describe('groupDoorClients (stories)', () => {
   it('makes one client of a chat that opens a session per call, with the probes and discovery around them', () => {
     const chatgpt = { 'user-agent': 'openai-mcp/1.0.0' };
@@ -174,6 +195,19 @@ describe('groupDoorClients (stories)', () => {
     expect(clients[0]!.joinedBy).toEqual(['mcp-session', 'conversation', 'identity-and-time']);
     // Without the conversations: a client per session, the probes with the session they came before.
     expect(groupDoorClients(records).map((c) => c.key)).toEqual(['session:A', 'session:B', 'session:C']);
+  });
+
+  it('puts discovery after a refused first request into that request\'s conversation, with no session at all', () => {
+    // The deriver placed the 401'd initialize (a session-less exchange) in a conversation; the
+    // metadata lookups that follow carry no MCP traffic and join it by identity and time.
+    const records = [
+      door({ method: 'POST', path: '/mcp', status: 401 }),
+      door({ path: '/.well-known/oauth-protected-resource/mcp' }),
+      door({ path: '/.well-known/oauth-authorization-server' }),
+    ];
+    const clients = groupDoorClients(records, { conversationOf: (r) => (r.id === 1 ? 'c4' : undefined) });
+    expect(ids(clients)).toEqual([{ key: 'conversation:c4', records: [1, 2, 3] }]);
+    expect(clients[0]!.joinedBy).toEqual(['conversation', 'identity-and-time']);
   });
 
   it('puts OAuth discovery before a session into that session\'s client', () => {

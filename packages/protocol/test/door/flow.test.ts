@@ -155,6 +155,17 @@ describe('connection flow', () => {
     expect(flow.probes).toBe(3);
   });
 
+  it('keeps probes together even when the deriver placed the error a GET probe got back in a conversation', () => {
+    // A protected server answers the browser-like GET with a 401 JSON body: a frame, an exchange, a conversation.
+    exchange('500', '(invalid)', 'protocol_error', { sessionKey: 'client:prober', conversation: 'c3' });
+    const flow = only([
+      door({ path: '/mcp', mcp: true, status: 401, requestHeaders: { accept: 'text/html' }, sessionKey: 'client:prober', frameSeqs: [500] }),
+      door({ path: '/favicon.ico', status: 404 }),
+      door({ method: 'HEAD', path: '/mcp', mcp: true, status: 401 }),
+    ]);
+    expect(flow.verdict.kind).toBe('probed');
+  });
+
   it('reds an MCP endpoint that answers a browser-like GET with HTML or a redirect', () => {
     const html = only([door({ path: '/mcp', mcp: true, requestHeaders: { accept: 'text/html' }, responseHeaders: { 'content-type': 'text/html; charset=utf-8' } })]);
     expect(step(html, 'mcp-html')).toMatchObject({ colour: 'red', phase: 'probe' });

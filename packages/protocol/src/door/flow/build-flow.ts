@@ -23,13 +23,15 @@ export function buildConnectionFlows(records: readonly DoorRecord[], facts: Flow
 }
 
 /**
- * The conversation an MCP request's traffic is in: its session's, or, for traffic without a
- * session of its own (a probe before initialize, the stateless era), that of the exchange it
- * opened. Undefined for everything else (OAuth, probes of other paths): those join by identity.
+ * The conversation an MCP request's traffic is in: its session's, or, for a POST without a session
+ * of its own (a server/discover probe before initialize, the stateless era), that of the exchange
+ * it opened. Undefined for everything else — OAuth, probes, a GET without a session (whatever
+ * error body it got back is no JSON-RPC request of the client's) —: those join by identity.
  */
 export function recordConversation(r: DoorRecord, facts: FlowFacts): string | undefined {
   if (!r.mcp || r.sessionKey === undefined) return undefined;
   if (!isSessionlessKey(r.sessionKey)) return facts.session(r.sessionKey)?.conversationKey;
+  if (r.method !== 'POST') return undefined;
   for (const seq of r.frameSeqs ?? []) {
     const key = facts.exchange(String(seq))?.conversation;
     if (key !== undefined) return key;
