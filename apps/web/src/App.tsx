@@ -81,7 +81,7 @@ export function App({ token }: { token: string }) {
         <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
         <span className="spacer" />
         <TopbarActions api={api} />
-        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection}</span>
+        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection === 'rejected' ? 'token refused' : connection}</span>
       </header>
       <ConnectionBanner />
       <div className="layout">
