@@ -63,7 +63,8 @@ export function wrkLoad(url: string, clients: number, seconds: number): Promise<
   writeFileSync(scriptFile, SCRIPT);
   // Two threads at most: the box has two cores, and the proxy and upstream need them too.
   const threads = Math.min(clients, 2);
-  const args = ['-t', String(threads), '-c', String(clients), '-d', `${Math.max(1, Math.round(seconds))}s`, '-s', scriptFile, url];
+  // A generous timeout: on a loaded box a slow answer is a latency to report, not a socket error.
+  const args = ['-t', String(threads), '-c', String(clients), '-d', `${Math.max(1, Math.round(seconds))}s`, '--timeout', '30s', '-s', scriptFile, url];
   return new Promise((resolve, reject) => {
     const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
