@@ -13,10 +13,10 @@ import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
-import { isWildcardAddress } from '../core/addresses.js';
+import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
 import { LiveHub, type LiveHubOptions } from '../hub/live-hub.js';
 import { createTapHandler } from '../tap/tap-handler.js';
-import { createGuard, isLoopbackAddress } from '../tap/http/tap-guard.js';
+import { createGuard } from '../tap/http/tap-guard.js';
 import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
 import { publicBaseOf } from '../tap/http/public-origin.js';
 import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
@@ -33,6 +33,8 @@ import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
+import { stableToken } from './stable-token.js';
+import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
 
 export interface Mcpscope {
@@ -112,6 +114,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
+    allowOrigins: options.allowOrigins ?? [],
   });
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
@@ -150,7 +153,9 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
   tapHttp.keepAliveTimeout = 120_000;
   const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
-  const tapUrl = `http://127.0.0.1:${(tapServer.address() as AddressInfo).port}`;
+  // Named by the address actually bound: `--host ::1` listens on [::1] only, not on 127.0.0.1.
+  const tapAddress = tapServer.address() as AddressInfo;
+  const tapUrl = `http://${urlHostOf(tapAddress.address)}:${tapAddress.port}`;
   const mcpUrl = tapUrl + mcpPath;
 
   const dashboard = await startDashboardListener({
@@ -171,7 +176,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
+    token: options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile)),
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
   });
 

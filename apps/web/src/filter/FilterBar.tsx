@@ -8,6 +8,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { capturedValues } from './captured-values.js';
 import { FILTER_OPERATORS, type ViewFilter } from './filter-lang.js';
+import { SearchNote } from './SearchNote.js';
 import { hasTerm, suggest, toggleTerm, tokenAt, type Suggestion } from './suggest.js';
 
 export const FILTER_INPUT_ID = 'filter-input';
@@ -58,7 +59,7 @@ function Help({ onClose }: { onClose: () => void }) {
 }
 
 export interface FilterBarProps {
-  compiled: Pick<ViewFilter, 'description' | 'error'>;
+  compiled: Pick<ViewFilter, 'description' | 'error' | 'serverText'>;
   /** What the status line counts; the exchange view's by default. */
   counts?: { shown: number; total: number; noun: string };
   /** Quick filters; the exchange view's by default. */
@@ -187,6 +188,7 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
         ) : compiled.description ? (
           <>
             This filter means: {compiled.description} — <strong>{viewSize}</strong> of {total} {noun}
+            {compiled.serverText !== undefined && <SearchNote />}
           </>
         ) : null}
       </div>

@@ -11,7 +11,8 @@ import type { ConversationSummary, ExchangeSummary, FrameView, RetentionInfo, Se
 import { ExchangeIndex } from './exchange-index.js';
 import { ViewIndex, matchAll, type ExchangePredicate } from './view-index.js';
 
-export type ConnectionState = 'connecting' | 'live' | 'down';
+/** `rejected`: the proxy answers but refuses this tab's token (it restarted with a new one). */
+export type ConnectionState = 'connecting' | 'live' | 'down' | 'rejected';
 
 /** Frames kept in memory for the raw view; older ones are read from the API on demand. */
 export const FRAME_CAP = 50_000;
@@ -144,7 +145,7 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
       store.setState((s) => ({
         connection,
         error,
-        downSince: connection === 'down' ? (s.downSince ?? Date.now()) : connection === 'live' ? undefined : s.downSince,
+        downSince: connection === 'down' || connection === 'rejected' ? (s.downSince ?? Date.now()) : connection === 'live' ? undefined : s.downSince,
       }));
     },
   });

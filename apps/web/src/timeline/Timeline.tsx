@@ -13,6 +13,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
 import { useFixedRows } from './use-fixed-rows.js';
+import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 
 export const ROW_HEIGHT = 26;
@@ -27,6 +28,8 @@ export function Timeline() {
   const follow = useUi((s) => s.follow);
   // A conversation's timeline marks where each of its sessions begins.
   const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
+  const searching = useSearch((s) => s.status === 'searching');
+  const searchPartial = useSearch((s) => s.status === 'partial');
   const scroller = useRef<HTMLDivElement>(null);
   const count = view.size;
   const { first, last, totalHeight, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
@@ -90,7 +93,7 @@ export function Timeline() {
       </div>
       {count === 0 && index.size > 0 && (
         <div className="no-match" data-testid="no-match">
-          No exchange matches this filter.{' '}
+          {searching ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
           <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
             Show everything
           </button>
