@@ -66,7 +66,7 @@ export function DetailPane({ api }: { api: ApiClient }) {
       <header className="detail-head">
         <div className="detail-title">
           <strong>{ex.method ?? (ex.kind === 'invalid' ? 'Invalid frame' : ex.kind)}</strong>
-          {ex.target && <span className="target">{ex.target}</span>}
+          {ex.target && <span className="target" title={ex.target}>{ex.target}</span>}
           <StatusBadge ex={ex} />
         </div>
         <DetailActions api={api} ex={ex} requestRaw={detail.frames.find((f) => f.seq === ex.requestSeq)?.raw} onClose={close} />
