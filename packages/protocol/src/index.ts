@@ -55,7 +55,6 @@ export type {
   ImportReport,
   ImportResponse,
   OtlpStatus,
-  CaptureStatus,
   RedactionHit,
   RedactionReport,
   ReplayFailure,
