@@ -28,6 +28,8 @@ export interface McpscopeOptions {
   dangerouslyExposeDashboard?: boolean;
   /** More Host names the tap accepts. */
   allowHosts?: string[];
+  /** Origins browser pages may use the tap from, on a loopback Host (`--allow-origin`). */
+  allowOrigins?: string[];
   /** Retention: keep at most this many frames (the oldest go first). */
   maxFrames?: number;
   /** Retention: keep at most this many bytes of frame text. */
