@@ -21,9 +21,15 @@ export interface RunningMcpscope {
   stop(): Promise<void>;
 }
 
-export async function runMcpscope(args: string[] = [], env: Record<string, string> = {}): Promise<RunningMcpscope> {
-  const dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-')), 'capture.db');
-  const child = spawn(process.execPath, [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--ready-json', '--db', dbFile, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+/**
+ * `wrap`: a command that runs node for us, node's argv following it (e.g. `unshare … sh -c '…
+ * exec "$@"'` to give mcpscope a file system of its own); `dbFile` overrides the temporary one.
+ */
+export async function runMcpscope(args: string[] = [], env: Record<string, string> = {}, options: { wrap?: string[]; dbFile?: string } = {}): Promise<RunningMcpscope> {
+  const dbFile = options.dbFile ?? join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-')), 'capture.db');
+  const argv = [BIN, '--port', '0', '--ui-port', '0', '--no-open', '--ready-json', '--db', dbFile, ...args];
+  const [command, ...prefix] = options.wrap ?? [process.execPath];
+  const child = spawn(command!, options.wrap ? [...prefix, process.execPath, ...argv] : argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));

@@ -1,10 +1,15 @@
 // "Copy as curl" has one writer for the export and the replay panel: what the shell receives is
 // exactly what was captured or edited, and secrets stay out unless the user asked for them.
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Frame } from '@mcpscope/protocol';
-import { curlCommand, toCurl } from '../src/interchange/curl.js';
+import { curlCommand, secretVariable, toCurl } from '../src/interchange/curl.js';
+import { isHeaderName, isHeaderValue } from '../src/core/http-fields.js';
 
 /** Runs the command with `curl` replaced by a shell function that prints each argument on its own line. */
 async function argsOf(command: string, env: Record<string, string> = {}): Promise<string[]> {
@@ -68,4 +73,78 @@ describe('toCurl (a captured request)', () => {
     const { http: _http, ...stdio } = frame('POST', '{}');
     expect(toCurl({ ...stdio, transport: 'stdio' })).toMatchObject({ ok: false, code: 'not_http' });
   });
+});
+
+// Issue 22, item 2: a header name inside double quotes let live traffic (a backtick is legal in a
+// header name) or an imported file (`$(…)`) run code in the shell of whoever pasted the command.
+describe('curlCommand runs nothing but curl, whatever the headers (property)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpscope-curl-'));
+  const stub = join(dir, 'bin');
+  mkdirSync(stub);
+  // The only command on PATH: writes its arguments, NUL-separated, to $OUT.
+  writeFileSync(join(stub, 'curl'), '#!/bin/sh\nfor a in "$@"; do printf \'%s\\0\' "$a"; done > "$OUT"\n', { mode: 0o755 });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** Shell and HTTP trouble: what a hostile client or file would put in a name or a value. */
+  const nasty = fc.constantFrom('$(touch pwned)', '`touch pwned`', "'", '"', '\\', '$HOME', '${PATH}', ';', '|', '&', '\n', '\r', '\0', ' ', ':', '!', '#', '*', '~', '%', '[redacted]', 'Bearer [redacted] (9 chars)', 'é', '😀');
+  const piece = fc.oneof(nasty, fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 6 }));
+  const text = fc.array(piece, { maxLength: 5 }).map((parts) => parts.join(''));
+  const name = fc.oneof(text, fc.stringMatching(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]{1,12}$/));
+
+  /** Each string the way a shell argument can hold it: valid UTF-8 text without NUL. */
+  const arg = (s: string) => Buffer.from(s, 'utf8').toString('utf8');
+
+  it('a backtick in a live header name (legal in HTTP) with a value of "[redacted]" runs nothing', () => {
+    const command = curlCommand({ url: 'http://127.0.0.1:1/mcp', headers: { 'x-`id`': '[redacted]', 'x-$(touch pwned)': 'v' }, body: '{}' });
+    const ran = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], { cwd: dir, env: { PATH: stub, OUT: join(dir, 'args-literal') }, encoding: 'utf8' });
+    expect(ran.stderr).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(['args-literal', 'bin']);
+    // The token name is kept, literally; the other is no header name at all (a space, parentheses).
+    expect(readFileSync(join(dir, 'args-literal'), 'utf8').split('\0').slice(0, -1)).toEqual(['http://127.0.0.1:1/mcp', '-H', 'x-`id`: ', '--data-raw', '{}']);
+    rmSync(join(dir, 'args-literal'));
+  });
+
+  it('bash -n accepts the command, and running it hands a stub curl exactly the intended arguments', () => {
+    let run = 0;
+    fc.assert(
+      fc.property(fc.dictionary(name, text, { maxKeys: 6 }), text, fc.array(name, { maxLength: 2 }), (headers, rawBody, secretNames) => {
+        const body = rawBody.replace(/\0/g, '');
+        const command = curlCommand({ url: 'http://127.0.0.1:1/mcp', headers, body, secretNames });
+        const syntax = spawnSync('/bin/bash', ['--norc', '--noprofile', '-n', '-c', command], { encoding: 'utf8' });
+        expect(syntax.status, syntax.stderr).toBe(0);
+
+        const out = join(dir, `args-${++run}`);
+        const env: Record<string, string> = { PATH: stub, OUT: out };
+        const secret = (n: string) => `env-${secretVariable(n)}`;
+        for (const n of [...Object.keys(headers), ...secretNames]) env[secretVariable(n)] = secret(n);
+        const ran = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], { cwd: dir, env, encoding: 'utf8' });
+        expect(ran.stderr).toBe('');
+        expect(ran.status).toBe(0);
+        // Nothing but the stub's own output appeared (no `touch pwned`, no redirection).
+        expect(readdirSync(dir).filter((f) => f !== 'bin' && !f.startsWith('args-'))).toEqual([]);
+        const got = readFileSync(out, 'utf8').split('\0').slice(0, -1);
+        rmSync(out);
+
+        const expected: string[] = [];
+        const skipped = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'keep-alive', 'transfer-encoding', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']);
+        for (const n of new Set([...Object.keys(headers), ...secretNames])) {
+          if (!isHeaderName(n) || skipped.has(n) || n.startsWith('sec-')) continue;
+          const value = Object.hasOwn(headers, n) ? headers[n] : undefined;
+          if (value === undefined || secretNames.includes(n) || value.includes('[redacted]')) {
+            const scheme = value?.includes('[redacted]') ? /^(Bearer|Basic|Digest|Token)\s/i.exec(value)?.[1] : undefined;
+            expected.push('-H', `${n}: ${scheme ? `${scheme} ` : ''}${secret(n)}`);
+          } else if (isHeaderValue(value)) {
+            expected.push('-H', arg(`${n}: ${value}`));
+          }
+        }
+        const stream = (Object.hasOwn(headers, 'accept') ? headers.accept! : '').includes('text/event-stream');
+        const want = [...(stream ? ['-N'] : []), 'http://127.0.0.1:1/mcp', ...expected, ...(body !== '' ? ['--data-raw', arg(body)] : [])];
+        // Header order is the writer's choice: compare the -H pairs as a set, the rest in place.
+        const pairs = (args: string[]) => args.flatMap((a, i) => (args[i - 1] === '-H' ? [a] : [])).sort();
+        expect(pairs(got)).toEqual(pairs(want));
+        expect(got.filter((a, i) => a !== '-H' && got[i - 1] !== '-H')).toEqual(want.filter((a, i) => a !== '-H' && want[i - 1] !== '-H'));
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
 });

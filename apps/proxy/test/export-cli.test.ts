@@ -41,7 +41,7 @@ describe('while the proxy runs', () => {
     const call = app.store.exchanges(100).find((e) => e.method === 'tools/call')!;
     const res = await api(app, `/api/export?format=curl&exchange=${call.id}`);
     const command = await res.text();
-    expect(command).toContain('"authorization: Bearer ${MCP_AUTHORIZATION}"');
+    expect(command).toContain(`'authorization: Bearer '"\${MCP_AUTHORIZATION}"`);
     expect(command).not.toContain('sk-cli-secret');
     const { stdout } = await promisify(execFile)('sh', ['-c', command], { env: { PATH: process.env.PATH, MCP_AUTHORIZATION: 'sk-cli-secret-0123456789' } });
     expect(stdout).toContain('Gift ideas');

@@ -80,7 +80,7 @@ describe('copy as curl', () => {
     expect(body.command).toContain(`-H 'accept: application/json, text/event-stream'`);
     expect(body.command).toContain(`-H 'mcp-session-id: ${sessionKey}'`);
     expect(body.command).toContain(`-H 'mcp-protocol-version: 2025-11-25'`);
-    expect(body.command).toContain('-H "authorization: ${MCP_AUTHORIZATION}"');
+    expect(body.command).toContain(`-H 'authorization: '"\${MCP_AUTHORIZATION}"`);
     expect(body.command).not.toContain('sk-test-secret');
     expect(body.command).toContain(`--data-raw '${JSON.stringify(message)}'`);
   });

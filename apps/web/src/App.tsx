@@ -6,6 +6,7 @@ import { useEffect, useMemo } from 'react';
 import { ApiClient } from './api/client.js';
 import { ConnectionBanner } from './app/ConnectionBanner.js';
 import { TopbarActions } from './app/TopbarActions.js';
+import { CaptureBanner } from './app/CaptureBanner.js';
 import { useKeyboard } from './app/use-keyboard.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { FilterBar } from './filter/FilterBar.js';
@@ -84,6 +85,7 @@ export function App({ token }: { token: string }) {
         <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection === 'rejected' ? 'token refused' : connection}</span>
       </header>
       <ConnectionBanner />
+      <CaptureBanner api={api} />
       <div className="layout">
         <ConversationsSidebar />
         <main className="main">

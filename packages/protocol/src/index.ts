@@ -15,7 +15,7 @@ export type {
   RequestMessage,
   ResponseMessage,
 } from './model/json-rpc.js';
-export { classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from './model/json-rpc.js';
+export { MAX_JSON_DEPTH, classifyText, classifyValue, idKey, isJsonObject, isJsonRpcId } from './model/json-rpc.js';
 export type { ExchangeStatus, ExchangeSummary, Requester } from './model/exchange.js';
 export { ERROR_STATUSES, EXCHANGE_STATUSES, exchangeOrderKey, isTerminal } from './model/exchange.js';
 export { targetOf } from './model/target.js';
@@ -55,6 +55,7 @@ export type {
   ImportReport,
   ImportResponse,
   OtlpStatus,
+  CaptureStatus,
   RedactionHit,
   RedactionReport,
   ReplayFailure,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyText, idKey } from '../src/index.js';
+import { MAX_JSON_DEPTH, classifyText, idKey } from '../src/index.js';
 
 describe('classifyText', () => {
   it('keeps the JSON type of ids: 0 is valid, 1 and "1" differ', () => {
@@ -28,5 +28,16 @@ describe('classifyText', () => {
     fc.assert(fc.property(fc.jsonValue(), (value) => {
       expect(typeof classifyText(JSON.stringify(value)).kind).toBe('string');
     }));
+  });
+});
+
+describe('messages deeper than the call stack (issue 22, item 3)', () => {
+  it('classifies a message nested deeper than MAX_JSON_DEPTH as invalid without reading it, and one at the limit as usual', () => {
+    const nest = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    const deep = classifyText(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":${nest(10_000)}}}`);
+    expect(deep).toEqual({ kind: 'invalid', reason: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH} levels`) });
+    // The message itself is 1 level, params 2, capabilities 3: this stays within the limit.
+    const fits = classifyText(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":${nest(MAX_JSON_DEPTH - 3)}}}`);
+    expect(fits.kind).toBe('request');
   });
 });

@@ -18,6 +18,12 @@
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
  * continues after a restart pairs and counts exactly as if it had never stopped
  * (deriver-snapshot.ts).
+ *
+ * A capture failure never stops forwarding and never escapes a tick (capture-health.ts): a store
+ * that cannot take writes (disk full, read-only) pauses capture — the tick's write is held and
+ * retried every RETRY_MS, frames and door records meanwhile are counted as not recorded — and a
+ * tick the deriver or the store fails on for any other reason keeps its frames without derived
+ * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
 import type { CaptureDeriver, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
@@ -25,6 +31,9 @@ import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
+import { CaptureHealth, storageProblem } from './capture-health.js';
+import { InspectorError } from '../core/errors.js';
+import type { WriteResult, WriteSet } from './capture-store.js';
 
 export interface CaptureBatch {
   frames: Frame[];
@@ -48,6 +57,11 @@ export type BatchListener = (batch: CaptureBatch) => void;
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
+/** How often a paused capture tries its held write again. */
+export const RETRY_MS = 2000;
+
+const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
+
 export class CapturePipeline {
   private seq: number;
   private queue: Frame[] = [];
@@ -64,11 +78,17 @@ export class CapturePipeline {
   private doorTimer: NodeJS.Timeout | undefined;
   private doorId: number;
   private doorRev: number;
+  readonly health: CaptureHealth;
+  /** While paused: the write the store refused, retried by `retryTimer`. */
+  private held: { set: WriteSet & DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: CaptureStore,
     limits: RetentionLimits = {},
+    health = new CaptureHealth(),
   ) {
+    this.health = health;
     this.seq = store.head();
     const warm = warmDeriver(store);
     this.deriver = warm.deriver;
@@ -82,6 +102,10 @@ export class CapturePipeline {
   record(input: FrameInput): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
     if (this.closed) return -1;
+    if (this.health.paused) {
+      this.health.notRecorded(1);
+      return -1;
+    }
     // JSON on an MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool
     // argument or junk, never an OAuth code, and stays as sent. OAuth endpoints and form bodies
     // are read as OAuth traffic, where `code` is the authorization code.
@@ -106,6 +130,8 @@ export class CapturePipeline {
   /** A door record was created or changed (in place): it is written within the current tick. */
   doorChanged(record: DoorRecord): void {
     if (this.closed) return;
+    // Paused: the record's later changes are written once capture resumes; this state is not.
+    if (this.health.paused) return;
     this.doorQueue.set(record.id, record);
     this.schedule();
   }
@@ -142,6 +168,8 @@ export class CapturePipeline {
    * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
    */
   import(frames: readonly FrameInput[], requests: readonly DoorRecord[] = [], originalSeqs: readonly number[] = []): void {
+    const status = this.health.status();
+    if (status.state === 'paused') throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
     const idOf = this.doorIds(requests);
     const seqOf = new Map<number, number>();
     frames.forEach((frame, i) => {
@@ -178,31 +206,117 @@ export class CapturePipeline {
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
     if (this.doorTimer) clearTimeout(this.doorTimer);
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    if (this.held) this.retryHeld();
     this.flush(true);
-    if (!this.closed && this.store.db.open) saveSnapshot(this.store, this.deriver, this.seq);
+    // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
+    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => saveSnapshot(this.store, this.deriver, this.seq));
     this.closed = true;
   }
 
-  /** Writes everything queued. Called once per tick, and on shutdown. */
+  /** Writes everything queued. Called once per tick, and on shutdown. Never throws. */
   flush(everything = false): void {
     this.scheduled = false;
-    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed) return;
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held) return;
     const requests = this.readyDoorRecords(everything);
     if (this.queue.length === 0 && requests.length === 0) return;
     const frames = this.queue;
     this.queue = [];
     for (const r of requests) r.rev = ++this.doorRev;
-    const derived: DerivedBatch = frames.length > 0 ? derive(this.deriver, frames) : { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
-    const written = this.store.write({ ...derived, frames, requests });
+    let derived = NOTHING_DERIVED;
+    if (frames.length > 0) {
+      try {
+        derived = derive(this.deriver, frames);
+      } catch (err) {
+        // A frame the deriver could not take: the frames are still evidence, stored underived.
+        this.health.noteError(err);
+      }
+    }
+    this.write({ ...derived, frames, requests }, frames, requests);
+  }
+
+  /** Stores one tick; on a storage failure, holds it and pauses (see the header). */
+  private write(set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[]): void {
+    let written: WriteResult | undefined;
+    try {
+      written = this.store.write(set);
+    } catch (err) {
+      const problem = storageProblem(err);
+      if (problem !== undefined) return this.pause(problem, err, { set, frames, requests });
+      this.health.noteError(err);
+      // Not the storage: something derived from these frames. Keep the frames themselves.
+      set = { ...NOTHING_DERIVED, frames, requests };
+      try {
+        written = this.store.write(set);
+      } catch (again) {
+        const problem = storageProblem(again);
+        if (problem !== undefined) return this.pause(problem, again, { set, frames, requests });
+        this.health.noteError(again);
+        this.health.notRecorded(frames.length, requests.length);
+        return;
+      }
+    }
+    this.written(set, frames, requests, written);
+  }
+
+  private pause(reason: string, err: unknown, held: NonNullable<CapturePipeline['held']>): void {
+    this.held = held;
+    this.health.pause(reason, err);
+    // Waiting frames are not stored either; new ones are counted as they come (record()).
+    this.health.notRecorded(this.queue.length, this.doorQueue.size);
+    this.queue = [];
+    this.doorQueue.clear();
+    this.retryTimer ??= setInterval(() => this.retryHeld(), RETRY_MS);
+    this.retryTimer.unref();
+  }
+
+  /** Tries the held write again; resumes capture when the store takes it. */
+  private retryHeld(): void {
+    const held = this.held!;
+    let written: WriteResult;
+    try {
+      written = this.store.write(held.set);
+    } catch (err) {
+      if (storageProblem(err) === undefined) {
+        // The store answers again but not for this write: give it up, resume with what comes next.
+        this.health.noteError(err);
+        this.health.notRecorded(held.frames.length, held.requests.length);
+        this.resume();
+      }
+      return;
+    }
+    this.resume();
+    this.written(held.set, held.frames, held.requests, written);
+  }
+
+  private resume(): void {
+    this.held = undefined;
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = undefined;
+    this.health.resume();
+  }
+
+  /** After a write: retention, the snapshot now and then, and the listeners. */
+  private written(derived: DerivedBatch, frames: Frame[], requests: DoorRecord[], written: WriteResult): void {
     const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorRev };
-    const trim = this.retention.afterWrite(frames, requests.length);
+    const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;
     if (this.sinceSnapshot >= SNAPSHOT_EVERY) {
-      saveSnapshot(this.store, this.deriver, batch.head);
+      this.guard(() => saveSnapshot(this.store, this.deriver, batch.head));
       this.sinceSnapshot = 0;
     }
-    for (const listener of this.listeners) listener(batch);
+    for (const listener of this.listeners) this.guard(() => listener(batch));
+  }
+
+  /** Runs a step after a write that must not undo it: a failure is noted, never thrown. */
+  private guard<T>(step: () => T): T | undefined {
+    try {
+      return step();
+    } catch (err) {
+      this.health.noteError(err);
+      return undefined;
+    }
   }
 }
 

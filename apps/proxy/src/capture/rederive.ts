@@ -17,7 +17,11 @@ export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Deriv
   const sessions = new Map<string, SessionSummary>();
   const diagnostics: Diagnostic[] = [];
   for (const frame of frames) {
-    const derived = deriver.ingest(frame);
+    // A cut body is not the message that was sent: reported as such, never read as one.
+    const cut = frame.http?.cut;
+    const sse = frame.transport === 'sse';
+    const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
+    const derived = cut ? deriver.ingest(frame, { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${cut.size} ${sse ? 'characters' : 'bytes'} were kept` }) : deriver.ingest(frame);
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
     for (const d of derived.diagnostics) diagnostics.push(d);

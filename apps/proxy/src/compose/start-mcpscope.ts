@@ -76,6 +76,11 @@ export type StartOptions = McpscopeOptions & {
    * the benchmarks use it to show what the door costs the MCP path.
    */
   door?: boolean;
+  /**
+   * Bytes of one HTTP body capture keeps (MAX_CAPTURED_BODY_BYTES). Not a CLI option: tests use a
+   * small one to show what happens past it without moving hundreds of megabytes.
+   */
+  maxBodyBytes?: number;
 };
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
@@ -135,6 +140,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             now,
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
+            ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
             credentialOf: credentialFingerprinter(store.fingerprintKey()),
             onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
           },
@@ -166,6 +172,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
+      capture: { status: () => pipeline.health.status() },
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },

@@ -29,6 +29,8 @@ const STATUS = {
   import_too_large: 413,
   /** This dashboard has no capture pipeline to import into. */
   import_unavailable: 409,
+  /** Capture is paused (a full disk, a read-only file system): nothing can be stored now. */
+  capture_paused: 503,
   /** A demo-only action while mcpscope proxies a real server. */
   demo_off: 409,
   /** The demo's sample call failed on its way through the tap. */

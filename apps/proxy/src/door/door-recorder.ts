@@ -118,7 +118,8 @@ export class DoorRecorder {
         record.sessionKey = sessionKey;
         record.frameCount = (record.frameCount ?? 0) + 1;
         const seqs = (record.frameSeqs ??= []);
-        if (seqs.length < DOOR_FRAME_SEQ_LIMIT) {
+        // A frame capture could not keep (paused: a full disk) has no seq to link to.
+        if (seq >= 0 && seqs.length < DOOR_FRAME_SEQ_LIMIT) {
           seqs.push(seq);
           changed();
         }

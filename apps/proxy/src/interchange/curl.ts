@@ -2,15 +2,19 @@
  * "Copy as curl": one request as a shell command line, for the curl export (a captured request,
  * `toCurl`) and for the replay panel (a request about to be replayed, `curlCommand`). One writer
  * for both, so they quote, order and hide secrets the same way:
- * - everything literal is POSIX single-quoted, so the shell never interprets it;
- * - a secret becomes a `$MCP_<NAME>` variable the user exports before running (double quotes let
- *   the shell expand it), never its value and never the `[redacted]` marker text; its real value
- *   appears only when the caller passes it (the user asked for secrets);
- * - headers curl sets itself or that described the captured connection are left out.
+ * - everything literal is POSIX single-quoted, so the shell never interprets it: the URL, the
+ *   method, every header name and value, the body (a header name may legally hold `$` and a
+ *   backtick, and an imported file may hold anything);
+ * - a secret becomes a `$MCP_<NAME>` variable the user exports before running: `'name: '"${VAR}"`,
+ *   the variable alone in double quotes (its name is [A-Z0-9_] only), never its value and never
+ *   the `[redacted]` marker text; its real value appears only when the caller passes it;
+ * - what is not an HTTP header (a name that is not an RFC 9110 token, a value with CR, LF or
+ *   NUL) is left out, as are headers curl sets itself or that described the captured connection.
  * The browser never builds commands itself: both dashboard buttons ask the API.
  */
 import type { Frame } from '@mcpscope/protocol';
 import { REDACTED } from '../redaction/redact.js';
+import { isHeaderName, isHeaderValue } from '../core/http-fields.js';
 
 export interface CurlInput {
   url: string;
@@ -38,14 +42,15 @@ export function curlCommand(input: CurlInput): string {
   const secrets = new Set(input.secretNames ?? []);
   const names = new Set([...Object.keys(input.headers), ...secrets]);
   for (const name of [...names].sort(headerOrder)) {
-    if (SKIP.has(name) || name.startsWith('sec-')) continue;
-    const real = input.secretValues?.[name];
-    const value = real ?? input.headers[name];
+    if (SKIP.has(name) || name.startsWith('sec-') || !isHeaderName(name)) continue;
+    // Own properties only: `constructor` is a valid header name, and no secret.
+    const real = input.secretValues && Object.hasOwn(input.secretValues, name) ? input.secretValues[name] : undefined;
+    const value = real ?? (Object.hasOwn(input.headers, name) ? input.headers[name] : undefined);
     if (value === undefined || (real === undefined && secrets.has(name)) || value.includes(REDACTED)) {
       lines.push(placeholder(name, value));
       continue;
     }
-    lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
+    if (isHeaderValue(value)) lines.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   if (input.body !== '' && method !== 'GET') lines.push(`--data-raw ${shellQuote(input.body)}`);
   return lines.join(' \\\n  ');
@@ -75,10 +80,10 @@ export function secretVariable(name: string): string {
   return `MCP_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
-/** "Bearer [redacted] (43 chars)" → `-H "authorization: Bearer ${MCP_AUTHORIZATION}"`: the scheme stays, the secret is the variable. */
+/** "Bearer [redacted] (43 chars)" → `-H 'authorization: Bearer '"${MCP_AUTHORIZATION}"`: the scheme stays, the secret is the variable. */
 function placeholder(name: string, value: string | undefined): string {
   const scheme = value?.includes(REDACTED) ? /^(Bearer|Basic|Digest|Token)\s/i.exec(value)?.[1] : undefined;
-  return `-H "${name}: ${scheme ? `${scheme} ` : ''}\${${secretVariable(name)}}"`;
+  return `-H ${shellQuote(`${name}: ${scheme ? `${scheme} ` : ''}`)}"\${${secretVariable(name)}}"`;
 }
 
 /** Content negotiation first, then MCP's own headers, then the rest, alphabetically. */

@@ -17,7 +17,8 @@ export interface UpstreamResponse {
 export interface UpstreamRequestInit {
   method: string;
   headers: Record<string, string | string[]>;
-  body: Buffer | undefined;
+  /** A stream for a body too large to hold (the tap forwards it as it arrives). */
+  body: Buffer | Readable | undefined;
   signal: AbortSignal;
 }
 

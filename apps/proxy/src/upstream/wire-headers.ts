@@ -6,6 +6,7 @@
  */
 import { isJsonObject, type JsonObject, type JsonValue } from '@mcpscope/protocol';
 import { REDACTED } from '../redaction/redact.js';
+import { isHeaderName, isHeaderValue } from '../core/http-fields.js';
 
 export const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
@@ -39,8 +40,11 @@ export function isModernMessage(message: JsonObject): boolean {
 export function wireHeaders(message: JsonObject, ctx: WireContext): WireHeaders {
   const headers: Record<string, string> = {};
   const missingCredentials: string[] = [];
-  for (const [name, value] of Object.entries(ctx.captured ?? {})) {
-    if (RECOMPUTED.test(name) || NOT_CARRIED.test(name)) continue;
+  for (const [rawName, value] of Object.entries(ctx.captured ?? {})) {
+    // Compared in lower case whatever the capture says: an imported `Host` or `Mcp-Session-Id` is
+    // still the header the filters keep out. What is not a header at all is not sent.
+    const name = rawName.toLowerCase();
+    if (RECOMPUTED.test(name) || NOT_CARRIED.test(name) || typeof value !== 'string' || !isHeaderName(name) || !isHeaderValue(value)) continue;
     if (value.includes(REDACTED)) {
       const real = ctx.credentials[name];
       if (real === undefined) missingCredentials.push(name);
@@ -49,7 +53,7 @@ export function wireHeaders(message: JsonObject, ctx: WireContext): WireHeaders 
       headers[name] = value;
     }
   }
-  for (const [name, value] of Object.entries(ctx.credentials)) headers[name] ??= value;
+  for (const [name, value] of Object.entries(ctx.credentials)) headers[name.toLowerCase()] ??= value;
   headers['content-type'] = 'application/json';
   headers['accept'] = 'application/json, text/event-stream';
   if (ctx.sessionId !== undefined) headers['mcp-session-id'] = ctx.sessionId;

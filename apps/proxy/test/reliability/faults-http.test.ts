@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { proxiedUpstream } from '../support/proxy-fixture.js';
 import { freePort } from '../support/free-port.js';
-import { eventually, exchanges, framesOfCall, isJsonRpcError, post, rpcId, startProxy, toolCall } from './harness.js';
+import { eventually, exchanges, framesAfter, framesOfCall, isJsonRpcError, post, rpcId, startProxy, toolCall } from './harness.js';
 import { reliabilityReport } from './report.js';
 
 const report = reliabilityReport('10-faults-http', 'Faults on the HTTP path');
@@ -164,18 +164,24 @@ describe('HTTP faults', () => {
   });
 
   it('deeply nested JSON (100,000 levels) in a request and in an answer: no stack overflow', async () => {
-    const row = report.row('request params and answer nested 100,000 arrays deep', 'forwarded byte for byte both ways, both recorded whole, mcpscope stays up');
+    const row = report.row('request params and answer nested 100,000 arrays deep', 'forwarded byte for byte both ways, both recorded whole (as invalid messages that nest too deep to read), mcpscope stays up');
     const id = rpcId();
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     const request = `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"nested","arguments":{"depth":100000},"deep":${deep}}}`;
     const res = await post(proxy.app.mcpUrl, request);
     const text = await res.text();
-    const { frames } = await framesOfCall(proxy.app, id, 2);
-    const [c2s, s2c] = [frames.find((f) => f.direction === 'c2s'), frames.find((f) => f.direction === 's2c')];
-    row.observed(`${res.status}, answer ${text.length} chars, recorded sizes ${c2s?.size} / ${s2c?.size}`);
+    // Too deep to read, so never paired by id: found by what they hold.
+    const [c2s, s2c] = await eventually(async () => {
+      const frames = await framesAfter(proxy.app);
+      const pair = [frames.find((f) => f.direction === 'c2s' && f.size === request.length), frames.find((f) => f.direction === 's2c' && f.size === text.length)];
+      return pair[0] && pair[1] ? pair : undefined;
+    }, 'both deep frames to be recorded');
+    const invalid = (await exchanges(proxy.app)).filter((e) => e.kind === 'invalid' && (e.frameSeqs.includes(c2s!.seq) || e.frameSeqs.includes(s2c!.seq)));
+    row.observed(`${res.status}, answer ${text.length} chars, recorded sizes ${c2s?.size} / ${s2c?.size}; ${invalid.length} invalid rows: ${invalid[0]?.errorMessage}`);
     expect(res.status).toBe(200);
     expect(text.length).toBe(200_000 + `{"jsonrpc":"2.0","id":${id},"result":{"content":[],"deep":}}`.length);
     expect(c2s?.size).toBe(request.length);
     expect(s2c?.size).toBe(text.length);
+    expect(invalid.map((e) => e.errorMessage)).toEqual([expect.stringMatching(/deeper than 512/), expect.stringMatching(/deeper than 512/)]);
   });
 });

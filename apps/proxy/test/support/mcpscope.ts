@@ -25,6 +25,11 @@ export interface SpawnOptions {
   /** `source` (default): src/ through tsx. `build`: bin/mcpscope.js, as installed. */
   from?: 'source' | 'build';
   env?: Record<string, string>;
+  /**
+   * A command that runs node for us (`['unshare', '-rm', 'sh', '-c', 'mount … && exec "$@"', 'sh']`):
+   * node and its arguments follow it, and the child's pid is node's when the wrapper execs.
+   */
+  wrap?: string[];
 }
 
 export interface McpscopeChild {
@@ -45,7 +50,8 @@ export interface McpscopeChild {
 export function spawnMcpscope(args: string[], options: SpawnOptions = {}): McpscopeChild {
   if (options.from === 'build' && !existsSync(BUILT_CLI)) throw new Error('apps/proxy is not built: run `pnpm run build` first');
   const argv = options.from === 'build' ? [BUILT_BIN, ...args] : ['--conditions=mcpscope-source', '--import', 'tsx', SOURCE_CLI, ...args];
-  const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+  const [command, ...prefix] = options.wrap ?? [process.execPath];
+  const child = spawn(command!, options.wrap ? [...prefix, process.execPath, ...argv] : argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
   let out = '';
   let stdout = '';
   let stderr = '';

@@ -206,6 +206,23 @@ export interface OtlpStatus {
   lastSuccessAt?: number;
 }
 
+/**
+ * `GET /api/capture`: whether what the tap forwards is being stored. Traffic flows either way: a
+ * capture failure (a full disk, a read-only file system) pauses capture, never forwarding, and
+ * capture resumes by itself once the store takes writes again.
+ */
+export interface CaptureStatus {
+  state: 'recording' | 'paused';
+  /** Why capture is paused, in words a banner can show: `disk full`, `the capture file is read-only`. */
+  reason?: string;
+  /** When capture paused (ms since the epoch). */
+  since?: number;
+  /** What was forwarded but not stored, since mcpscope started. */
+  notRecorded: { frames: number; requests: number };
+  /** The latest capture failure (paused or not), and when (ms since the epoch). */
+  lastError?: { message: string; at: number };
+}
+
 /** One redaction rule that matched, and how often. */
 export interface RedactionHit {
   /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */

@@ -35,6 +35,12 @@ export interface HttpInfo {
    * two with different ones, and nothing else. Never the credential itself.
    */
   credential?: string;
+  /**
+   * Set when the body (or the SSE event) was larger than mcpscope keeps whole: the frame's `raw`
+   * holds only its first part, and `size` is the length of the whole, in bytes (characters for an
+   * SSE event). The tap forwarded all of it.
+   */
+  cut?: { size: number };
 }
 
 /** A frame as the tap hands it to the store, before it has a sequence number. */

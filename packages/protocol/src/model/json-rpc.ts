@@ -3,6 +3,8 @@
  * The classifier never throws: malformed traffic is data, reported as `invalid` with a reason.
  */
 
+import { deeperThan } from './json-depth.js';
+
 /** A request id keeps its JSON type: `1` and `"1"` are different ids, `0` is a valid one. */
 export type JsonRpcId = string | number;
 
@@ -65,6 +67,14 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * How deep a message may nest and still be read. Real MCP messages stay within a few dozen levels
+ * (JSON Schemas included); past a few thousand, every recursive walk (JSON.stringify, schema
+ * checks, summaries) overflows the call stack. A deeper message is kept as sent and reported as
+ * `invalid`, never read.
+ */
+export const MAX_JSON_DEPTH = 512;
+
 /** Parses raw text into a classified message. Total: every input yields a value. */
 export function classifyText(raw: string): Message {
   let value: unknown;
@@ -72,6 +82,10 @@ export function classifyText(raw: string): Message {
     value = JSON.parse(raw);
   } catch (err) {
     return { kind: 'invalid', reason: `not JSON: ${(err as Error).message}` };
+  }
+  // Nesting N deep takes at least 2N characters: shorter texts need no walk.
+  if (raw.length > 2 * MAX_JSON_DEPTH && deeperThan(value, MAX_JSON_DEPTH)) {
+    return { kind: 'invalid', reason: `nests deeper than ${MAX_JSON_DEPTH} levels: kept as sent, not read` };
   }
   return classifyValue(value);
 }

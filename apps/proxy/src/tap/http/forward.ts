@@ -5,8 +5,13 @@
  * second, and backpressure carries from the client's socket to the upstream (pause on a full
  * socket, resume on drain). The client going away aborts the upstream request; the tap itself
  * never ends a request or a stream.
+ *
+ * Capture holds at most `maxBodyBytes` of one body (capped-text.ts): a request body past that is
+ * forwarded as a stream instead of being held, and a frame of a cut body says so (`http.cut`,
+ * with the whole size).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { PassThrough } from 'node:stream';
 import { SseParser, type FrameInput, type HttpInfo, type SseEvent, type Transport, transportFrameText } from '@mcpscope/protocol';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 import { answerUpstreamFailure, describeError } from '../../upstream/failure.js';
@@ -16,6 +21,7 @@ import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata, rewr
 import { statelessSessionKey } from './session-key.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-request.js';
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
+import { CappedText, MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
 
 export interface ForwardDeps {
   /** The upstream's origin; the tap mirrors its paths. */
@@ -34,24 +40,49 @@ export interface ForwardDeps {
   credentialOf?(authorization: string | undefined): string | undefined;
   /** Sees each MCP request's headers with its session key (replay keeps the credentials in memory). */
   onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
+  /** Bytes of one body capture keeps (MAX_CAPTURED_BODY_BYTES unless a test sets less). */
+  maxBodyBytes?: number;
 }
+
+/** A request body: held whole, or streamed on with its first part kept for capture. */
+type RequestBody = { bytes: Buffer } | { stream: PassThrough; captured: CappedText; ended: Promise<void> };
 
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch = UNWATCHED): void {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
   if (!hasBody) return send(req, res, deps, cors, watch, undefined);
+  const limit = deps.maxBodyBytes ?? MAX_CAPTURED_BODY_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
-  req.on('data', (chunk: Buffer) => {
+  const onEnd = () => send(req, res, deps, cors, watch, { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
+  const onData = (chunk: Buffer) => {
     chunks.push(chunk);
     size += chunk.length;
-  });
-  req.on('end', () => send(req, res, deps, cors, watch, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    if (size > limit) streamOn();
+  };
+  // Past the limit the body is not held: what came so far and the rest go on as a stream.
+  const streamOn = () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+    const captured = new CappedText(limit);
+    const stream = new PassThrough();
+    for (const c of chunks) {
+      captured.push(c);
+      stream.write(c);
+    }
+    chunks.length = 0;
+    req.on('data', (c: Buffer) => captured.push(c));
+    const ended = new Promise<void>((resolve) => req.once('end', resolve));
+    req.pipe(stream);
+    send(req, res, deps, cors, watch, { stream, captured, ended });
+  };
+  req.on('data', onData);
+  req.on('end', onEnd);
   // A client that leaves mid-body has nothing to forward; its socket is already gone.
   req.on('error', () => {});
 }
 
-function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: Buffer | undefined): void {
+function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: RequestBody | undefined): void {
   const method = req.method ?? 'GET';
   // Every frame of this request is also linked to it at the door.
   const record = (frame: FrameInput): number => {
@@ -67,7 +98,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const recordHere = pathname === deps.mcpPath || isLegacyPost;
   const startTs = deps.now();
   const connectionId = deps.nextConnectionId();
-  const requestText = recordHere && body !== undefined && body.length > 0 ? body.toString('utf8') : undefined;
+  const streamed = body !== undefined && 'stream' in body ? body : undefined;
+  const held = body !== undefined && 'bytes' in body ? body.bytes : undefined;
+  const requestText = !recordHere ? undefined : streamed ? streamed.captured.text() : held !== undefined && held.length > 0 ? held.toString('utf8') : undefined;
   const http: HttpInfo = { method, path: url, connectionId };
   // Frames name the HTTP request they rode on, as the door recorded it.
   const link: { requestId?: number } = watch.id !== undefined ? { requestId: watch.id } : {};
@@ -85,14 +118,21 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const knownKey = isLegacyPost ? legacySessionKey(search, pathname) : headerValue(req.headers, 'mcp-session-id');
   let sessionKey = knownKey;
   let requestRecorded = false;
-  const recordRequest = (key: string) => {
+  let bodyEnded = streamed === undefined;
+  /** Records the request; a streamed one waits for its end (its size), unless `now` (an answer came first). */
+  const recordRequest = (key: string, now = true) => {
     sessionKey = key;
-    if (!recordHere || requestText === undefined || requestRecorded) return;
+    if (!recordHere || requestText === undefined || requestRecorded || (!now && !bodyEnded)) return;
     deps.onRequestHeaders?.(key, req.headers);
     requestRecorded = true;
+    if (streamed) http.cut = { size: streamed.captured.size };
     record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
   };
-  if (knownKey !== undefined) recordRequest(knownKey);
+  if (knownKey !== undefined) recordRequest(knownKey, false);
+  void streamed?.ended.then(() => {
+    bodyEnded = true;
+    if (sessionKey !== undefined) recordRequest(sessionKey);
+  });
   const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText);
 
   const ac = new AbortController();
@@ -110,7 +150,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   });
 
   deps
-    .request(deps.upstreamOrigin + url, { method, headers: upstreamRequestHeaders(req.headers, proto), body, signal: ac.signal })
+    .request(deps.upstreamOrigin + url, { method, headers: upstreamRequestHeaders(req.headers, proto), body: streamed ? streamed.stream : held, signal: ac.signal })
     .then(
       (up) => {
         if (clientGone) return void up.body.destroy();
@@ -168,8 +208,13 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         : undefined;
     // A legacy POST's body is `Accepted`, not a message: only failures are worth recording.
     const collectBody = recordHere && !isSse && (!isLegacyPost || up.statusCode >= 400);
-    const decoder = collectBody ? new TextDecoder() : undefined;
-    const parts: string[] = [];
+    const collected = collectBody ? new CappedText(deps.maxBodyBytes) : undefined;
+    /** The collected body as a frame (a cut one says so), when there was any. */
+    const recordCollected = () => {
+      const text = collected!.text();
+      if (text.length === 0) return;
+      record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: text, http: collected!.cut ? { ...responseHttp, cut: { size: collected!.size } } : responseHttp });
+    };
     const onEvent = (event: SseEvent) => {
       if (event.id !== undefined) sawEventId = true;
       // Priming events carry no message; the legacy `endpoint` event is transport plumbing.
@@ -177,6 +222,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       const frameHttp: HttpInfo = { ...responseHttp };
       if (event.id !== undefined) frameHttp.sseId = event.id;
       if (event.event !== undefined) frameHttp.sseEvent = event.event;
+      if (event.truncated) frameHttp.cut = { size: event.size! };
       record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: event.data, http: frameHttp });
     };
     onClientGone = () => {
@@ -194,8 +240,8 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       }
       if (parser) {
         for (const item of parser.push(chunk)) if (item.type === 'event') onEvent(item);
-      } else if (decoder) {
-        parts.push(decoder.decode(chunk, { stream: true }));
+      } else if (collected) {
+        collected.push(chunk);
       }
     });
     res.on('drain', () => body.resume());
@@ -203,21 +249,13 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       const rest = rewriter?.flush();
       if (rest) res.write(rest);
       if (parser) for (const item of parser.end()) if (item.type === 'event') onEvent(item);
-      if (decoder) {
-        parts.push(decoder.decode());
-        const text = parts.join('');
-        if (text.length > 0) record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: text, http: responseHttp });
-      }
+      if (collected) recordCollected();
       res.end();
     });
     body.on('error', (err: unknown) => {
       if (clientGone) return;
-      if (decoder) {
-        // The client got these bytes before the break: they are evidence too, as a (malformed) frame.
-        parts.push(decoder.decode());
-        const partial = parts.join('');
-        if (partial.length > 0) record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: partial, http: responseHttp });
-      }
+      // The client got these bytes before the break: they are evidence too, as a (malformed) frame.
+      if (collected) recordCollected();
       const what = isSse ? 'the SSE stream' : 'the response body';
       watch.upstreamCut(`${what} broke: ${describeError(err)}`);
       if (recordHere) {

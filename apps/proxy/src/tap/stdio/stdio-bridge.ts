@@ -12,6 +12,7 @@
  * fails every request still waiting on it.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { MAX_CAPTURED_BODY_BYTES } from '../http/capped-text.js';
 import { classifyText, idKey, isJsonObject, type FrameInput, type HttpInfo, type JsonRpcId, type LineItem, type Message, transportFrameText } from '@mcpscope/protocol';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 
@@ -63,9 +64,20 @@ export class StdioBridge {
 
   handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string> | undefined): void {
     if (req.method === 'POST') {
+      // A stdio message is one line the child must read whole: past the cap it is refused, not
+      // held (a body longer than a string can be would otherwise end the process).
       const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => this.post(req, res, cors, Buffer.concat(chunks).toString('utf8')));
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_CAPTURED_BODY_BYTES) chunks.push(c);
+        else chunks.length = 0;
+      });
+      req.on('end', () => {
+        if (size <= MAX_CAPTURED_BODY_BYTES) return this.post(req, res, cors, Buffer.concat(chunks, size).toString('utf8'));
+        res.writeHead(413, { ...cors, 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `mcpscope: a request of ${size} bytes is more than the stdio bridge passes to the server (${MAX_CAPTURED_BODY_BYTES} bytes)` } }));
+      });
       req.on('error', () => {});
       return;
     }
