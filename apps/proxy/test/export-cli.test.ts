@@ -51,7 +51,8 @@ describe('while the proxy runs', () => {
   it('the CLI reads the live capture file while the proxy keeps writing it', async () => {
     const { code, out } = await run(['--db', db]);
     expect(code).toBe(0);
-    const calls = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string).filter((raw) => raw.includes('"tools/call"'));
+    // Frame lines carry `raw`; door record lines (`"type":"request"`) do not.
+    const calls = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string | undefined).filter((raw) => raw?.includes('"tools/call"'));
     expect(calls).toHaveLength(2);
   });
 

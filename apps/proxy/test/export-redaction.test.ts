@@ -8,10 +8,10 @@ import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { api, normalisedViews } from './export-support.js';
 
-/** Redacted at capture: credential headers, and OAuth secret keys in bodies (security/redact-body.ts). */
-const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret'];
-/** Stored as sent; exports redact them. */
-const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret', 'qs-EEEE5555secret'];
+/** Redacted at capture: credential headers, OAuth secret keys in bodies (redaction/redact-body.ts), credentials in the URL's query. */
+const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret', 'qs-EEEE5555secret'];
+/** Stored as sent (the user's tool arguments are evidence); exports redact them. */
+const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret'];
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJleHAiOjk5OTk5OTk5OTl9.c2lnbmF0dXJlLXNlY3JldA';
 const ALL = [...CAPTURE_REDACTED, ...BODY_SECRETS, JWT];
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   }).catch(() => undefined);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'cheap' } }).catch(() => undefined);
   await client.callTool({ name: 'wrap_gift', arguments: { gift: 'mug', steps: 2 } }, undefined, { onprogress: () => {} });
-  await fetch(`${app.mcpUrl}?access_token=${BODY_SECRETS[4]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
+  await fetch(`${app.mcpUrl}?access_token=${CAPTURE_REDACTED[4]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
   await settled(app);
 });
 afterAll(async () => {
@@ -90,7 +90,8 @@ describe('redaction by default', () => {
 
   it('redacts the keys and JSON paths the user adds, and their echoes, and nothing else of theirs', async () => {
     const out = await text(`/api/export?format=jsonl&redact=recipient&redact=${encodeURIComponent('$.params.arguments.occasion')}`);
-    const bodies = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string);
+    // Frame lines carry `raw`; door record lines (`"type":"request"`) do not.
+    const bodies = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string | undefined).filter((raw) => raw !== undefined);
     const calls = bodies.map((b) => JSON.parse(b)).filter((m) => m.params?.name === 'suggest_gifts').map((m) => m.params.arguments);
     expect(calls[0]).toMatchObject({ occasion: '[redacted]', budget: 60, recipient: '[redacted]', login: { user: 'ada' } });
     // The tool's answer named the recipient ("Gift ideas for Ada-the-recipient"): the echo goes too.
