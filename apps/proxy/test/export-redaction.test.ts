@@ -9,10 +9,10 @@ import { startTestMcpscope } from './support/mcpscope.js';
 import { jsonlFrameLines } from './support/jsonl.js';
 import { api, normalisedViews } from './export-support.js';
 
-/** Redacted at capture: credential headers, and OAuth secret keys in bodies (security/redact-body.ts). */
-const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret'];
-/** Stored as sent; exports redact them. */
-const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret', 'qs-EEEE5555secret'];
+/** Redacted at capture: credential headers, OAuth secret keys in bodies (redaction/redact-body.ts), credentials in the URL's query. */
+const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret', 'qs-EEEE5555secret'];
+/** Stored as sent (the user's tool arguments are evidence); exports redact them. */
+const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret'];
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJleHAiOjk5OTk5OTk5OTl9.c2lnbmF0dXJlLXNlY3JldA';
 const ALL = [...CAPTURE_REDACTED, ...BODY_SECRETS, JWT];
 
@@ -37,7 +37,7 @@ beforeAll(async () => {
   }).catch(() => undefined);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 'cheap' } }).catch(() => undefined);
   await client.callTool({ name: 'wrap_gift', arguments: { gift: 'mug', steps: 2 } }, undefined, { onprogress: () => {} });
-  await fetch(`${app.mcpUrl}?access_token=${BODY_SECRETS[4]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
+  await fetch(`${app.mcpUrl}?access_token=${CAPTURE_REDACTED[4]}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":"x","method":"ping"}' });
   await settled(app);
 });
 afterAll(async () => {

@@ -1,6 +1,8 @@
 // Credentials that go through the tap never reach the disk: the capture file and its WAL are
 // grepped byte for byte for every secret a client sent.
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled } from './helpers.js';
@@ -73,5 +75,50 @@ describe('redactBodySecrets', () => {
     expect(redactBodySecrets('code=abc&state=s&code_verifier=v', false)).toBe(
       `code=${encodeURIComponent('[redacted] (3 chars)')}&state=s&code_verifier=${encodeURIComponent('[redacted] (1 chars)')}`,
     );
+  });
+});
+
+// Issue 22, item 4: the README says API keys are redacted; `?api_key=` in the URL and the
+// per-product key headers (X-Goog-Api-Key, Private-Token, X-Access-Token) were stored raw and
+// survived the default exports. One registry of secret names now serves capture and export.
+describe('one registry of secret names, at capture and at export', () => {
+  const KEYS = {
+    query: 'qk_APIKEY_QUERY_4c5d6e7f8a9b0c1d',
+    goog: 'AIzaSy_GOOG_0a1b2c3d4e5f6a7b8c9d',
+    gitlab: 'glpat_PRIVATE_9f8e7d6c5b4a3f2e1d',
+    access: 'xat_ACCESS_1b2c3d4e5f6a7b8c9d0e',
+    shaped: 'sh_SHAPED_5e6f7a8b9c0d1e2f3a4b',
+  };
+
+  it('keeps them out of the capture file and of the default HAR, JSONL and curl exports; the data is private (0700 directory, 0600 files)', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'mcpscope-private-')), 'mcpscope');
+    const db = join(dataDir, 'capture.db');
+    const local = await startTestMcpscope({ db });
+    try {
+      const client = await connectClient(`${local.mcpUrl}?api_key=${KEYS.query}&region=eu`, {
+        headers: { 'X-Goog-Api-Key': KEYS.goog, 'Private-Token': KEYS.gitlab, 'X-Access-Token': KEYS.access, 'X-Shopify-Storefront-Access-Token': KEYS.shaped },
+      });
+      await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 60 } });
+      await client.close();
+      await settled(local);
+      const call = local.store.framesAfter(0, 1000).find((f) => f.raw.includes('"suggest_gifts"') && f.direction === 'c2s')!;
+      expect(call.http!.path).toMatch(/\?api_key=%5Bredacted%5D.*&region=eu$/);
+      expect(call.http!.requestHeaders).toMatchObject({ 'x-goog-api-key': expect.stringMatching(/^\[redacted\]/), 'private-token': expect.stringMatching(/^\[redacted\]/), 'x-access-token': expect.stringMatching(/^\[redacted\]/) });
+
+      const auth = { authorization: `Bearer ${local.token}` };
+      const exchange = local.store.exchanges(100).find((e) => e.method === 'tools/call')!;
+      const exports = await Promise.all(['jsonl', 'har', `curl&exchange=${exchange.id}`].map(async (f) => (await fetch(`${local.dashboardUrl}/api/export?format=${f}`, { headers: auth })).text()));
+      const onDisk = fileText(db) + fileText(`${db}-wal`);
+      for (const [name, key] of Object.entries(KEYS)) {
+        expect(onDisk.includes(key), `${name} is on disk`).toBe(false);
+        exports.forEach((text, i) => expect(text.includes(key), `${name} in export ${i}`).toBe(false));
+      }
+
+      const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+      expect(mode(dataDir)).toBe('700');
+      for (const file of [db, `${db}-wal`, `${db}-shm`, `${db}.lock`]) expect(mode(file), file).toBe('600');
+    } finally {
+      await local.close();
+    }
   });
 });

@@ -29,6 +29,7 @@ import type { CaptureDeriver, ConversationSummary, Diagnostic, DoorRecord, Excha
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
+import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
@@ -112,6 +113,9 @@ export class CapturePipeline {
     const mcp = !isOAuthEndpoint(input.http?.path) && /^\s*[[{]/.test(input.raw);
     const raw = redactBodySecrets(input.raw, mcp);
     const frame: Frame = { ...input, raw, seq: ++this.seq };
+    // `?api_key=…` in the URL a client used is a credential too: every frame's path loses it.
+    const path = input.http && redactUrlSecrets(input.http.path);
+    if (path !== undefined && path !== input.http!.path) frame.http = { ...input.http!, path };
     this.queue.push(frame);
     this.schedule();
     return frame.seq;

@@ -9,6 +9,7 @@
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync } from 'node:fs';
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import type { ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
@@ -39,8 +40,21 @@ export interface WriteResult {
   requests: string[];
 }
 
+/**
+ * Creates `path` readable by its owner only (0600), unless it exists. SQLite gives the WAL and
+ * shared-memory files the database file's mode, so the whole capture stays private: it holds
+ * what the user's tools were sent and answered.
+ */
+export function ensurePrivateFile(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+}
+
 /** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
 function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock | undefined } {
+  if (file !== ':memory:' && !file.startsWith('file:')) {
+    ensurePrivateFile(`${file}.lock`);
+    ensurePrivateFile(file);
+  }
   const lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
   // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
   const db = openSqlite(file, { timeout: 1000 });

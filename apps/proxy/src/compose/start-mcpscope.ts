@@ -89,7 +89,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
   }
   const dbFile = options.db ?? defaultDbPath();
-  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true });
+  // The data directory is the user's alone (0700 when mcpscope creates it): captures are private.
+  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true, mode: 0o700 });
   // The store first: a capture file held by another mcpscope stops the start before anything listens.
   const store = new CaptureStore(dbFile);
   const demo = options.target || options.stdio ? undefined : await startDemoServer();

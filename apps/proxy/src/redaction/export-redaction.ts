@@ -15,7 +15,7 @@
  */
 import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
-import { isSecretQueryKey } from './redact-url.js';
+import { isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey } from './secret-names.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
@@ -36,32 +36,6 @@ export interface RedactionOptions {
   /** Extra keys (`card_number`) or JSON paths (`$.params.arguments.card`) to redact. */
   extra?: readonly string[];
 }
-
-/** Keys whose values are credentials wherever they appear (compared without `_`/`-`, any case). */
-const SECRET_KEYS = new Set([
-  'accesstoken',
-  'refreshtoken',
-  'idtoken',
-  'token',
-  'authtoken',
-  'bearertoken',
-  'sessiontoken',
-  'clientsecret',
-  'secret',
-  'password',
-  'passwd',
-  'passphrase',
-  'apikey',
-  'xapikey',
-  'authorization',
-  'proxyauthorization',
-  'cookie',
-  'setcookie',
-  'codeverifier',
-  'privatekey',
-  'credential',
-  'credentials',
-]);
 
 /** OAuth parameters that mark an object as a token request, where `code` is an authorization code. */
 const OAUTH_SIBLINGS = ['grant_type', 'redirect_uri', 'code_verifier', 'client_id'];
@@ -85,8 +59,7 @@ function normalise(key: string): string {
 }
 
 function isSecretKey(key: string): boolean {
-  const k = normalise(key);
-  return SECRET_KEYS.has(k) || k.includes('secret') || k.includes('password');
+  return isSecretBodyKey(key);
 }
 
 /** `_meta` carries extension data; credential-looking keys there are secrets (progressToken is not). */
@@ -97,11 +70,11 @@ function isMetaCredential(key: string): boolean {
 }
 
 export const BUILT_IN_RULES: readonly string[] = [
-  'credential headers (authorization, cookie, set-cookie, x-api-key, …)',
+  'credential headers (authorization, cookie, set-cookie, x-api-key, x-goog-api-key, private-token, any *-token, *-api-key, *secret*, *password*)',
   'secret JSON keys anywhere in a body: access_token, refresh_token, id_token, token, client_secret, password, api_key, code_verifier, private_key, credentials, and any key containing "secret" or "password"',
   'credential-looking keys inside _meta (progressToken is kept)',
   'OAuth authorization codes: "code" next to grant_type/redirect_uri/client_id, and ?code= in URLs',
-  'credentials in URL query strings (access_token, token, api_key, …)',
+  'credentials in URL query strings (access_token, token, api_key, key, any *_token, *secret*, …)',
   'bearer tokens and JWTs inside any string',
 ];
 
@@ -348,7 +321,7 @@ export class Redactor {
     if (this.keys.has(normalise(key))) return `key ${key}`;
     // A JSON-RPC error `code` is a number; an OAuth code is a string in a token request.
     if (key === 'code' && oauth && typeof item === 'string') return 'key code (OAuth)';
-    if (typeof item === 'object' && !SECRET_KEYS.has(normalise(key))) return undefined;
+    if (typeof item === 'object' && !isListedSecretBodyKey(key)) return undefined;
     if (isSecretKey(key)) return `key ${key}`;
     if (parentKey === '_meta' && isMetaCredential(key)) return `_meta ${key}`;
     return undefined;

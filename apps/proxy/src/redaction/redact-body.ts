@@ -11,10 +11,11 @@
  * The marker keeps the length, so a user can still see that a secret was sent.
  */
 import { REDACTED } from './redact.js';
+import { OAUTH_BODY_FIELDS } from './secret-names.js';
 
-const ALWAYS = ['access_token', 'refresh_token', 'id_token', 'client_secret', 'client_assertion', 'code_verifier', 'registration_access_token'];
+const ALWAYS = [...OAUTH_BODY_FIELDS.ALWAYS];
 /** In MCP frames these are tool arguments (a password field, a code to run) and stay as sent. */
-const OAUTH_ONLY = ['code', 'assertion', 'subject_token', 'actor_token', 'device_code', 'password'];
+const OAUTH_ONLY = [...OAUTH_BODY_FIELDS.OAUTH_ONLY];
 
 const jsonPattern = (keys: string[]) => new RegExp(`("(?:${keys.join('|')})"\\s*:\\s*)"((?:[^"\\\\]|\\\\.)*)"`, 'g');
 const formPattern = (keys: string[]) => new RegExp(`(^|&)((?:${keys.join('|')})=)([^&]*)`, 'g');

@@ -5,28 +5,9 @@
  * escapes, order and even invalid encodings included, since the URL is evidence.
  */
 import { REDACTED } from './redact.js';
+import { isSecretQueryKey } from './secret-names.js';
 
-/** Query parameters that carry credentials (compared in lower case). */
-export const SECRET_QUERY_KEYS: ReadonlySet<string> = new Set([
-  'code',
-  'access_token',
-  'refresh_token',
-  'id_token',
-  'token',
-  'client_secret',
-  'client_assertion',
-  'code_verifier',
-  'api_key',
-  'apikey',
-  'key',
-  'password',
-]);
-
-/** Whether a query parameter's (decoded) name is a credential. */
-export function isSecretQueryKey(name: string): boolean {
-  const k = name.toLowerCase();
-  return SECRET_QUERY_KEYS.has(k) || k.endsWith('_token') || k.endsWith('-token') || k.includes('secret') || k.endsWith('api_key') || k.endsWith('api-key');
-}
+export { isSecretQueryKey } from './secret-names.js';
 
 /** The path (or absolute URL) with secret query values redacted; the same string when none. */
 export function redactUrlSecrets(url: string): string {
