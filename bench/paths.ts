@@ -2,7 +2,9 @@
  * The paths every tap benchmark compares, each a separate process as users run them, all in
  * front of the same upstream:
  *   - direct: the client talks to the upstream (the baseline);
- *   - mcpscope: the tap with capture on;
+ *   - mcpscope: the tap with capture on (a capture file on tmpfs: capture runs on its worker thread);
+ *   - mcpscope, capture on the tap's thread: the same, with capture on the thread that forwards
+ *     (as before issue 18; what the worker saves);
  *   - mcpscope, capture off: the same tap recording nothing (what capture itself costs);
  *   - mcpscope, door off: frames captured, but no door records (what recording every HTTP request
  *     at the door costs the MCP path);
@@ -27,9 +29,9 @@ export interface BenchPath {
 
 export type StartedPath = BenchPath | { skipped: string };
 
-export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'door off' | 'node' | 'node pipe' | 'hono' | 'mitmdump' | 'mitmdump streaming';
+export type PathKind = 'direct' | 'mcpscope' | 'main thread' | 'capture off' | 'door off' | 'node' | 'node pipe' | 'hono' | 'mitmdump' | 'mitmdump streaming';
 
-export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'door off', 'node', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
+export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'main thread', 'capture off', 'door off', 'node', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
 
 /** The pass-through floors: proxies that forward and keep nothing. */
 export const FLOORS: readonly PathKind[] = ['node', 'node pipe', 'hono'];
@@ -41,6 +43,8 @@ export function pathName(kind: PathKind): string {
       return 'direct';
     case 'mcpscope':
       return 'mcpscope';
+    case 'main thread':
+      return "mcpscope, capture on the tap's thread";
     case 'capture off':
       return 'mcpscope, capture off';
     case 'door off':
@@ -70,7 +74,9 @@ export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record
       return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv }));
     case 'capture off':
       // Records nothing, so it needs no store file (and must not take the capture-on tap's lock).
-      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, CAPTURE: 'off' }));
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, CAPTURE: 'off', DB: ':memory:' }));
+    case 'main thread':
+      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, MCPSCOPE_CAPTURE_THREAD: 'main', ...(tapEnv.DB ? { DB: `${tapEnv.DB}.main` } : {}) }));
     case 'door off':
       return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, DOOR: 'off' }));
     case 'node':

@@ -28,9 +28,9 @@ import { peakRssMb, resetPeak, rssMb, settle } from './support/proc-memory.js';
 import { startHelper } from './support/processes.js';
 
 const BENCH = 'tap, large results';
-const PATHS: PathKind[] = ['direct', 'mcpscope', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
-/** The paths the stall rows run on: the baseline, the tap and the fastest floor. */
-const STALL_PATHS = ['direct', 'mcpscope', 'node:http pipe'];
+const PATHS: PathKind[] = ['direct', 'mcpscope', 'main thread', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
+/** The paths the stall rows run on: the baseline, the tap (capture on its worker and on its own thread) and the fastest floor. */
+const STALL_PATHS = ['direct', 'mcpscope', "mcpscope, capture on the tap's thread", 'node:http pipe'];
 const STALL_CLIENTS = 10;
 const STALL_TAIL_MS = 1000;
 const QUIET_MS = 1500;

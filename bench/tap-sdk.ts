@@ -12,7 +12,7 @@ import { loadRows, runLoadRounds, type Samples } from './samples.js';
 import { startHelper } from './support/processes.js';
 
 const BENCH = 'tap, SDK server';
-const PATHS: PathKind[] = ['direct', 'mcpscope', 'capture off', 'node', 'node pipe'];
+const PATHS: PathKind[] = ['direct', 'mcpscope', 'main thread', 'capture off', 'node', 'node pipe'];
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;
