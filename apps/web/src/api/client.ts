@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
+import type { CaptureStatus, ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -64,6 +64,11 @@ export class ApiClient {
   /** The live OTLP export (`--otlp`); `{ enabled: false }` without it. */
   otlp(): Promise<OtlpStatus> {
     return this.request('/api/otlp');
+  }
+
+  /** How capture keeps up: its queue, and what the tap forwarded but could not record. */
+  capture(): Promise<CaptureStatus> {
+    return this.request('/api/capture');
   }
 
   /** Sends one sample tools/call through the tap to the demo server (demo mode only). */

@@ -4,35 +4,12 @@
  * (the tap never waits for it, so those spans are lost: the count is how the user knows).
  * Polled: the numbers change with every batch, and one request every few seconds is nothing.
  */
-import { useEffect, useState } from 'react';
-import type { OtlpStatus as Status } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-
-const POLL_MS = 3000;
+import { usePolled } from './use-polled.js';
 
 export function OtlpStatus({ api }: { api: ApiClient }) {
-  const [status, setStatus] = useState<Status | undefined>();
-  useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const next = await api.otlp();
-        if (stopped) return;
-        setStatus(next);
-        // An mcpscope without --otlp never starts exporting: stop asking.
-        if (!next.enabled) return;
-      } catch {
-        // A proxy that is restarting: ask again later.
-      }
-      if (!stopped) timer = setTimeout(poll, POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api]);
+  // An mcpscope without --otlp never starts exporting: stop asking.
+  const status = usePolled(api, (a) => a.otlp(), (s) => !s.enabled);
   if (!status?.enabled) return null;
   const lost = (status.dropped ?? 0) + (status.failed ?? 0);
   const where = status.endpoint ? new URL(status.endpoint).host : '';

@@ -10,6 +10,7 @@ import { Legend } from '../timeline/Legend.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
+import { CaptureDrops } from './CaptureDrops.js';
 import { RerunButton } from '../rerun/index.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
@@ -23,6 +24,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
   return (
     <div className="topbar-actions">
       <OtlpStatus api={api} />
+      <CaptureDrops api={api} />
       {retention && retention.removedFrames > 0 && (
         <span className="retention-note" data-testid="retention" title={`Retention (--max-frames / --max-bytes) keeps the capture file bounded. The oldest frame still stored is #${retention.oldestSeq}.`}>
           {retention.removedFrames} oldest frames removed by retention
