@@ -28,6 +28,12 @@ describe('parseCli', () => {
     expect(() => parseCli(['--bogus'])).toThrow(UsageError);
   });
 
+  it('takes --allow-origin as the origin a browser sends, and refuses "null" and non-URLs', () => {
+    expect(parseCli(['--allow-origin', 'http://LOCALHOST:6274/', '--allow-origin', 'https://app.example']).allowOrigins).toEqual(['http://localhost:6274', 'https://app.example']);
+    expect(() => parseCli(['--allow-origin', 'null'])).toThrow(/any web page/);
+    expect(() => parseCli(['--allow-origin', 'localhost'])).toThrow(UsageError);
+  });
+
   it('reads the token from MCPSCOPE_TOKEN', () => {
     expect(parseCli([], { MCPSCOPE_TOKEN: 'a-long-enough-token-123' }).token).toBe('a-long-enough-token-123');
   });

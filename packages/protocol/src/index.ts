@@ -55,7 +55,6 @@ export type {
   ImportReport,
   ImportResponse,
   OtlpStatus,
-  CaptureStatus,
   RedactionHit,
   RedactionReport,
   ReplayFailure,
@@ -92,6 +91,7 @@ export { parseFilter } from './filter/parse.js';
 export { printFilter } from './filter/print.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
+export { answerableFromSummary } from './filter/summary-answerable.js';
 export { compileDoorFilter, doorText } from './filter/door-match.js';
 export type { DoorPredicate, ExchangePredicate } from './filter/fields.js';
 export { FILTER_OPERATORS } from './filter/operators.js';

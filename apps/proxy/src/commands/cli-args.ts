@@ -7,6 +7,7 @@ import { splitCommand } from '../upstream/split-command.js';
 import { isWildcardAddress } from '../core/addresses.js';
 import type { McpscopeOptions } from '../compose/options.js';
 import { resolveOtlpConfig } from '../otlp/otlp-config.js';
+import { normaliseOrigin } from '../tap/http/tap-guard.js';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -24,6 +25,7 @@ export interface CliOptions extends McpscopeOptions {
   version: boolean;
   dangerouslyExposeDashboard: boolean;
   allowHosts: string[];
+  allowOrigins: string[];
 }
 
 export const USAGE = `mcpscope — see every MCP frame between a client and a server
@@ -51,9 +53,12 @@ Options:
   --db FILE           capture database (default in your data directory; :memory: allowed)
   --max-frames N      keep at most N frames; older ones are removed (the dashboard says how many)
   --max-bytes N       keep at most N bytes of captured text (suffixes kb, mb, gb)
-  --token T           dashboard token (default: random per launch, or MCPSCOPE_TOKEN)
+  --token T           dashboard token (default: kept in <db>.token, owner-only, so restarts keep
+                      open tabs working; or MCPSCOPE_TOKEN)
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
+  --allow-origin URL  a web page origin that may use the tap from a browser, e.g. http://localhost:6274
+                      (repeatable; by default only the tap's own origin, never "null")
   --otlp URL          send one span per exchange to this OTLP/HTTP endpoint (e.g. http://localhost:4318);
                       OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
   --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
@@ -89,6 +94,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         token: { type: 'string' },
         'public-url': { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         otlp: { type: 'string' },
         'otlp-bodies': { type: 'boolean' },
         'no-open': { type: 'boolean' },
@@ -143,6 +149,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     version: values.version ?? false,
     dangerouslyExposeDashboard: dangerous,
     allowHosts: values['allow-host'] ?? [],
+    allowOrigins: allowOrigins(values['allow-origin'] ?? []),
   };
   if (values.target) options.target = values.target;
   if (values.stdio) options.stdio = values.stdio;
@@ -156,6 +163,15 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values['public-url']) options.publicUrl = values['public-url'];
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
   return options;
+}
+
+/** `--allow-origin` values as browsers send them; "null" and non-URLs are usage errors. */
+export function allowOrigins(values: string[]): string[] {
+  return values.map((value) => {
+    const n = normaliseOrigin(value);
+    if (!n.ok) throw new UsageError(`--allow-origin: ${n.message}`);
+    return n.origin;
+  });
 }
 
 export function port(value: string | undefined, fallback: number, flag: string): number {

@@ -2,27 +2,21 @@
  * The `mcpscope` command line: picks the subcommand from argv and turns failures into one line
  * on stderr and an exit code. Each subcommand is one file beside this one.
  */
-import { isMainThread, workerData } from 'node:worker_threads';
 import { UsageError } from './cli-args.js';
 import { InspectorError } from '../core/errors.js';
-import { runExport } from './export.js';
-import { runMock } from './mock.js';
-import { runOpen } from './open.js';
-import { runRebuild } from './rebuild.js';
-import { runMcp } from './mcp.js';
-import { runMcpscope } from './run.js';
-import { runVerify } from './verify.js';
 
+// Each subcommand is imported when chosen, so `--version`, `--help` and a mistyped flag answer
+// at once instead of loading the tap, the OpenTelemetry SDK and the widget host first.
 async function main(): Promise<void> {
   // `pnpm mcpscope -- --target …` passes the `--` through.
   const argv = process.argv[2] === '--' ? process.argv.slice(3) : process.argv.slice(2);
   const io = { stdout: process.stdout, stderr: process.stderr };
   switch (argv[0]) {
     case 'export':
-      process.exit(await runExport(argv.slice(1), io));
+      process.exit(await (await import('./export.js')).runExport(argv.slice(1), io));
       break;
     case 'open': {
-      const opened = await runOpen(argv.slice(1), process.env, io);
+      const opened = await (await import('./open.js')).runOpen(argv.slice(1), process.env, io);
       if (typeof opened === 'number') process.exit(opened);
       const stop = () => void opened().then(() => process.exit(0));
       process.on('SIGINT', stop);
@@ -30,12 +24,12 @@ async function main(): Promise<void> {
       return;
     }
     case 'mcp': {
-      const code = await runMcp(argv.slice(1), process.env, io);
+      const code = await (await import('./mcp.js')).runMcp(argv.slice(1), process.env, io);
       process.exit(code ?? 0);
       break;
     }
     case 'mock': {
-      const served = await runMock(argv.slice(1), process.env, io);
+      const served = await (await import('./mock.js')).runMock(argv.slice(1), process.env, io);
       if (typeof served === 'number') process.exit(served);
       const stop = () => void served().then(() => process.exit(0));
       process.on('SIGINT', stop);
@@ -43,25 +37,16 @@ async function main(): Promise<void> {
       return;
     }
     case 'verify':
-      process.exit(await runVerify(argv.slice(1), io));
+      process.exit(await (await import('./verify.js')).runVerify(argv.slice(1), io));
       break;
     case 'rebuild':
-      return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
+      return (await import('./rebuild.js')).runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
     default:
-      return runMcpscope(argv, process.env, io);
+      return (await import('./run.js')).runMcpscope(argv, process.env, io);
   }
 }
 
-/**
- * The release bundle is one file, so the capture worker (capture/worker-pipeline.ts) is started
- * from it too: then it is that worker and nothing else. (Built with tsc, the worker has its own file.)
- */
-const captureWorker = !isMainThread && (workerData as { role?: string } | null)?.role === 'mcpscope-capture';
-
-if (captureWorker) void import('../capture/capture-worker.js');
-else main().catch(fail);
-
-function fail(err: unknown): void {
+main().catch((err: unknown) => {
   const code = (err as { code?: string }).code;
   if (err instanceof UsageError) {
     // The mistake, not a screenful of help that buries it (git and npm do the same).
@@ -78,4 +63,4 @@ function fail(err: unknown): void {
     process.stderr.write(`mcpscope: ${(err as Error).stack ?? String(err)}\n`);
   }
   process.exit(1);
-}
+});

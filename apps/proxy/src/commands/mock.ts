@@ -6,7 +6,7 @@
 import { parseArgs } from 'node:util';
 import type { MatchMode } from '@mcpscope/protocol';
 import { startMock, type MockStartOptions, type RunningMock } from '../compose/start-mock.js';
-import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, port, UsageError } from './cli-args.js';
+import { allowOrigins, DEFAULT_TAP_PORT, DEFAULT_UI_PORT, port, UsageError } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { openBrowser } from './open-browser.js';
 
@@ -31,6 +31,7 @@ Options:
   --ui-port N       with --record: dashboard port (default ${DEFAULT_UI_PORT})
   --token T         with --record: dashboard token
   --allow-host HOST another Host the listener accepts (repeatable)
+  --allow-origin URL a web page origin that may use the mock from a browser (repeatable)
   --no-open         with --record: do not open the dashboard
   --quiet           no line per request
   --ready-json      once serving, also print one JSON line with the URLs (for scripts)
@@ -73,6 +74,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
         'ui-port': { type: 'string' },
         token: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
+        'allow-origin': { type: 'string', multiple: true },
         'no-open': { type: 'boolean' },
         quiet: { type: 'boolean' },
         'ready-json': { type: 'boolean' },
@@ -101,6 +103,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
     ...(values.record ? { uiPort: port(values['ui-port'], DEFAULT_UI_PORT, '--ui-port') } : {}),
     ...(token !== undefined ? { token } : {}),
     allowHosts: values['allow-host'] ?? [],
+    allowOrigins: allowOrigins(values['allow-origin'] ?? []),
     open: !values['no-open'],
     quiet: values.quiet ?? false,
     readyJson: values['ready-json'] ?? false,

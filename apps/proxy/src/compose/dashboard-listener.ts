@@ -8,6 +8,7 @@ import { WebSocketServer } from 'ws';
 import { createDashboardApp, type DashboardServices } from '../api/dashboard-app.js';
 import { loopbackHosts, newToken } from '../api/access.js';
 import { resolveWebRoot } from '../core/web-root.js';
+import { canonicalHost, isWildcardAddress, urlHostOf } from '../core/addresses.js';
 import { closeServer, listen } from './listen.js';
 import { startWidgetListener } from '../widget-host/widget-listener.js';
 import { sandboxScriptFrom } from '../widget-host/sandbox-page.js';
@@ -55,11 +56,15 @@ export async function startDashboardListener(options: DashboardListenerOptions):
     await sandbox.close();
     throw err;
   });
-  const port = (server.address() as AddressInfo).port;
+  const bound = server.address() as AddressInfo;
+  const port = bound.port;
+  const urlHost = urlHostOf(bound.address);
   for (const h of loopbackHosts(port)) allowedHosts.add(h);
-  if (host !== '127.0.0.1' && host !== 'localhost') allowedHosts.add(`${host}:${port}`.toLowerCase());
+  if (!isWildcardAddress(host)) allowedHosts.add(`${canonicalHost(host) ?? host.toLowerCase()}:${port}`);
+  allowedHosts.add(`${urlHost}:${port}`);
   for (const h of allowedHosts) dashboardOrigins.add(`http://${h}`);
-  const url = `http://127.0.0.1:${port}`;
+  // Named by the address actually bound (`--ui-host ::1` listens on [::1] only).
+  const url = `http://${urlHost}:${port}`;
   return {
     url,
     loginUrl: `${url}/?token=${encodeURIComponent(token)}`,

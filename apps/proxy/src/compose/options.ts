@@ -21,13 +21,15 @@ export interface McpscopeOptions {
   uiHost?: string;
   /** Capture file (`:memory:` allowed); the data directory's capture.db when absent. */
   db?: string;
-  /** Dashboard token; random per launch when absent. */
+  /** Dashboard token; when absent, the one kept beside the capture file (stable-token.ts), or random for an in-memory capture. */
   token?: string;
   /** The tunnel URL clients reach the tap by. */
   publicUrl?: string;
   dangerouslyExposeDashboard?: boolean;
   /** More Host names the tap accepts. */
   allowHosts?: string[];
+  /** Origins browser pages may use the tap from, on a loopback Host (`--allow-origin`). */
+  allowOrigins?: string[];
   /** Retention: keep at most this many frames (the oldest go first). */
   maxFrames?: number;
   /** Retention: keep at most this many bytes of frame text. */

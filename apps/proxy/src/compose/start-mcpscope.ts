@@ -11,14 +11,12 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
-import type { CaptureSink } from '../capture/capture-sink.js';
-import { CaptureWorkerPipeline, type CaptureQueueLimits } from '../capture/worker-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
-import { isWildcardAddress } from '../core/addresses.js';
+import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
 import { LiveHub, type LiveHubOptions } from '../hub/live-hub.js';
 import { createTapHandler } from '../tap/tap-handler.js';
-import { createGuard, isLoopbackAddress } from '../tap/http/tap-guard.js';
+import { createGuard } from '../tap/http/tap-guard.js';
 import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
 import { publicBaseOf } from '../tap/http/public-origin.js';
 import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
@@ -35,6 +33,8 @@ import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
+import { stableToken } from './stable-token.js';
+import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
 
 export interface Mcpscope {
@@ -55,7 +55,7 @@ export interface Mcpscope {
   dbFile: string;
   demo?: DemoServer;
   store: CaptureStore;
-  pipeline: CaptureSink;
+  pipeline: CapturePipeline;
   hub: LiveHub;
   /** Live OTLP export, when `otlp` was given. */
   otlp?: LiveOtlp;
@@ -76,24 +76,7 @@ export type StartOptions = McpscopeOptions & {
    * the benchmarks use it to show what the door costs the MCP path.
    */
   door?: boolean;
-  /**
-   * Where capture runs: `worker` (the default for a capture file) keeps redaction, deriving and
-   * SQLite off the thread that forwards; `main` records on it (always so for an in-memory store,
-   * which another thread cannot open). `MCPSCOPE_CAPTURE_THREAD=main` does the same from outside
-   * (the benchmarks compare the two). Not a CLI option.
-   */
-  captureThread?: 'worker' | 'main';
-  /** The capture worker's queue bounds (tests make them small). */
-  captureQueue?: CaptureQueueLimits;
 };
-
-/** The capture sink for these options: a worker for a capture file, unless asked otherwise. */
-function captureSink(store: CaptureStore, options: StartOptions): CaptureSink {
-  const limits = { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
-  const thread = options.captureThread ?? (process.env.MCPSCOPE_CAPTURE_THREAD === 'main' ? 'main' : 'worker');
-  if (store.file === ':memory:' || options.capture === false || thread === 'main') return new CapturePipeline(store, limits);
-  return new CaptureWorkerPipeline(store, limits, options.captureQueue);
-}
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
@@ -105,13 +88,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // The store first: a capture file held by another mcpscope stops the start before anything listens.
   const store = new CaptureStore(dbFile);
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
-  const pipeline = captureSink(store, options);
-  try {
-    await pipeline.ready();
-  } catch (err) {
-    store.close();
-    throw err;
-  }
+  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
   const record = options.capture === false ? () => -1 : (frame: FrameInput) => pipeline.record(frame);
@@ -137,6 +114,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
+    allowOrigins: options.allowOrigins ?? [],
   });
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
@@ -175,7 +153,9 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
   tapHttp.keepAliveTimeout = 120_000;
   const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
-  const tapUrl = `http://127.0.0.1:${(tapServer.address() as AddressInfo).port}`;
+  // Named by the address actually bound: `--host ::1` listens on [::1] only, not on 127.0.0.1.
+  const tapAddress = tapServer.address() as AddressInfo;
+  const tapUrl = `http://${urlHostOf(tapAddress.address)}:${tapAddress.port}`;
   const mcpUrl = tapUrl + mcpPath;
 
   const dashboard = await startDashboardListener({
@@ -186,7 +166,6 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
-      ...(options.capture === false ? {} : { capture: { status: () => pipeline.status() } }),
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
@@ -197,7 +176,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
+    token: options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile)),
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
   });
 

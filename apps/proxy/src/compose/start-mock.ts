@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Cassette, ImportReport, MatchMode } from '@mcpscope/protocol';
 import { createMock } from '../mock/mock-server.js';
-import { answerPreflight, corsHeaders, createGuard, isLoopbackAddress, isPreflight, refuse } from '../tap/http/tap-guard.js';
+import { answerPreflight, corsHeaders, createGuard, isPreflight, refuse } from '../tap/http/tap-guard.js';
+import { isLoopbackAddress, urlHostOf } from '../core/addresses.js';
 import { readCassette } from './capture-file.js';
 import { closeServer, listen } from './listen.js';
 import { startMcpscope, type Mcpscope } from './start-mcpscope.js';
@@ -26,6 +27,7 @@ export interface MockStartOptions {
   uiPort?: number;
   token?: string;
   allowHosts?: string[];
+  allowOrigins?: string[];
   webRoot?: string;
   replyTimeoutMs?: number;
   log?(line: string): void;
@@ -63,7 +65,7 @@ export async function startMock(options: MockStartOptions): Promise<MockStartRes
     ...(options.log ? { log: options.log } : {}),
   });
   const host = options.record ? '127.0.0.1' : (options.host ?? '127.0.0.1');
-  const guard = createGuard({ loopbackOnly: isLoopbackAddress(host), allowHosts: options.record ? [] : (options.allowHosts ?? []) });
+  let guard = createGuard({ loopbackOnly: isLoopbackAddress(host), allowHosts: options.record ? [] : (options.allowHosts ?? []), allowOrigins: options.allowOrigins ?? [] });
   const server = createServer((req, res) => {
     const verdict = guard(req.headers.host, req.headers.origin);
     if (!verdict.ok) return refuse(res, verdict.reason);
@@ -71,7 +73,8 @@ export async function startMock(options: MockStartOptions): Promise<MockStartRes
     mock.handle(req, res, corsHeaders(req.headers.origin));
   });
   await listen(server.listen(options.record ? 0 : (options.port ?? 0), host));
-  const mockUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${mock.paths[0]}`;
+  const bound = server.address() as AddressInfo;
+  const mockUrl = `http://${urlHostOf(bound.address)}:${bound.port}${mock.paths[0]}`;
   const stopMock = async () => {
     mock.close();
     await closeServer(server);
@@ -87,12 +90,17 @@ export async function startMock(options: MockStartOptions): Promise<MockStartRes
         ...(options.uiPort !== undefined ? { uiPort: options.uiPort } : {}),
         ...(options.token !== undefined ? { token: options.token } : {}),
         ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
+        ...(options.allowOrigins ? { allowOrigins: options.allowOrigins } : {}),
         ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
       });
     } catch (err) {
       await stopMock();
       throw err;
     }
+    // The tap passes Origin on: a page the tap accepted (its own origin included) reaches the mock too.
+    const tapPort = new URL(recorder.tapUrl).port;
+    const tapOrigins = ['127.0.0.1', 'localhost', '[::1]'].map((name) => `http://${name}:${tapPort}`);
+    guard = createGuard({ loopbackOnly: true, allowHosts: [], allowOrigins: [...(options.allowOrigins ?? []), ...tapOrigins] });
   }
   return {
     ok: true,

@@ -26,8 +26,7 @@
 import type { WSContext } from 'hono/ws';
 import type { ConversationSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
-import type { CaptureBatch } from '../capture/capture-pipeline.js';
-import type { CaptureSink } from '../capture/capture-sink.js';
+import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { readRetentionState } from '../capture/retention.js';
 
@@ -87,14 +86,13 @@ export class LiveHub {
 
   constructor(
     private readonly store: CaptureReader,
-    private readonly pipeline: Pick<CaptureSink, 'onBatch' | 'delivered'>,
+    pipeline: CapturePipeline,
     options: LiveHubOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.maxCatchUp = options.maxCatchUp ?? 20_000;
-    const { head, rev } = pipeline.delivered();
-    this.pending = emptyPending(head, rev);
+    this.pending = emptyPending(store.head(), store.door.heads().rev);
     pipeline.onBatch((batch) => this.enqueue(batch));
   }
 
@@ -107,12 +105,11 @@ export class LiveHub {
    * `requestsRev` (door records), for each cursor given.
    */
   attach(ws: WSContext, after: number | undefined, requestsRev?: number): () => void {
-    // Deliver what is queued to the clients already here, so the queue is empty and the delivered
-    // head is exactly where this client's live deltas will start: no gap, no overlap. (With the
-    // capture worker, the store may already hold frames whose batch is still on its way here:
-    // they come with that batch, so the catch-up stops at the delivered head.)
+    // Deliver what is queued to the clients already here, so the queue is empty and the store's
+    // head is exactly where this client's live deltas will start: no gap, no overlap.
     this.flush();
-    const { head, rev } = this.pipeline.delivered();
+    const head = this.store.head();
+    const rev = this.store.door.heads().rev;
     this.sendTo(ws, outgoing({ type: 'hello', head, rev }));
     const behind = (after !== undefined && after < head ? head - after : 0) + (requestsRev !== undefined && requestsRev < rev ? rev - requestsRev : 0);
     if (behind > this.maxCatchUp) {
@@ -166,7 +163,7 @@ export class LiveHub {
       for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
       for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
       for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
-      p.frames = this.store.framesAfter(after, this.maxCatchUp).filter((f) => f.seq <= head);
+      p.frames = this.store.framesAfter(after, this.maxCatchUp);
     }
     if (requestsRev !== undefined && requestsRev < rev) {
       this.store.door.updatedAfter(requestsRev, this.maxCatchUp).forEach((json, i) => p.requests.set(i, json));
@@ -181,8 +178,7 @@ export class LiveHub {
       return;
     }
     const p = this.pending;
-    if (batch.views) for (const v of batch.views) p.frames.push(v);
-    else for (const f of batch.frames) p.frames.push(toFrameView(f));
+    for (const f of batch.frames) p.frames.push(toFrameView(f));
     batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
     for (const conv of batch.conversations) p.conversations.set(conv.key, conv);

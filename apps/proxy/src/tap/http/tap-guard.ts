@@ -1,72 +1,108 @@
 /**
  * The tap's own DNS-rebinding guard and CORS. The tap sets `Host` to the upstream, so the
- * upstream can no longer tell a rebinding page from a real client: when the tap listens on
- * loopback it must refuse foreign names itself. Accepted: loopback names on any port, the
- * `--public-url` host (a tunnel delivers that Host) and every `--allow-host`.
+ * upstream can no longer tell a rebinding page from a real client: the tap refuses foreign
+ * names itself. When it listens on loopback it accepts as Host: loopback names on any port, the
+ * `--public-url` host (a tunnel delivers that Host) and every `--allow-host`. Bound to another
+ * address (`--host 0.0.0.0` in a container), any Host is accepted: clients on the network use
+ * the machine's own names.
  *
- * Origin is checked only on requests that arrive by a loopback name: that is the browser-on-this-
- * machine attack. A request by the public host came through the tunnel on purpose, and a
- * browser client on any site may legitimately use a public MCP server through CORS.
+ * Origin is checked on every request that arrives by a loopback name, whatever the bind address:
+ * that is the browser-on-this-machine attack (CVE-2025-49596's class: any web page driving a
+ * local server). A browser page may use the tap only from
+ * - the tap's own origin (a loopback name on the port the request came to: pages the upstream
+ *   serves through the tap),
+ * - an `--allow-origin` origin, or an `--allow-host` host.
+ * `Origin: null` is always refused there: any page can make one (a sandboxed iframe, a data: URL),
+ * so it identifies no one. Other local web apps on other ports are refused too: a page on
+ * loopback may still show content from elsewhere (a notebook, a dev server, another inspector's
+ * preview), and `--allow-origin http://localhost:6274` trusts one when the user means it.
+ * A request by the public host came through the tunnel on purpose, and a browser client on any
+ * site may legitimately use a public MCP server through CORS, so Origin is not checked there.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { canonicalHost, isLoopbackHost } from '../../core/addresses.js';
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+export { isLoopbackAddress } from '../../core/addresses.js';
 
 export interface GuardOptions {
-  /** Whether the tap is bound to a loopback address (the guard is off otherwise). */
+  /** Whether the tap is bound to a loopback address (the Host check is off otherwise). */
   loopbackOnly: boolean;
   /** Extra hosts accepted: the public URL's host and `--allow-host` values (with or without port). */
   allowHosts: string[];
+  /** Origins browser pages may use the tap from (`--allow-origin`), e.g. `http://localhost:6274`. */
+  allowOrigins?: string[];
 }
 
 export type GuardVerdict = { ok: true; loopbackHost: boolean } | { ok: false; reason: string };
 
-export function isLoopbackAddress(addr: string): boolean {
-  const a = addr.toLowerCase();
-  return LOOPBACK_NAMES.has(a) || a.startsWith('127.');
+/** Host and port of a `Host` header or a URL's host, as the URL parser reads them. */
+function parseHost(host: string): { name: string; port: string } | undefined {
+  try {
+    const url = new URL(`http://${host}`);
+    if (url.pathname !== '/' || url.username !== '' || url.search !== '') return undefined;
+    return { name: url.hostname.toLowerCase(), port: url.port || '80' };
+  } catch {
+    return undefined;
+  }
 }
 
-function hostnameOf(host: string): string {
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1);
-  const colon = host.lastIndexOf(':');
-  return colon === -1 ? host : host.slice(0, colon);
+/** An `--allow-origin` value as the browser's `Origin` header spells it, or an error. */
+export function normaliseOrigin(value: string): { ok: true; origin: string } | { ok: false; message: string } {
+  if (value.trim() === 'null') return { ok: false, message: '"null" cannot be allowed: any web page can send Origin: null (a sandboxed iframe, a data: URL)' };
+  try {
+    const url = new URL(value);
+    if (url.origin === 'null') return { ok: false, message: `"${value}" has no origin a browser would send` };
+    return { ok: true, origin: url.origin };
+  } catch {
+    return { ok: false, message: `"${value}" is not an origin such as http://localhost:6274` };
+  }
 }
 
 export function createGuard(options: GuardOptions): (host: string | undefined, origin: string | undefined) => GuardVerdict {
   const allowed = new Set(options.allowHosts.map((h) => h.toLowerCase()));
-  const accepts = (host: string) => allowed.has(host) || allowed.has(hostnameOf(host));
+  const allowedOrigins = new Set((options.allowOrigins ?? []).flatMap((o) => {
+    const n = normaliseOrigin(o);
+    return n.ok ? [n.origin] : [];
+  }));
+  const accepts = (host: string, name: string) => allowed.has(host) || allowed.has(name) || allowed.has(canonicalHost(name) ?? name);
   return (rawHost, rawOrigin) => {
     const host = (rawHost ?? '').toLowerCase();
-    const loopbackHost = LOOPBACK_NAMES.has(hostnameOf(host));
-    if (!options.loopbackOnly) return { ok: true, loopbackHost };
-    if (!loopbackHost && !accepts(host)) {
-      return { ok: false, reason: `Host "${rawHost ?? ''}" is not this tap. If a tunnel forwards it, start mcpscope with --public-url https://${rawHost ?? 'your-tunnel'} or --allow-host ${hostnameOf(host) || 'HOST'}.` };
+    const parsed = parseHost(host);
+    const loopbackHost = parsed !== undefined && isLoopbackHost(parsed.name);
+    if (options.loopbackOnly && !loopbackHost && !(parsed && accepts(host, parsed.name))) {
+      const name = parsed?.name ?? 'HOST';
+      return { ok: false, reason: `Host "${rawHost ?? ''}" is not this tap. If a tunnel forwards it, start mcpscope with --public-url https://${rawHost || 'your-tunnel'} or --allow-host ${name}.` };
     }
-    if (loopbackHost && rawOrigin !== undefined && rawOrigin !== 'null') {
-      let originHost: string;
-      try {
-        originHost = new URL(rawOrigin).host.toLowerCase();
-      } catch {
-        return { ok: false, reason: `Origin "${rawOrigin}" is not a URL.` };
-      }
-      if (!LOOPBACK_NAMES.has(hostnameOf(originHost)) && !accepts(originHost)) {
-        return { ok: false, reason: `Origin "${rawOrigin}" may not use this tap (DNS-rebinding guard). Add --allow-host ${hostnameOf(originHost)} if you trust it.` };
-      }
+    if (!loopbackHost || rawOrigin === undefined) return { ok: true, loopbackHost };
+    if (rawOrigin.trim() === 'null') {
+      return { ok: false, reason: 'Origin "null" may not use this tap: any web page can send it (from a sandboxed iframe), so it could drive your MCP server. Run browser clients on an origin of their own and start mcpscope with --allow-origin ORIGIN.' };
     }
-    return { ok: true, loopbackHost };
+    let origin: URL;
+    try {
+      origin = new URL(rawOrigin);
+    } catch {
+      return { ok: false, reason: `Origin "${rawOrigin}" is not a URL.` };
+    }
+    const originHost = parseHost(origin.host);
+    const ownOrigin = originHost !== undefined && isLoopbackHost(originHost.name) && originHost.port === parsed.port && origin.protocol === 'http:';
+    if (ownOrigin || allowedOrigins.has(origin.origin) || (originHost && accepts(origin.host.toLowerCase(), originHost.name))) return { ok: true, loopbackHost };
+    return { ok: false, reason: `Origin "${rawOrigin}" may not use this tap: a web page could otherwise drive your MCP server through it. If you trust that page, start mcpscope with --allow-origin ${origin.origin}.` };
   };
 }
 
 const ALLOW_HEADERS = 'content-type, authorization, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name';
 const EXPOSE_HEADERS = 'mcp-session-id, mcp-protocol-version, www-authenticate, last-event-id';
 
-/** Answers a CORS preflight itself: upstreams often have no CORS, and the tap is what the browser talks to. */
+/**
+ * Answers a CORS preflight itself: upstreams often have no CORS, and the tap is what the browser
+ * talks to. Only guarded requests get here; an opaque origin is still never allowed by name.
+ */
 export function answerPreflight(req: IncomingMessage, res: ServerResponse): void {
-  const origin = req.headers.origin ?? '*';
+  const origin = allowedOrigin(req.headers.origin);
   // Echo what the browser asks for: `Mcp-Param-*` names are open-ended.
   const requested = req.headers['access-control-request-headers'];
   res.writeHead(204, {
-    'access-control-allow-origin': origin,
+    ...(origin ? { 'access-control-allow-origin': origin } : {}),
     'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
     'access-control-allow-headers': requested ? `${ALLOW_HEADERS}, ${requested}` : ALLOW_HEADERS,
     'access-control-expose-headers': EXPOSE_HEADERS,
@@ -80,14 +116,20 @@ export function isPreflight(req: IncomingMessage): boolean {
   return req.method === 'OPTIONS' && req.headers.origin !== undefined && req.headers['access-control-request-method'] !== undefined;
 }
 
+/** The origin to name in `access-control-allow-origin`: never `null`, which any page can claim. */
+function allowedOrigin(origin: string | undefined): string | undefined {
+  return origin === undefined || origin.trim() === 'null' ? undefined : origin;
+}
+
 /** CORS headers on an actual response to a browser client. */
-export function corsHeaders(origin: string | undefined): Record<string, string> | undefined {
+export function corsHeaders(requestOrigin: string | undefined): Record<string, string> | undefined {
+  const origin = allowedOrigin(requestOrigin);
   if (origin === undefined) return undefined;
   return { 'access-control-allow-origin': origin, 'access-control-expose-headers': EXPOSE_HEADERS, vary: 'Origin' };
 }
 
 export function refuse(res: ServerResponse, reason: string): void {
   const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message: `mcpscope: ${reason}` } });
-  res.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.writeHead(403, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), vary: 'Origin' });
   res.end(body);
 }
