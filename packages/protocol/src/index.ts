@@ -55,6 +55,7 @@ export type {
   ImportReport,
   ImportResponse,
   OtlpStatus,
+  CaptureStatus,
   RedactionHit,
   RedactionReport,
   ReplayFailure,

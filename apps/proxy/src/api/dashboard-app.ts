@@ -21,6 +21,7 @@ import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { requestRoutes } from './routes/requests.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
+import { captureRoutes, type CaptureRouteDeps } from './routes/capture.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 
@@ -34,6 +35,8 @@ export interface DashboardServices {
   info?: InfoRouteDeps;
   /** The live OTLP export, when `--otlp` is on. */
   otlp?: OtlpRouteDeps;
+  /** Capture's queue and drops (absent: nothing is recorded live). */
+  capture?: CaptureRouteDeps;
   /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
   agentMcp?: (request: Request) => Promise<Response>;
   widget?: WidgetRouteDeps;
@@ -91,6 +94,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   api.route('/', exportRoutes(services.exports));
   api.route('/', otlpRoutes(services.otlp));
+  api.route('/', captureRoutes(services.capture));
   api.all('*', apiNotFound);
   api.onError(apiErrorHandler);
   app.route('/api', api);

@@ -19,15 +19,21 @@
  * continues after a restart pairs and counts exactly as if it had never stopped
  * (deriver-snapshot.ts).
  */
-import type { CaptureDeriver, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, CaptureStatus, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, FrameView, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
+import type { CaptureSink } from './capture-sink.js';
 
 export interface CaptureBatch {
   frames: Frame[];
+  /**
+   * The frames as the dashboard lists them (raw cut at FRAME_RAW_LIMIT), when they come from the
+   * capture worker: it sends these instead of whole frames, so a 50 MB body is not copied back.
+   */
+  views?: FrameView[];
   exchanges: ExchangeSummary[];
   /** Each exchange as the JSON text the store wrote, in `exchanges` order (set once written). */
   exchangeJson?: string[];
@@ -48,7 +54,7 @@ export type BatchListener = (batch: CaptureBatch) => void;
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
-export class CapturePipeline {
+export class CapturePipeline implements CaptureSink {
   private seq: number;
   private queue: Frame[] = [];
   private scheduled = false;
@@ -78,8 +84,11 @@ export class CapturePipeline {
     ({ id: this.doorId, rev: this.doorRev } = store.door.heads());
   }
 
-  /** Queues a frame; it is stored within the current tick. Returns its seq. */
-  record(input: FrameInput): number {
+  /**
+   * Queues a frame; it is stored within the current tick. Returns its seq: the next one, or `seq`
+   * when the caller numbered it (the capture worker, whose frames were numbered by the tap's thread).
+   */
+  record(input: FrameInput, seq?: number): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
     if (this.closed) return -1;
     // JSON on an MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool
@@ -87,10 +96,15 @@ export class CapturePipeline {
     // are read as OAuth traffic, where `code` is the authorization code.
     const mcp = !isOAuthEndpoint(input.http?.path) && /^\s*[[{]/.test(input.raw);
     const raw = redactBodySecrets(input.raw, mcp);
-    const frame: Frame = { ...input, raw, seq: ++this.seq };
+    this.seq = seq ?? this.seq + 1;
+    const frame: Frame = { ...input, raw, seq: this.seq };
     this.queue.push(frame);
     this.schedule();
     return frame.seq;
+  }
+
+  link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
+    this.store.replayLinks.link(exchangeId, replayOf, mode, ts);
   }
 
   /** The id for a new door record (arrival order, continuing the file's). */
@@ -173,6 +187,27 @@ export class CapturePipeline {
 
   get head(): number {
     return this.seq;
+  }
+
+  /** Listeners hear of a batch as soon as it is committed: what is committed is what they know. */
+  delivered(): { head: number; rev: number } {
+    return { head: this.store.head(), rev: this.store.door.heads().rev };
+  }
+
+  /** The flush for frames recorded so far is a setImmediate queued before this one. */
+  stored(): Promise<void> {
+    return new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Opened and warmed up in the constructor. */
+  ready(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  status(): CaptureStatus {
+    let chars = 0;
+    for (const f of this.queue) chars += f.raw.length;
+    return { thread: 'main', queued: { frames: this.queue.length, chars }, dropped: { frames: 0, chars: 0 } };
   }
 
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */

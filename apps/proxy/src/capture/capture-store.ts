@@ -39,9 +39,12 @@ export interface WriteResult {
   requests: string[];
 }
 
-/** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
-function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock | undefined } {
-  const lock = file === ':memory:' ? undefined : CaptureFileLock.take(file);
+/**
+ * Opens the file for writing: the lock first, then the connection, tuned and migrated. `lock:
+ * false` is for a second writer in the same process (the capture worker) while the first holds it.
+ */
+function openWritable(file: string, takeLock: boolean): { db: SqliteDatabase; lock: CaptureFileLock | undefined } {
+  const lock = file === ':memory:' || !takeLock ? undefined : CaptureFileLock.take(file);
   // Readers (an export) hold the file only briefly; wait that out rather than fail a write.
   const db = openSqlite(file, { timeout: 1000 });
   try {
@@ -78,8 +81,11 @@ export class CaptureStore extends CaptureReader {
   private checkpointer: WalCheckpointer | undefined;
   private framesWritten = 0;
 
-  constructor(readonly file: string) {
-    const { db, lock } = openWritable(file);
+  constructor(
+    readonly file: string,
+    options: { lock?: boolean } = {},
+  ) {
+    const { db, lock } = openWritable(file, options.lock !== false);
     super(db);
     this.lock = lock;
     this.insertFrame = this.db.prepare(

@@ -47,6 +47,11 @@ export class ReplayLinks {
     this.byReplay.set(exchangeId, { to: replayOf, mode });
   }
 
+  /** Knows a link another connection wrote (the capture worker's), for this one's reads. */
+  remember(exchangeId: string, replayOf: string, mode: string): void {
+    this.byReplay.set(exchangeId, { to: replayOf, mode });
+  }
+
   replayOf(exchangeId: string): string | undefined {
     const link = this.byReplay.get(exchangeId);
     return link && link.mode !== WIDGET_LINK ? link.to : undefined;

@@ -2,6 +2,7 @@
  * The `mcpscope` command line: picks the subcommand from argv and turns failures into one line
  * on stderr and an exit code. Each subcommand is one file beside this one.
  */
+import { isMainThread, workerData } from 'node:worker_threads';
 import { UsageError } from './cli-args.js';
 import { InspectorError } from '../core/errors.js';
 
@@ -46,7 +47,16 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+/**
+ * The release bundle is one file, so the capture worker (capture/worker-pipeline.ts) is started
+ * from it too: then it is that worker and nothing else. (Built with tsc, the worker has its own file.)
+ */
+const captureWorker = !isMainThread && (workerData as { role?: string } | null)?.role === 'mcpscope-capture';
+
+if (captureWorker) void import('../capture/capture-worker.js');
+else main().catch(fail);
+
+function fail(err: unknown): void {
   const code = (err as { code?: string }).code;
   if (err instanceof UsageError) {
     // The mistake, not a screenful of help that buries it (git and npm do the same).
@@ -63,4 +73,4 @@ main().catch((err: unknown) => {
     process.stderr.write(`mcpscope: ${(err as Error).stack ?? String(err)}\n`);
   }
   process.exit(1);
-});
+}

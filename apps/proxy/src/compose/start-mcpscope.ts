@@ -11,6 +11,8 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
+import type { CaptureSink } from '../capture/capture-sink.js';
+import { CaptureWorkerPipeline, type CaptureQueueLimits } from '../capture/worker-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
@@ -55,7 +57,7 @@ export interface Mcpscope {
   dbFile: string;
   demo?: DemoServer;
   store: CaptureStore;
-  pipeline: CapturePipeline;
+  pipeline: CaptureSink;
   hub: LiveHub;
   /** Live OTLP export, when `otlp` was given. */
   otlp?: LiveOtlp;
@@ -76,7 +78,24 @@ export type StartOptions = McpscopeOptions & {
    * the benchmarks use it to show what the door costs the MCP path.
    */
   door?: boolean;
+  /**
+   * Where capture runs: `worker` (the default for a capture file) keeps redaction, deriving and
+   * SQLite off the thread that forwards; `main` records on it (always so for an in-memory store,
+   * which another thread cannot open). `MCPSCOPE_CAPTURE_THREAD=main` does the same from outside
+   * (the benchmarks compare the two). Not a CLI option.
+   */
+  captureThread?: 'worker' | 'main';
+  /** The capture worker's queue bounds (tests make them small). */
+  captureQueue?: CaptureQueueLimits;
 };
+
+/** The capture sink for these options: a worker for a capture file, unless asked otherwise. */
+function captureSink(store: CaptureStore, options: StartOptions): CaptureSink {
+  const limits = { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) };
+  const thread = options.captureThread ?? (process.env.MCPSCOPE_CAPTURE_THREAD === 'main' ? 'main' : 'worker');
+  if (store.file === ':memory:' || options.capture === false || thread === 'main') return new CapturePipeline(store, limits);
+  return new CaptureWorkerPipeline(store, limits, options.captureQueue);
+}
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
   if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
@@ -88,7 +107,13 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // The store first: a capture file held by another mcpscope stops the start before anything listens.
   const store = new CaptureStore(dbFile);
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
-  const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
+  const pipeline = captureSink(store, options);
+  try {
+    await pipeline.ready();
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
   const record = options.capture === false ? () => -1 : (frame: FrameInput) => pipeline.record(frame);
@@ -166,6 +191,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
+      ...(options.capture === false ? {} : { capture: { status: () => pipeline.status() } }),
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },

@@ -26,7 +26,8 @@
 import type { WSContext } from 'hono/ws';
 import type { ConversationSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
-import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
+import type { CaptureBatch } from '../capture/capture-pipeline.js';
+import type { CaptureSink } from '../capture/capture-sink.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { readRetentionState } from '../capture/retention.js';
 
@@ -86,13 +87,14 @@ export class LiveHub {
 
   constructor(
     private readonly store: CaptureReader,
-    pipeline: CapturePipeline,
+    private readonly pipeline: Pick<CaptureSink, 'onBatch' | 'delivered'>,
     options: LiveHubOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.maxCatchUp = options.maxCatchUp ?? 20_000;
-    this.pending = emptyPending(store.head(), store.door.heads().rev);
+    const { head, rev } = pipeline.delivered();
+    this.pending = emptyPending(head, rev);
     pipeline.onBatch((batch) => this.enqueue(batch));
   }
 
@@ -105,11 +107,12 @@ export class LiveHub {
    * `requestsRev` (door records), for each cursor given.
    */
   attach(ws: WSContext, after: number | undefined, requestsRev?: number): () => void {
-    // Deliver what is queued to the clients already here, so the queue is empty and the store's
-    // head is exactly where this client's live deltas will start: no gap, no overlap.
+    // Deliver what is queued to the clients already here, so the queue is empty and the delivered
+    // head is exactly where this client's live deltas will start: no gap, no overlap. (With the
+    // capture worker, the store may already hold frames whose batch is still on its way here:
+    // they come with that batch, so the catch-up stops at the delivered head.)
     this.flush();
-    const head = this.store.head();
-    const rev = this.store.door.heads().rev;
+    const { head, rev } = this.pipeline.delivered();
     this.sendTo(ws, outgoing({ type: 'hello', head, rev }));
     const behind = (after !== undefined && after < head ? head - after : 0) + (requestsRev !== undefined && requestsRev < rev ? rev - requestsRev : 0);
     if (behind > this.maxCatchUp) {
@@ -163,7 +166,7 @@ export class LiveHub {
       for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
       for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
       for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
-      p.frames = this.store.framesAfter(after, this.maxCatchUp);
+      p.frames = this.store.framesAfter(after, this.maxCatchUp).filter((f) => f.seq <= head);
     }
     if (requestsRev !== undefined && requestsRev < rev) {
       this.store.door.updatedAfter(requestsRev, this.maxCatchUp).forEach((json, i) => p.requests.set(i, json));
@@ -178,7 +181,8 @@ export class LiveHub {
       return;
     }
     const p = this.pending;
-    for (const f of batch.frames) p.frames.push(toFrameView(f));
+    if (batch.views) for (const v of batch.views) p.frames.push(v);
+    else for (const f of batch.frames) p.frames.push(toFrameView(f));
     batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
     for (const conv of batch.conversations) p.conversations.set(conv.key, conv);

@@ -3,7 +3,7 @@
  * upstream (HTTP, or a copy of the stdio server) and the service. compose/ wires it to the tap
  * (credentials) and the API (the service).
  */
-import type { CapturePipeline } from '../capture/capture-pipeline.js';
+import type { CaptureSink } from '../capture/capture-sink.js';
 import type { CaptureStore } from '../capture/capture-store.js';
 import type { UpstreamRequest } from '../upstream/upstream-request.js';
 import { SessionCredentials } from './credentials.js';
@@ -21,7 +21,7 @@ export { SessionCredentials } from './credentials.js';
 
 export interface ReplayOptions {
   store: CaptureStore;
-  pipeline: CapturePipeline;
+  pipeline: CaptureSink;
   /** The HTTP upstream; or, for `--stdio`, the command whose own copy a fresh replay spawns. */
   upstreamUrl?: string;
   stdioArgv?: string[];

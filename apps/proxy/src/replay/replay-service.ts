@@ -7,7 +7,7 @@
  * which no real client's in-flight id can equal.
  */
 import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse, transportFrameText } from '@mcpscope/protocol';
-import type { CapturePipeline } from '../capture/capture-pipeline.js';
+import type { CaptureSink } from '../capture/capture-sink.js';
 import type { SessionCredentials } from './credentials.js';
 import { openFreshSession, type SessionOpener } from './fresh-session.js';
 import { fail, ok, type Result } from './replay-errors.js';
@@ -25,7 +25,7 @@ export const DEFAULT_REPLAY_TIMEOUT_MS = 5 * 60_000;
 
 export interface ReplayServiceDeps {
   store: ReplayStore;
-  pipeline: Pick<CapturePipeline, 'record' | 'onBatch'>;
+  pipeline: Pick<CaptureSink, 'record' | 'onBatch' | 'stored' | 'link'>;
   credentials: SessionCredentials;
   transport: ReplayTransport;
   inputs: ReplayInputs;
@@ -198,7 +198,7 @@ export class ReplayService implements SessionOpener {
         requestSeq = seq;
         connectionId = frame.http?.connectionId;
         // seq is -1 once the pipeline has shut down: nothing is stored, so there is nothing to link.
-        if (link && seq > 0) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
+        if (link && seq > 0) this.deps.pipeline.link(String(seq), link.replayOf, link.mode, this.deps.now());
       }
     });
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
@@ -261,8 +261,8 @@ export class ReplayService implements SessionOpener {
   /** The exchange once the pipeline has stored it; with `until`, once it has finished (or `until` aborts). */
   private finished(id: string, until?: AbortSignal): Promise<ExchangeSummary | undefined> {
     return new Promise((resolve) => {
-      // Frames recorded this tick are stored by the pipeline's own setImmediate, queued first.
-      setImmediate(() => {
+      // Once what was recorded so far is stored (this tick's frames, on whichever thread writes).
+      void this.deps.pipeline.stored().then(() => {
         const now = this.deps.store.exchange(id);
         if (!until || until.aborted || (now && isTerminal(now.status))) return resolve(now);
         const stop = this.deps.pipeline.onBatch(() => {

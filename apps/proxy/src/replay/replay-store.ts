@@ -2,7 +2,8 @@
  * What replay reads from the capture (the original request, its session, the session's latest
  * `tools/list`) and the one thing it writes: the link between a replay and its original, both
  * ways. The link lives in the store's `replay_links` table (capture/replay-links.ts), beside the
- * derived ones; frames stay untouched.
+ * derived ones; frames stay untouched. It is written through the capture sink (`link`), which
+ * writes it on the thread that writes the replay's frames.
  */
 import { classifyText, isJsonObject, type ExchangeSummary, type FrameView, type JsonObject, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureReader } from '../capture/capture-reader.js';
@@ -53,11 +54,6 @@ export class ReplayStore {
     const msg = frame ? classifyText(frame.raw) : undefined;
     if (!msg || msg.kind !== 'response' || !Array.isArray(msg.result.tools)) return [];
     return msg.result.tools.filter(isJsonObject);
-  }
-
-  /** Links a replay to its original; call it before the replay's request frame is written. */
-  link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
-    this.store.replayLinks.link(exchangeId, replayOf, mode, ts);
   }
 
   replayOf(exchangeId: string): string | undefined {

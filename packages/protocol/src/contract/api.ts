@@ -206,6 +206,26 @@ export interface OtlpStatus {
   lastSuccessAt?: number;
 }
 
+/**
+ * `GET /api/capture`: how capture keeps up with the tap. Recording happens off the forwarding
+ * thread (`thread: 'worker'`, file-backed stores) behind a bounded queue; when the queue is full
+ * the tap keeps forwarding and the frames it could not queue are counted here as `dropped`, never
+ * silently. `failed`: capture stopped (its thread died); forwarding goes on, nothing more is
+ * recorded. Counts are since mcpscope started.
+ */
+export interface CaptureStatus {
+  /** Where frames are parsed, derived and written: a worker thread, or the tap's own thread. */
+  thread: 'worker' | 'main' | 'off';
+  /** Frames (and their raw text, in UTF-16 code units) handed over and not yet committed. */
+  queued: { frames: number; chars: number };
+  /** Frames the tap forwarded but could not record (queue full, or capture failed). */
+  dropped: { frames: number; chars: number };
+  /** The queue's bounds (none on the tap's own thread, which never drops). */
+  limits?: { frames: number; chars: number };
+  /** Set when capture stopped: why. Forwarding goes on. */
+  failed?: string;
+}
+
 /** One redaction rule that matched, and how often. */
 export interface RedactionHit {
   /** What matched: `key access_token`, `header authorization`, `path $.params.x`, `jwt`, … */

@@ -56,7 +56,8 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   // Every frame of this request is also linked to it at the door.
   const record = (frame: FrameInput): number => {
     const seq = deps.record(frame);
-    watch.frame(seq, frame.sessionKey);
+    // -1: not recorded (capture's queue was full; counted there), so there is nothing to link.
+    if (seq >= 0) watch.frame(seq, frame.sessionKey);
     return seq;
   };
   const url = req.url ?? '/';
