@@ -9,7 +9,7 @@
  * `close` (the tap's thread waits on `sync` until they are done). Out: `ready` once the file is
  * open and the deriver warm, then `batch` after each commit.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { toFrameView, type DoorRecord, type FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from './capture-store.js';
 import { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
@@ -21,6 +21,8 @@ export interface CaptureWorkerData {
   limits: RetentionLimits;
   /** Int32Array over a SharedArrayBuffer: [0] is the last `flush`/`close` token done. */
   sync: SharedArrayBuffer;
+  /** Where `ready` and batches go: a port the tap's thread can also drain synchronously. */
+  out: MessagePort;
 }
 
 export type ToWorker =
@@ -50,10 +52,11 @@ export function runCaptureWorker(): void {
   // The tap's thread holds the file's lock and opened (and migrated) the file first.
   const store = new CaptureStore(data.file, { lock: false });
   const pipeline = new CapturePipeline(store, data.limits);
-  port.postMessage({ type: 'ready' } satisfies FromWorker);
+  const out = data.out;
+  out.postMessage({ type: 'ready' } satisfies FromWorker);
   pipeline.onBatch((batch) => {
     const message: FromWorker = { type: 'batch', batch: { ...batch, frames: [], views: batch.frames.map((f) => toFrameView(f)) } };
-    port.postMessage(message);
+    out.postMessage(message);
   });
   port.on('message', (message: ToWorker) => {
     switch (message.type) {
@@ -74,6 +77,7 @@ export function runCaptureWorker(): void {
           store.close();
         } finally {
           done(message.token);
+          out.close();
           port.close();
         }
     }

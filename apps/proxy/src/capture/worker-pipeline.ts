@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import type { CaptureStatus, DoorRecord, FrameInput } from '@mcpscope/protocol';
 import type { BatchListener, CaptureBatch } from './capture-pipeline.js';
 import { relinked } from './capture-pipeline.js';
@@ -68,6 +68,8 @@ function workerStart(): { script: string | URL; eval?: boolean; execArgv?: strin
 
 export class CaptureWorkerPipeline implements CaptureSink {
   private readonly worker: Worker;
+  /** The worker's `ready` and batches; drained synchronously after a flush, so listeners hear of it before flush() returns. */
+  private readonly port: MessagePort;
   private readonly sync = new Int32Array(new SharedArrayBuffer(4));
   private token = 0;
   private seq: number;
@@ -97,16 +99,19 @@ export class CaptureWorkerPipeline implements CaptureSink {
     this.seq = this.head = store.head();
     ({ id: this.doorId, rev: this.rev } = store.door.heads());
     const start = workerStart();
-    const workerData: CaptureWorkerData = { role: 'mcpscope-capture', file: store.file, limits, sync: this.sync.buffer as SharedArrayBuffer };
-    this.worker = new Worker(start.script, { workerData, ...(start.eval ? { eval: true } : {}), ...(start.execArgv ? { execArgv: start.execArgv } : {}) });
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const workerData: CaptureWorkerData = { role: 'mcpscope-capture', file: store.file, limits, sync: this.sync.buffer as SharedArrayBuffer, out: port2 };
+    this.worker = new Worker(start.script, { workerData, transferList: [port2], ...(start.eval ? { eval: true } : {}), ...(start.execArgv ? { execArgv: start.execArgv } : {}) });
     let started = false;
     this.started = new Promise((resolve, reject) => {
-      this.worker.on('message', (message: FromWorker) => {
+      this.port.on('message', (message: FromWorker) => {
         if (message.type === 'batch') return this.onDelivered(message.batch);
         started = true;
         // Shutdown goes through close(); a process that ends without it is not kept alive for
         // capture. (Until now the worker was all that kept this one waiting for it.)
         this.worker.unref();
+        this.port.unref();
         resolve();
       });
       // Before it started, capture cannot start at all: mcpscope says so and stops. After, capture
@@ -245,8 +250,13 @@ export class CaptureWorkerPipeline implements CaptureSink {
     // Blocking on purpose: shutdown and imports promise that what was recorded is committed.
     while (Atomics.load(this.sync, 0) < token && !this.failure) {
       const left = end - performance.now();
-      if (left <= 0) return;
+      if (left <= 0) break;
       Atomics.wait(this.sync, 0, Atomics.load(this.sync, 0), Math.min(left, 100));
+    }
+    // The batches it sent are already queued here: deliver them now, as the in-thread pipeline does.
+    for (let m = receiveMessageOnPort(this.port); m; m = receiveMessageOnPort(this.port)) {
+      const message = m.message as FromWorker;
+      if (message.type === 'batch') this.onDelivered(message.batch);
     }
   }
 
