@@ -46,7 +46,14 @@ export interface WriteResult {
  * what the user's tools were sent and answered.
  */
 export function ensurePrivateFile(path: string): void {
-  closeSync(openSync(path, 'a', 0o600));
+  // 'wx' fails on an existing file without opening it. Opening and closing a file this process
+  // has SQLite locks on would drop them (POSIX fcntl locks belong to the process, and any close
+  // releases them): a refused second start in the same process would unlock the first.
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }
 
 /** Opens the file for writing: the lock first, then the connection, tuned and migrated. */
