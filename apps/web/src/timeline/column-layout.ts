@@ -37,8 +37,11 @@ export const COLUMN_SPECS: readonly ColumnSpec[] = [
 
 export const specOf = (id: ColumnId): ColumnSpec => COLUMN_SPECS.find((c) => c.id === id)!;
 
-/** Columns up to this priority (method, status, direction) narrow the others rather than go. */
-const ESSENTIAL = 2;
+/**
+ * Columns up to this priority (method, status, direction, target) narrow the others rather than
+ * go: without the target, every tools/call row reads the same beside an open widget preview.
+ */
+const ESSENTIAL = 3;
 
 export interface ColumnLayout {
   /** Shown columns, in display order. */
