@@ -7,7 +7,9 @@
  *   - mcpscope, door off: frames captured, but no door records (what recording every HTTP request
  *     at the door costs the MCP path);
  *   - node pass-through: node:http in, undici out, bytes piped, nothing else (the floor for the
- *     tap's own approach);
+ *     tap's own approach: it forwards with undici too);
+ *   - node:http pipe: node:http in, node:http out on a keep-alive agent, bytes piped (the fastest
+ *     floor a Node proxy can reach; every tap row is read against the fastest floor of the run);
  *   - hono pass-through: `hono/proxy` on @hono/node-server (the floor for a Hono + fetch proxy);
  *   - mitmdump: mitmproxy in reverse-proxy mode, default (reads bodies whole) and streaming
  *     (`stream_large_bodies=1`; then it keeps no bodies). Skipped with the reason when missing.
@@ -25,9 +27,12 @@ export interface BenchPath {
 
 export type StartedPath = BenchPath | { skipped: string };
 
-export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'door off' | 'node' | 'hono' | 'mitmdump' | 'mitmdump streaming';
+export type PathKind = 'direct' | 'mcpscope' | 'capture off' | 'door off' | 'node' | 'node pipe' | 'hono' | 'mitmdump' | 'mitmdump streaming';
 
-export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'door off', 'node', 'hono', 'mitmdump', 'mitmdump streaming'];
+export const ALL_PATHS: readonly PathKind[] = ['direct', 'mcpscope', 'capture off', 'door off', 'node', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
+
+/** The pass-through floors: proxies that forward and keep nothing. */
+export const FLOORS: readonly PathKind[] = ['node', 'node pipe', 'hono'];
 
 /** The row label of each path (mitmdump's carries its version, for whoever reruns this). */
 export function pathName(kind: PathKind): string {
@@ -42,6 +47,8 @@ export function pathName(kind: PathKind): string {
       return 'mcpscope, door off';
     case 'node':
       return 'node pass-through';
+    case 'node pipe':
+      return 'node:http pipe';
     case 'hono':
       return 'hono pass-through';
     case 'mitmdump':
@@ -68,6 +75,8 @@ export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record
       return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, DOOR: 'off' }));
     case 'node':
       return fromHelper(await startHelper('./node-pass-through.ts', { UPSTREAM }));
+    case 'node pipe':
+      return fromHelper(await startHelper('./node-pipe.ts', { UPSTREAM }));
     case 'hono':
       return fromHelper(await startHelper('./hono-pass-through.ts', { UPSTREAM }));
     case 'mitmdump':

@@ -7,7 +7,14 @@
  * short spikes; read after the proxy has gone quiet, since mcpscope stores a frame after it has
  * forwarded it). mcpscope keeps every byte of the body (the capture is the evidence), so its
  * floor is one copy of the text; a streaming proxy that keeps nothing can stay near zero.
+ *
+ * Then whether a large result stalls anybody else (issue 18): 10 other clients call a small
+ * tools/call in a loop while a 50 MB result goes through the same proxy (fetched by curl, in its
+ * own process, so the bench's own event loop does not read 50 MB beside the small calls), from
+ * its start until 1 s after its last byte (mcpscope used to store the body then); their p99
+ * against their p99 over 1.5 s with no large transfer, same path, same round. Budget: ≤ 2×.
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +22,18 @@ import { request } from 'undici';
 import { startPaths, type PathKind } from './paths.js';
 import { measured, skipped, type BenchOptions, type BenchRow } from './report.js';
 import { Samples } from './samples.js';
-import { newAgent } from './support/load.js';
+import { loadBeside, newAgent } from './support/load.js';
+import { percentile, spread } from './stats.js';
 import { peakRssMb, resetPeak, rssMb, settle } from './support/proc-memory.js';
 import { startHelper } from './support/processes.js';
 
 const BENCH = 'tap, large results';
-const PATHS: PathKind[] = ['direct', 'mcpscope', 'hono', 'mitmdump', 'mitmdump streaming'];
+const PATHS: PathKind[] = ['direct', 'mcpscope', 'node pipe', 'hono', 'mitmdump', 'mitmdump streaming'];
+/** The paths the stall rows run on: the baseline, the tap and the fastest floor. */
+const STALL_PATHS = ['direct', 'mcpscope', 'node:http pipe'];
+const STALL_CLIENTS = 10;
+const STALL_TAIL_MS = 1000;
+const QUIET_MS = 1500;
 const MB = 1024 * 1024;
 const BODY = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'export_report', arguments: {} } });
 
@@ -37,6 +50,20 @@ async function fetchLarge(origin: string, bytes: number): Promise<number> {
   if (res.statusCode !== 200 || received !== expected || received < bytes) throw new Error(`${origin}: status ${res.statusCode}, ${received} of ${expected} bytes`);
   return ms;
 }
+
+/** The large call made by curl in its own process; resolves with ms to the last byte. */
+function curlLarge(origin: string, bytes: number): Promise<number> {
+  const args = ['-s', '-o', '/dev/null', '-w', '%{http_code} %{size_download} %{time_total}', '-X', 'POST', '-H', 'content-type: application/json', '-H', 'accept: application/json, text/event-stream', '--data', BODY, `${origin}/mcp?bytes=${bytes}`];
+  return new Promise((resolve, reject) =>
+    execFile('curl', args, (error, stdout) => {
+      const [status, size, seconds] = stdout.trim().split(' ').map(Number);
+      if (error || status !== 200 || !(size! >= bytes)) return reject(new Error(`curl ${origin}: ${error?.message ?? `status ${status}, ${size} bytes`}`));
+      resolve(seconds! * 1000);
+    }),
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 2;
@@ -64,6 +91,22 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
         }
       }
     }
+    // The stall rows: small calls with and without the largest result beside them.
+    const stallSize = sizes[sizes.length - 1]!;
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, path] of paths.live) {
+        if (!STALL_PATHS.includes(name)) continue;
+        if (path.pid !== undefined) await settle(path.pid);
+        const url = `${path.origin}/mcp`;
+        const quiet = await loadBeside(url, STALL_CLIENTS, () => sleep(QUIET_MS));
+        samples.add('quiet p99', name, percentile(quiet.latencies, 99));
+        const during = await loadBeside(url, STALL_CLIENTS, async () => {
+          await curlLarge(path.origin, stallSize * MB);
+          await sleep(STALL_TAIL_MS);
+        });
+        samples.add('during p99', name, percentile(during.latencies, 99));
+      }
+    }
   } finally {
     await paths.close();
     await upstream.stop();
@@ -80,6 +123,15 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
       const row = measured({ bench: BENCH, metric: `${size} MB result: proxy peak RSS growth, ${name}`, unit: 'MB', baseline: { name: 'payload', value: size }, ratioAs: 'x' }, samples.get(`peak ${size}`, name));
       rows.push(note ? { ...row, note } : row);
     }
+  }
+  const stallSize = sizes[sizes.length - 1]!;
+  for (const [name] of paths.live) {
+    const during = samples.get('during p99', name);
+    if (during.length === 0) continue;
+    const quiet = spread(samples.get('quiet p99', name)).median;
+    const row = measured({ bench: BENCH, metric: `during a ${stallSize} MB result: small tools/call p99, ${STALL_CLIENTS} other clients, ${name}`, unit: 'ms', baseline: { name: 'no large transfer', value: quiet }, ratioAs: 'x' }, during);
+    if (name === 'mcpscope') Object.assign(row, { budget: '≤ 2× no large transfer', met: row.value <= 2 * quiet });
+    rows.push(row);
   }
   return rows;
 }

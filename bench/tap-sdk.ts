@@ -1,7 +1,7 @@
 /**
  * The tap in front of a real MCP server: the embedded demo server (the official SDK's
  * StreamableHTTPServerTransport, stateful sessions, SSE answers) in its own process, reached
- * directly, through mcpscope with capture on and off, and through the node pass-through floor.
+ * directly, through mcpscope with capture on and off, and through the node pass-through and node:http pipe floors.
  * Each client opens its own MCP session, then calls `tools/call` in a loop. Here the server does
  * the work a user's server does per call, so the throughput ratio is the one a user feels.
  * Budget (DESIGN.md): throughput through the tap ≥ 85 % of direct at 50 concurrent clients.
@@ -12,7 +12,7 @@ import { loadRows, runLoadRounds, type Samples } from './samples.js';
 import { startHelper } from './support/processes.js';
 
 const BENCH = 'tap, SDK server';
-const PATHS: PathKind[] = ['direct', 'mcpscope', 'capture off', 'node'];
+const PATHS: PathKind[] = ['direct', 'mcpscope', 'capture off', 'node', 'node pipe'];
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 3;

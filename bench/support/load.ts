@@ -57,3 +57,26 @@ export async function load(url: string, clients: number, perClient: number, sess
   await agent.close();
   return { rps, latencies: perClientLatencies.flat().sort((a, b) => a - b) };
 }
+
+/**
+ * `clients` concurrent loops of calls over keep-alive connections, beside `beside` (started once
+ * the connections are open) until it settles, each loop finishing its call in flight; every
+ * call's latency, sorted, and what `beside` returned. For traffic that runs next to something
+ * else, such as a large transfer.
+ */
+export async function loadBeside<T>(url: string, clients: number, beside: () => Promise<T>): Promise<LoadRun & { beside: T }> {
+  const agent = newAgent(clients);
+  await Promise.all(Array.from({ length: clients }, () => call(agent, url))); // open the connections
+  let stopped = false;
+  const other = beside().finally(() => (stopped = true));
+  const t = performance.now();
+  const latencies: number[] = [];
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (!stopped) latencies.push(await call(agent, url));
+    }),
+  );
+  const rps = latencies.length / ((performance.now() - t) / 1000);
+  await agent.close();
+  return { rps, latencies: latencies.sort((a, b) => a - b), beside: await other };
+}

@@ -4,7 +4,8 @@
 // before each session, is one conversation of ten sessions with its churn and era lane; a second
 // chat at the same time stays apart; an SDK client's one long session is a conversation of one
 // session; conversation: and session: filter; a replay into the churned conversation finds a
-// live session when the original is gone and says which.
+// live session when the original is gone and says which. At the door (the Connections view) the
+// chat is one client too, its story folded to a few lines, a click from its conversation.
 //
 // The chat probes alone first: a probe carries no session and no conversation id, so it joins the
 // client's latest conversation by time (a guess); with another chat busy at the same moment that
@@ -164,4 +165,29 @@ test('a replay into the churned conversation goes into its newest live session w
   await expect(note).toContainText(`Session ${gone} is gone`);
   await expect(note).toContainText('newest live session of conversation');
   await expect(result).toContainText(newest.slice(0, 12));
+});
+
+test('at the door the chat is one client of twelve sessions, its story a few lines, a click from its timeline', async ({ page }) => {
+  await openDashboard(page, app);
+  const key = await keyOf(chat.conversationId);
+  await page.getByTestId('connections-switch').click();
+  const client = page.locator(`[data-testid="client-item"][data-client="conversation:${key}"]`);
+  await expect(client).toHaveAttribute('data-sessions', '12');
+  await expect(client).toHaveAttribute('data-verdict', 'connected');
+  await expect(client).toContainText('ChatGPT');
+  // Three clients at the door, as in the sidebar: two chats and the SDK client.
+  await expect(page.getByTestId('client-item')).toHaveCount(3);
+  await client.click();
+  await expect(page.getByTestId('flow-verdict')).toHaveText('connected (2025-06-18)');
+  await expect(page.getByTestId('flow')).toContainText('58 requests in 12 MCP sessions');
+  const steps = page.getByTestId('flow-step');
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toHaveAttribute('data-check', 'era-probe');
+  await expect(steps.nth(0)).toHaveAttribute('data-colour', 'amber');
+  await expect(steps.nth(0)).toContainText('server/discover → HTTP 400 ×10');
+  await expect(steps.nth(1)).toContainText('initialize → 2025-06-18 ×12');
+  await expect(steps.nth(3)).toContainText('12 tools/call');
+  await page.getByTestId('flow-conversation').click();
+  await expect(page.getByTestId('filter-input')).toHaveValue(`conversation:${key}`);
+  await expect(page.getByTestId('conversation-header')).toContainText('ChatGPT');
 });

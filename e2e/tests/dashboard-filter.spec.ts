@@ -54,6 +54,8 @@ test('autocomplete offers operators, then captured values; errors point at their
   await expect(input).toHaveValue('tool:');
   await input.pressSequentially('wr');
   await expect(page.getByTestId('suggestions')).toContainText('tool:wrap_gift');
+  // Enter takes a suggestion only once the user moved into the list.
+  await input.press('ArrowDown');
   await input.press('Enter');
   await expect(input).toHaveValue('tool:wrap_gift ');
   await expect(rows(page)).toHaveCount(1);
@@ -67,6 +69,43 @@ test('autocomplete offers operators, then captured values; errors point at their
   await expect(page.locator('.error-mark')).toBeVisible();
   // A broken filter does not blank the list while the user is still typing.
   await expect(row(page, 'tools/call')).toHaveCount(4);
+});
+
+test('Enter applies what is typed unless the user moved into the suggestions', async ({ page }) => {
+  await openDashboard(page, app);
+  const input = page.getByTestId('filter-input');
+  await input.click();
+  await input.pressSequentially('status:err');
+  await expect(page.getByTestId('suggestions')).toBeVisible();
+  await input.press('Enter');
+  await expect(input).toHaveValue('status:err');
+  await expect(page.getByTestId('suggestions')).toHaveCount(0);
+  await expect(rows(page)).toHaveCount(2);
+  await page.screenshot({ path: `${SCREENSHOTS}filter-enter.png` });
+
+  // Moving into the list and pressing Enter takes the highlighted one.
+  await input.fill('');
+  await input.pressSequentially('status:pend');
+  await expect(page.getByTestId('suggestions')).toContainText('status:pending');
+  await input.press('ArrowDown');
+  await input.press('Enter');
+  await expect(input).toHaveValue('status:pending ');
+});
+
+test('a client: filter loaded from a link matches as when typed', async ({ page }) => {
+  await openDashboard(page, app);
+  await page.getByTestId('filter-input').fill('client:agent-b');
+  await expect(row(page, 'tools/call')).toHaveCount(2);
+  const typed = await rows(page).count();
+
+  // "Copy link" / a reload: the filter comes from the URL, before any session is loaded.
+  const url = new URL(app.dashboardLoginUrl);
+  url.searchParams.set('q', 'client:agent-b');
+  await page.goto(url.toString());
+  await expect(page.getByTestId('filter-input')).toHaveValue('client:agent-b');
+  await expect(row(page, 'tools/call')).toHaveCount(2);
+  await expect(rows(page)).toHaveCount(typed);
+  await page.screenshot({ path: `${SCREENSHOTS}filter-client-link.png` });
 });
 
 test('choosing a session in the sidebar narrows to it, in the URL too', async ({ page }) => {

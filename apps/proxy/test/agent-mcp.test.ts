@@ -50,7 +50,7 @@ afterAll(async () => {
 describe('over Streamable HTTP at the dashboard /mcp', () => {
   it('lists every tool with an input and an output schema and a description written for a model', async () => {
     const { tools } = await http.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_sessions', 'replay_exchange', 'search_exchanges', 'verify_capture']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_conversations', 'list_sessions', 'replay_exchange', 'search_exchanges', 'verify_capture']);
     for (const tool of tools) {
       expect(tool.outputSchema).toMatchObject({ type: 'object' });
       expect(tool.description!.length).toBeGreaterThan(80);
@@ -64,6 +64,17 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
     expect(result.structuredContent.total).toBe(1);
     expect(result.structuredContent.sessions[0]).toMatchObject({ client: 'mcpscope-test 1.0.0', protocolVersion: '2025-11-25', counts: expect.objectContaining({ ok: expect.any(Number), business_error: 1 }) });
     expect(result.structuredContent.sessions[0]!.server).toMatch(/everything/i);
+  });
+
+  it('list_conversations: the SDK client’s one long session is one conversation, and its key reads it as one timeline', async () => {
+    const result = await call<{ conversations: { conversationKey: string; sessions: number; counts: Record<string, number> }[]; total: number }>(http, 'list_conversations');
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent.total).toBe(1);
+    const [conversation] = result.structuredContent.conversations;
+    expect(conversation).toMatchObject({ sessions: 1, counts: expect.objectContaining({ business_error: 1 }) });
+    const inside = await call<{ exchanges: Row[] }>(http, 'search_exchanges', { filter: `conversation:${conversation!.conversationKey}`, limit: 200 });
+    const everything = await call<{ exchanges: Row[] }>(http, 'search_exchanges', { limit: 200 });
+    expect(inside.structuredContent.exchanges.map((e) => e.id)).toEqual(everything.structuredContent.exchanges.map((e) => e.id));
   });
 
   it('search_exchanges: the filter language, paged, and syntax errors as tool errors with the position', async () => {
@@ -166,7 +177,7 @@ describe('over stdio: mcpscope mcp --db FILE', { timeout: 60_000 }, () => {
     const agent = await agentOverStdio(['--db', db]);
     try {
       const { tools } = await agent.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_sessions', 'search_exchanges']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_conversations', 'list_sessions', 'search_exchanges']);
       expect(agent.getInstructions()).toContain('--dashboard');
     } finally {
       await agent.close();

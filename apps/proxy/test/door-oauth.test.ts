@@ -2,13 +2,15 @@
 // support against an MCP server built from the SDK's server-side auth helpers. Every step —
 // discovery, registration, authorization with PKCE, token, authenticated tools/call — is a door
 // record, and the connection flow tells it green. Three broken servers each show their red step,
-// and nothing recorded anywhere (SQLite file, WebSocket, exports) holds a raw secret.
+// and nothing recorded anywhere holds a raw secret: the SQLite file, the WebSocket, every export
+// (JSONL, HAR, curl), the OTLP spans (bodies on) and the capture as the agent MCP server reads it.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import type { Mcpscope, StartOptions } from '../src/compose/start-mcpscope.js';
+import { resolveOtlpConfig } from '../src/otlp/otlp-config.js';
 import { settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { freePort } from './support/free-port.js';
@@ -16,6 +18,8 @@ import { runOAuthFlow, type OAuthRun } from './support/oauth-client.js';
 import { startSdkOAuthServer, type OAuthFlaw, type SdkOAuthServer } from './support/oauth-sdk-server.js';
 import { allRequests, flows, stepChecks } from './support/door-flows.js';
 import { apiFetch } from './support/api.js';
+import { agentOverHttp, call } from './support/agent-client.js';
+import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver.js';
 
 interface World {
   server: SdkOAuthServer;
@@ -24,12 +28,12 @@ interface World {
 }
 
 /** An SDK OAuth server behind mcpscope; both know the tap by the same public URL. */
-async function world(flaw?: OAuthFlaw, db = ':memory:'): Promise<World> {
+async function world(flaw?: OAuthFlaw, db = ':memory:', more: StartOptions = {}): Promise<World> {
   const port = await freePort();
   // "localhost" stands in for a tunnel's host: the client knows the server only by this URL.
   const publicOrigin = `http://localhost:${port}`;
   const server = await startSdkOAuthServer({ publicOrigin, ...(flaw ? { flaw } : {}) });
-  const app = await startTestMcpscope({ target: server.mcpUrl, port, publicUrl: publicOrigin, db });
+  const app = await startTestMcpscope({ ...more, target: server.mcpUrl, port, publicUrl: publicOrigin, db });
   return { server, app, publicMcpUrl: app.publicMcpUrl! };
 }
 
@@ -44,10 +48,14 @@ describe('a good OAuth connection through the tap', () => {
   let dbFile: string;
   const socketMessages: string[] = [];
   let socket: WebSocket;
+  let receiver: OtlpReceiver;
 
   beforeAll(async () => {
     dbFile = join(mkdtempSync(join(tmpdir(), 'mcpscope-door-')), 'capture.db');
-    w = await world(undefined, dbFile);
+    receiver = await startOtlpReceiver();
+    const otlp = resolveOtlpConfig({ otlp: receiver.origin, otlpBodies: true }, { OTEL_BSP_SCHEDULE_DELAY: '10' });
+    if (!otlp.ok || !otlp.config) throw new Error('OTLP configuration refused');
+    w = await world(undefined, dbFile, { otlp: otlp.config });
     socket = new WebSocket(`${w.app.dashboardUrl.replace('http', 'ws')}/ws?after=0&requestsRev=0`, ['mcpscope', `mcpscope.token.${w.app.token}`]);
     socket.on('message', (data) => socketMessages.push(String(data)));
     await new Promise((resolve) => socket.once('open', resolve));
@@ -63,6 +71,7 @@ describe('a good OAuth connection through the tap', () => {
   afterAll(async () => {
     socket?.close();
     await stop(w);
+    await receiver?.close();
   });
 
   it('records every step at the door and tells it as one green story', async () => {
@@ -112,10 +121,31 @@ describe('a good OAuth connection through the tap', () => {
       expect(res.status, query).toBe(200);
       exports.push(await res.text());
     }
+    // curl exports one request each: every client request, the bearer's tools/call among them.
+    const requests = w.app.store.exchanges(500).filter((e) => e.requester === 'client');
+    for (const ex of requests) {
+      for (const query of [`format=curl&exchange=${ex.id}`, `format=curl&exchange=${ex.id}&unredacted=1`]) {
+        const res = await apiFetch(w.app, `/api/export?${query}`);
+        expect(res.status, `${query} (${ex.method})`).toBe(200);
+        exports.push(await res.text());
+      }
+    }
+    expect(exports.some((e) => e.startsWith('curl') && e.includes('tools/call') && e.includes('authorization'))).toBe(true);
+    // Spans of every exchange, bodies included (the authenticated tools/call among them).
+    const spans = await receiver.waitFor(1, (s) => JSON.stringify(s.attributes).includes('whoami'));
+    expect(spans.length).toBeGreaterThan(0);
+    const otlp = JSON.stringify(receiver.spans, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+    // The capture as a coding agent reads it: every exchange, frames and HTTP layer.
+    const agent = await agentOverHttp(w.app.dashboardUrl, w.app.token);
+    const agentText: string[] = [];
+    const found = await call<{ exchanges: { id: string }[] }>(agent, 'search_exchanges', { filter: '' });
+    agentText.push(JSON.stringify(found));
+    for (const ex of found.structuredContent.exchanges) agentText.push(JSON.stringify(await call(agent, 'get_exchange', { id: ex.id })));
+    await agent.close();
     w.app.pipeline.flush();
     w.app.store.db.pragma('wal_checkpoint(TRUNCATE)');
     const file = readFileSync(dbFile).toString('latin1');
-    const haystacks = { file, socket: socketMessages.join('\n'), exports: exports.join('\n') };
+    const haystacks = { file, socket: socketMessages.join('\n'), exports: exports.join('\n'), otlp, agent: agentText.join('\n') };
     for (const [where, text] of Object.entries(haystacks)) {
       for (const secret of secrets) {
         const at = text.indexOf(secret);

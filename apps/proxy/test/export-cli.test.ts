@@ -15,6 +15,7 @@ import { openCapture } from '../src/compose/open-capture.js';
 import { CaptureReader } from '../src/capture/capture-reader.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
+import { jsonlFrameLines } from './support/jsonl.js';
 import { api } from './export-support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-export-'));
@@ -51,8 +52,7 @@ describe('while the proxy runs', () => {
   it('the CLI reads the live capture file while the proxy keeps writing it', async () => {
     const { code, out } = await run(['--db', db]);
     expect(code).toBe(0);
-    // Frame lines carry `raw`; door record lines (`"type":"request"`) do not.
-    const calls = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string | undefined).filter((raw) => raw?.includes('"tools/call"'));
+    const calls = jsonlFrameLines(out).map((l) => l.raw).filter((raw) => raw.includes('"tools/call"'));
     expect(calls).toHaveLength(2);
   });
 
@@ -115,7 +115,7 @@ describe('mcpscope export', () => {
   it('--filter selects with the dashboard\'s filter language', async () => {
     const { code, out } = await run(['--db', db, '--format', 'jsonl', '--filter', 'method:tools/*']);
     expect(code).toBe(0);
-    const frames = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { seq: number });
+    const frames = jsonlFrameLines(out);
     const calls = exchangesOf(db).filter((e) => e.method === 'tools/call');
     expect(frames.map((f) => f.seq)).toEqual(calls.flatMap((c) => c.frameSeqs));
     expect(await run(['--db', db, '--filter', 'bogus:1'])).toMatchObject({ code: 2, err: expect.stringContaining('filter "bogus:1"') });

@@ -6,6 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
+import { jsonlFrameLines } from './support/jsonl.js';
 import { api, normalisedViews } from './export-support.js';
 
 /** Redacted at capture: credential headers, OAuth secret keys in bodies (redaction/redact-body.ts), credentials in the URL's query. */
@@ -90,8 +91,7 @@ describe('redaction by default', () => {
 
   it('redacts the keys and JSON paths the user adds, and their echoes, and nothing else of theirs', async () => {
     const out = await text(`/api/export?format=jsonl&redact=recipient&redact=${encodeURIComponent('$.params.arguments.occasion')}`);
-    // Frame lines carry `raw`; door record lines (`"type":"request"`) do not.
-    const bodies = out.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l).raw as string | undefined).filter((raw) => raw !== undefined);
+    const bodies = jsonlFrameLines(out).map((l) => l.raw);
     const calls = bodies.map((b) => JSON.parse(b)).filter((m) => m.params?.name === 'suggest_gifts').map((m) => m.params.arguments);
     expect(calls[0]).toMatchObject({ occasion: '[redacted]', budget: 60, recipient: '[redacted]', login: { user: 'ada' } });
     // The tool's answer named the recipient ("Gift ideas for Ada-the-recipient"): the echo goes too.

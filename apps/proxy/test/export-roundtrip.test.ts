@@ -8,6 +8,7 @@ import { validateHar } from '../src/interchange/har-validate.js';
 import type { Har } from '../src/interchange/har-types.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
+import { jsonlFrameLines } from './support/jsonl.js';
 import { api, normalisedViews } from './export-support.js';
 
 let source: Mcpscope;
@@ -98,7 +99,7 @@ describe('export selection and errors', () => {
   it('exports one session only', async () => {
     const [session] = source.store.sessions().filter((s) => s.clientInfo);
     const text = await (await api(source, `/api/export?format=jsonl&session=${encodeURIComponent(session!.sessionKey)}`)).text();
-    const frames = text.trimEnd().split('\n').slice(1).map((l) => JSON.parse(l) as { sessionKey: string });
+    const frames = jsonlFrameLines(text);
     expect(frames.length).toBeGreaterThan(0);
     expect(new Set(frames.map((f) => f.sessionKey))).toEqual(new Set([session!.sessionKey]));
   });

@@ -103,7 +103,7 @@ describe('retention', () => {
     const again = new WebSocket(`${app.dashboardUrl.replace('http', 'ws')}/ws?after=3`, { headers: { authorization: `Bearer ${app.token}` } });
     again.on('message', (d) => late.push(JSON.parse(String(d)) as ServerEvent));
     for (let i = 0; i < 200 && !late.some((e) => e.type === 'frames/add'); i++) await new Promise((r) => setTimeout(r, 5));
-    expect(late.map((e) => e.type)).toEqual(['hello', 'retention', 'sessions/update', 'exchanges/update', 'frames/add']);
+    expect(late.map((e) => e.type)).toEqual(['hello', 'retention', 'conversations/update', 'sessions/update', 'exchanges/update', 'frames/add']);
     expect(late[1]).toMatchObject({ removedFrames: 10, oldestSeq: 11 });
     again.close();
   });

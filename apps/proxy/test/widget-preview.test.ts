@@ -115,6 +115,38 @@ describe('the demo widget', () => {
   });
 });
 
+describe('a ChatGPT-like host that opens a session per call', () => {
+  let app: Mcpscope;
+  beforeAll(async () => {
+    app = await startTestMcpscope();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** One session of chat `chat` (ChatGPT's `openai/session` in the call's _meta): call suggest_gifts, then maybe read the widget. */
+  async function sessionOf(chat: string, read: boolean): Promise<void> {
+    const client = await connectClient(app.mcpUrl);
+    await client.listTools();
+    await client.callTool({ name: 'suggest_gifts', arguments: { occasion: chat, budget: 50 }, _meta: { 'openai/session': chat } });
+    if (read) await client.readResource({ uri: GIFT_WIDGET_URI });
+    await client.close();
+    await settled(app);
+  }
+
+  it('takes the widget from the call’s conversation before a newer read of another chat', async () => {
+    await sessionOf('chat-1', true);
+    const ownChat = app.store.exchanges(1000).find((e) => e.method === 'resources/read')!;
+    await sessionOf('chat-2', true); // newer, but another conversation
+    await sessionOf('chat-1', false);
+    const call = lastCall(app, 'suggest_gifts');
+    const conversationOf = (sessionKey: string) => session(app, sessionKey).conversationKey;
+    expect(conversationOf(call.sessionKey)).toBe(conversationOf(ownChat.sessionKey));
+    const preview = (await api<WidgetPreview>(app, `/widget/${call.id}`)).body;
+    expect(preview.resource).toMatchObject({ source: 'captured', sameSession: false, exchangeId: ownChat.id });
+  });
+});
+
 describe('widgets of a fixture server', () => {
   let app: Mcpscope;
   let server: WidgetServer;
@@ -125,6 +157,19 @@ describe('widgets of a fixture server', () => {
         { tool: 'show', uri: 'ui://fixture/show.html', html: '<p>show</p>' },
         { tool: 'plain', uri: 'ui://fixture/plain.html', html: '<p>plain</p>', mimeType: 'text/html', structured: () => undefined },
         { tool: 'ghost', uri: 'ui://fixture/ghost.html', html: '', toolMeta: { ui: { resourceUri: 'ui://fixture/never.html' } } },
+        // 100 KiB of widget-only data, and two standards that disagree (widget URI, CSP, domain).
+        {
+          tool: 'heavy',
+          uri: 'ui://fixture/heavy.html',
+          html: '<p>heavy</p>',
+          toolMeta: { ui: { resourceUri: 'ui://fixture/heavy.html' }, 'openai/outputTemplate': 'ui://fixture/heavy-v2.html' },
+          resourceMeta: {
+            ui: { csp: { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] }, domain: 'https://heavy.example.com' },
+            'openai/widgetCSP': { connect_domains: ['https://api.example.com'], resource_domains: [] },
+            'openai/widgetDomain': 'https://chatgpt-heavy.example.com',
+          },
+          resultMeta: { rows: 'x'.repeat(100 * 1024) },
+        },
       ],
       [
         { name: 'model_only', meta: { ui: { visibility: ['model'] }, 'openai/widgetAccessible': true } },
@@ -171,5 +216,23 @@ describe('widgets of a fixture server', () => {
     const failed = await api<{ error: { code: string; message: string } }>(app, `/widget/${lastCall(app, 'ghost').id}/read`, {});
     expect(failed.status).toBe(502);
     expect(failed.body.error.message).toContain('Resource not found');
+  });
+
+  it('lints what makes hosts disagree: oversized result _meta, and the two standards saying different things', async () => {
+    await client.listTools();
+    await client.callTool({ name: 'heavy', arguments: {} });
+    await client.readResource({ uri: 'ui://fixture/heavy.html' });
+    await settled(app);
+    const { lints } = (await api<WidgetPreview>(app, `/widget/${lastCall(app, 'heavy').id}`)).body;
+    const byCode = Object.fromEntries(lints.map((l) => [l.code, l.message]));
+    expect(Object.keys(byCode).sort()).toEqual(['widget-csp-disagrees', 'widget-domain-disagrees', 'widget-result-meta-large', 'widget-uri-disagrees']);
+    expect(byCode['widget-result-meta-large']).toContain('100 KiB of _meta');
+    expect(byCode['widget-uri-disagrees']).toContain('openai/outputTemplate "ui://fixture/heavy-v2.html"');
+    expect(byCode['widget-csp-disagrees']).toContain('only ui.csp has https://cdn.example.com');
+    expect(byCode['widget-domain-disagrees']).toContain('https://chatgpt-heavy.example.com');
+    // Each lint points at the exchange it is about.
+    const read = app.store.exchanges(1000).find((e) => e.method === 'resources/read' && e.target === 'ui://fixture/heavy.html')!;
+    expect(lints.find((l) => l.code === 'widget-csp-disagrees')?.exchangeId).toBe(read.id);
+    expect(lints.find((l) => l.code === 'widget-result-meta-large')?.exchangeId).toBe(lastCall(app, 'heavy').id);
   });
 });

@@ -11,6 +11,8 @@ import { useKeyboard } from './app/use-keyboard.js';
 import { DetailPane } from './detail/DetailPane.js';
 import { FilterBar } from './filter/FilterBar.js';
 import { buildViewFilter } from './filter/filter-lang.js';
+import { useSearch } from './filter/server-search.js';
+import { useServerSearch } from './filter/use-server-search.js';
 import { FirstRun } from './first-run/FirstRun.js';
 import { RawFrames } from './frames/RawFrames.js';
 import { ConversationsSidebar } from './conversations/ConversationsSidebar.js';
@@ -55,7 +57,13 @@ export function App({ token }: { token: string }) {
 
   const filter = useUi((s) => s.filter);
   const session = useUi((s) => s.session);
-  const compiled = useMemo(() => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key)), [filter, session]);
+  // A filter summaries cannot answer is searched in the capture; the view admits what it found.
+  const searchVersion = useSearch((s) => s.version);
+  const compiled = useMemo(
+    () => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key), useSearch.getState().matches),
+    [filter, session, searchVersion],
+  );
+  useServerSearch(api, compiled.serverText);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
   useConversationView(compiled.predicate);
 
@@ -74,7 +82,7 @@ export function App({ token }: { token: string }) {
         <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
         <span className="spacer" />
         <TopbarActions api={api} />
-        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection}</span>
+        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection === 'rejected' ? 'token refused' : connection}</span>
       </header>
       <ConnectionBanner />
       <CaptureBanner api={api} />

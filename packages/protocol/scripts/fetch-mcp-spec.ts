@@ -1,5 +1,5 @@
 /**
- * `pnpm mcp-spec [--from DIR] [--dest DIR] [--if-needed]` (this file, run by tsx): fills the cache
+ * `pnpm mcp-spec [--from DIR | --base-url URL] [--dest DIR] [--if-needed]` (this file, run by tsx): fills the cache
  * of official MCP schema files that the protocol tests use as their oracle
  * (packages/protocol/test/support/spec-files.ts), when the team's `../shared/mcp-spec` is not
  * beside the clone.
@@ -10,6 +10,9 @@
  * and /conformance hold none), so a machine that reaches only the npm registry uses
  * `--from DIR`: a checkout of the specification repository, its schema/ folder, or a directory
  * laid out like the cache (`<revision>/schema.json`), e.g. copied from another machine.
+ *
+ * `--base-url URL` downloads from a mirror of that folder instead (`URL/<revision>/schema.json`):
+ * a proxy of raw.githubusercontent.com inside a company network, or a test's local server.
  *
  * Every file is checked against its pinned SHA-256 before anything is written; one that differs
  * (another commit, a truncated download, an edited copy) is refused with its name and both
@@ -23,14 +26,17 @@ import { locateSpecDir, SPEC_LOCK, sha256, specCacheDir, SpecFilesMissing } from
 
 const DOWNLOADS_AT_ONCE = 8;
 
-async function download(file: string): Promise<Buffer> {
-  const url = `https://raw.githubusercontent.com/${SPEC_LOCK.repository}/${SPEC_LOCK.commit}/${SPEC_LOCK.root}/${file}`;
+/** The pinned commit's schema folder on GitHub. */
+const GITHUB_BASE = `https://raw.githubusercontent.com/${SPEC_LOCK.repository}/${SPEC_LOCK.commit}/${SPEC_LOCK.root}`;
+
+async function download(base: string, file: string): Promise<Buffer> {
+  const url = `${base.replace(/\/+$/, '')}/${file}`;
   let res: Response;
   try {
     res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
-    throw new Error(`cannot download ${url} (${cause}): this machine cannot reach GitHub; copy the files from one that can and use --from DIR`, { cause: err });
+    throw new Error(`cannot download ${url} (${cause}): this machine cannot reach ${new URL(url).host}; copy the files from one that can and use --from DIR`, { cause: err });
   }
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
@@ -43,7 +49,7 @@ function specRoot(dir: string): string {
   throw new Error(`${dir} holds no ${first}, nor ${SPEC_LOCK.root}/${first}: give a checkout of ${SPEC_LOCK.repository}, its ${SPEC_LOCK.root}/ folder, or a copy of the cache`);
 }
 
-async function collect(from: string | undefined): Promise<Map<string, Buffer>> {
+async function collect(from: string | undefined, base: string): Promise<Map<string, Buffer>> {
   const files = Object.keys(SPEC_LOCK.files);
   const got = new Map<string, Buffer>();
   if (from) {
@@ -54,14 +60,15 @@ async function collect(from: string | undefined): Promise<Map<string, Buffer>> {
   const queue = [...files];
   await Promise.all(
     Array.from({ length: DOWNLOADS_AT_ONCE }, async () => {
-      for (let file = queue.shift(); file; file = queue.shift()) got.set(file, await download(file));
+      for (let file = queue.shift(); file; file = queue.shift()) got.set(file, await download(base, file));
     }),
   );
   return got;
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { from: { type: 'string' }, dest: { type: 'string' }, 'if-needed': { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({ options: { from: { type: 'string' }, 'base-url': { type: 'string' }, dest: { type: 'string' }, 'if-needed': { type: 'boolean' } }, strict: true });
+  if (values.from && values['base-url']) throw new Error('--from and --base-url are two sources: give one');
   if (values['if-needed']) {
     try {
       const found = locateSpecDir();
@@ -72,7 +79,7 @@ async function main(): Promise<number> {
     }
   }
   const dest = resolve(values.dest ?? specCacheDir());
-  const got = await collect(values.from);
+  const got = await collect(values.from, values['base-url'] ?? GITHUB_BASE);
   const problems: string[] = [];
   for (const [file, pinned] of Object.entries(SPEC_LOCK.files)) {
     const bytes = got.get(file);

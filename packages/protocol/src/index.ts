@@ -92,6 +92,7 @@ export { parseFilter } from './filter/parse.js';
 export { printFilter } from './filter/print.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
+export { answerableFromSummary } from './filter/summary-answerable.js';
 export { compileDoorFilter, doorText } from './filter/door-match.js';
 export type { DoorPredicate, ExchangePredicate } from './filter/fields.js';
 export { FILTER_OPERATORS } from './filter/operators.js';

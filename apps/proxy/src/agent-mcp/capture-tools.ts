@@ -12,7 +12,7 @@ import { FILTER_OPERATORS, parseFilter } from '@mcpscope/protocol';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import type { CaptureQuery } from '../capture/capture-query.js';
-import { diagnosticRow, DiagnosticRow, exchangeRow, ExchangeRow, frameRow, FrameRow, sessionRow, SessionRow } from './views.js';
+import { diagnosticRow, DiagnosticRow, exchangeRow, ExchangeRow, frameRow, FrameRow, sessionRow, SessionRow, conversationRow, ConversationRow } from './views.js';
 import { toolError, toolResult } from './tool-result.js';
 
 export interface CaptureToolDeps {
@@ -28,6 +28,22 @@ const FILTER_HELP = FILTER_OPERATORS.map((op) => `  ${op.syntax} — ${op.help} 
 
 export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): void {
   const { reader, query } = deps;
+
+  server.registerTool(
+    'list_conversations',
+    {
+      title: 'List conversations',
+      description:
+        'Lists the host conversations in the capture, newest first. ChatGPT and Claude\'s connector open a new MCP session for almost every tool call; a conversation puts those sessions back together (by the host\'s conversation id, a credential fingerprint, or client and time). Filter search_exchanges by conversation:KEY to read one conversation as a single timeline.',
+      inputSchema: { limit: z.number().int().min(1).max(500).default(50).describe('At most this many conversations (default 50).') },
+      outputSchema: { conversations: z.array(ConversationRow), total: z.number().describe('Conversations in the capture, listed or not.') },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ limit }) => {
+      const all = reader.conversations();
+      return toolResult({ conversations: all.slice(0, limit).map(conversationRow), total: all.length }, (out) => `${out.total} conversation(s); newest first:\n${out.conversations.map((c) => `- ${c.conversationKey}: ${c.host}, ${c.sessions} session(s), ${Object.entries(c.counts).map(([status, n]) => `${n} ${status}`).join(', ') || 'no exchanges'}`).join('\n')}`);
+    },
+  );
 
   server.registerTool(
     'list_sessions',

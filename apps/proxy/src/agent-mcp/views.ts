@@ -5,7 +5,7 @@
  * shape however the capture looks (mcpscope's own validator flags shape drift).
  */
 import { z } from 'zod';
-import { EXCHANGE_STATUSES, isImportedSession, type Diagnostic, type ExchangeSummary, type FrameView, type SessionSummary } from '@mcpscope/protocol';
+import { EXCHANGE_STATUSES, isImportedSession, type Diagnostic, type ExchangeSummary, type FrameView, type SessionSummary, type ConversationSummary } from '@mcpscope/protocol';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -61,6 +61,35 @@ export const SessionRow = z.object({
   counts: z.record(z.string(), z.number()).describe('Exchanges by status.'),
 });
 export type SessionRow = z.infer<typeof SessionRow>;
+
+export const ConversationRow = z.object({
+  conversationKey: z.string().describe('Use it in filters as conversation:KEY (every exchange of every session in it).'),
+  host: z.string().describe('Who the host is: "ChatGPT", "Claude", or the client\'s own name.'),
+  joinedBy: z.record(z.string(), z.number()).describe('How its sessions were joined: the host\'s conversation id (openai/session), a credential fingerprint, or client and time.'),
+  firstSeenAt: z.string(),
+  lastSeenAt: z.string(),
+  sessions: z.number().describe('MCP sessions the host opened in this conversation (ChatGPT opens one per call).'),
+  staleSessionCalls: z.number().describe('Requests on a session the server no longer knew.'),
+  counts: z.record(z.string(), z.number()).describe('Exchanges by status.'),
+});
+export type ConversationRow = z.infer<typeof ConversationRow>;
+
+export function conversationRow(c: ConversationSummary): ConversationRow {
+  const counts: Record<string, number> = {};
+  for (const [status, n] of Object.entries(c.counts)) if (n) counts[status] = n;
+  const joinedBy: Record<string, number> = {};
+  for (const [evidence, n] of Object.entries(c.joinedBy)) if (n) joinedBy[evidence] = n;
+  return {
+    conversationKey: c.key,
+    host: c.host,
+    joinedBy,
+    firstSeenAt: iso(c.firstTs),
+    lastSeenAt: iso(c.lastTs),
+    sessions: c.churn.sessions,
+    staleSessionCalls: c.churn.staleSessionCalls,
+    counts,
+  };
+}
 
 export function sessionRow(s: SessionSummary): SessionRow {
   const named = (info: SessionSummary['clientInfo']) => (info && typeof info.name === 'string' ? `${info.name}${typeof info.version === 'string' ? ` ${info.version}` : ''}` : null);

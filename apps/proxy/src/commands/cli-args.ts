@@ -53,7 +53,8 @@ Options:
   --db FILE           capture database (default in your data directory; :memory: allowed)
   --max-frames N      keep at most N frames; older ones are removed (the dashboard says how many)
   --max-bytes N       keep at most N bytes of captured text (suffixes kb, mb, gb)
-  --token T           dashboard token (default: random per launch, or MCPSCOPE_TOKEN)
+  --token T           dashboard token (default: kept in <db>.token, owner-only, so restarts keep
+                      open tabs working; or MCPSCOPE_TOKEN)
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
   --allow-host HOST   another Host the tap accepts (repeatable)
   --allow-origin URL  a web page origin that may use the tap from a browser, e.g. http://localhost:6274

@@ -4,24 +4,19 @@
  */
 import { UsageError } from './cli-args.js';
 import { InspectorError } from '../core/errors.js';
-import { runExport } from './export.js';
-import { runMock } from './mock.js';
-import { runOpen } from './open.js';
-import { runRebuild } from './rebuild.js';
-import { runMcp } from './mcp.js';
-import { runMcpscope } from './run.js';
-import { runVerify } from './verify.js';
 
+// Each subcommand is imported when chosen, so `--version`, `--help` and a mistyped flag answer
+// at once instead of loading the tap, the OpenTelemetry SDK and the widget host first.
 async function main(): Promise<void> {
   // `pnpm mcpscope -- --target …` passes the `--` through.
   const argv = process.argv[2] === '--' ? process.argv.slice(3) : process.argv.slice(2);
   const io = { stdout: process.stdout, stderr: process.stderr };
   switch (argv[0]) {
     case 'export':
-      process.exit(await runExport(argv.slice(1), io));
+      process.exit(await (await import('./export.js')).runExport(argv.slice(1), io));
       break;
     case 'open': {
-      const opened = await runOpen(argv.slice(1), process.env, io);
+      const opened = await (await import('./open.js')).runOpen(argv.slice(1), process.env, io);
       if (typeof opened === 'number') process.exit(opened);
       const stop = () => void opened().then(() => process.exit(0));
       process.on('SIGINT', stop);
@@ -29,12 +24,12 @@ async function main(): Promise<void> {
       return;
     }
     case 'mcp': {
-      const code = await runMcp(argv.slice(1), process.env, io);
+      const code = await (await import('./mcp.js')).runMcp(argv.slice(1), process.env, io);
       process.exit(code ?? 0);
       break;
     }
     case 'mock': {
-      const served = await runMock(argv.slice(1), process.env, io);
+      const served = await (await import('./mock.js')).runMock(argv.slice(1), process.env, io);
       if (typeof served === 'number') process.exit(served);
       const stop = () => void served().then(() => process.exit(0));
       process.on('SIGINT', stop);
@@ -42,12 +37,12 @@ async function main(): Promise<void> {
       return;
     }
     case 'verify':
-      process.exit(await runVerify(argv.slice(1), io));
+      process.exit(await (await import('./verify.js')).runVerify(argv.slice(1), io));
       break;
     case 'rebuild':
-      return runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
+      return (await import('./rebuild.js')).runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
     default:
-      return runMcpscope(argv, process.env, io);
+      return (await import('./run.js')).runMcpscope(argv, process.env, io);
   }
 }
 

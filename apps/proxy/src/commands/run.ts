@@ -2,7 +2,7 @@
  * `mcpscope [options]`: starts the tap and the dashboard (over the demo, a --target or a --stdio
  * server), prints the banner, opens the browser, and stops cleanly on Ctrl-C or SIGTERM.
  */
-import { startMcpscope, type Mcpscope } from '../compose/start-mcpscope.js';
+import type { Mcpscope } from '../compose/start-mcpscope.js';
 import { VERSION } from '../core/version.js';
 import { parseCli, USAGE, type CliOptions } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
@@ -18,6 +18,8 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
     io.stdout.write(`mcpscope ${VERSION}\n`);
     return;
   }
+  // Loaded only now: `--help` and `--version` answer without the tap, the store and the SDKs.
+  const { startMcpscope } = await import('../compose/start-mcpscope.js');
   const app = await startMcpscope(options);
   io.stdout.write(banner(app, options));
   if (options.readyJson) io.stdout.write(`${JSON.stringify(readyLine(app))}\n`);

@@ -21,7 +21,7 @@ export interface McpscopeOptions {
   uiHost?: string;
   /** Capture file (`:memory:` allowed); the data directory's capture.db when absent. */
   db?: string;
-  /** Dashboard token; random per launch when absent. */
+  /** Dashboard token; when absent, the one kept beside the capture file (stable-token.ts), or random for an in-memory capture. */
   token?: string;
   /** The tunnel URL clients reach the tap by. */
   publicUrl?: string;

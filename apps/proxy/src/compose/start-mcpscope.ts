@@ -32,6 +32,8 @@ import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
+import { stableToken } from './stable-token.js';
+import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
 
 export interface Mcpscope {
@@ -180,7 +182,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
-    ...(options.token !== undefined ? { token: options.token } : {}),
+    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
+    token: options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile)),
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
   });
 

@@ -142,6 +142,9 @@ export class DoorRecorder {
    */
   parserRefused(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket, status: number): void {
     const raw = err.rawPacket ?? Buffer.alloc(0);
+    // A connection that sent not one byte before Node's headersTimeout (a pre-opened or pooled
+    // socket left unused, a TCP health check) asked for nothing: no request to record.
+    if (raw.length === 0) return;
     const end = raw.indexOf('\r\n');
     const line = escapeBytes(raw.subarray(0, end === -1 ? Math.min(raw.length, 8192) : Math.min(end, 8192)));
     const [method = '?', target = '/'] = line.split(' ');

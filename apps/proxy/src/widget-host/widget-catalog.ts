@@ -4,9 +4,10 @@
  * resources/read answer, and the resources/list entry that may carry the resource's `_meta`.
  *
  * ChatGPT lists tools, reads the widget template and calls the tool in different sessions, so
- * every lookup prefers the call's own session and then looks across the capture: the newest
- * answer before the call, else the oldest after it. Frames are read whole (a widget may be
- * megabytes; the detail API cuts bodies at 1 MiB).
+ * every lookup prefers the call's own session, then the call's conversation (the sessions one
+ * chat went through), then the rest of the capture; within each, the newest answer before the
+ * call, else the oldest after it. Frames are read whole (a widget may be megabytes; the detail
+ * API cuts bodies at 1 MiB).
  */
 import { classifyText, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
@@ -69,7 +70,7 @@ export class WidgetCatalog {
     return undefined;
   }
 
-  /** The newest usable resources/read answer for `uri` (same session first). */
+  /** The newest usable resources/read answer for `uri` (same session, then same conversation, first). */
   resourceRead(uri: string, call: ExchangeSummary): Found<JsonObject> | undefined {
     for (const ex of this.candidates('resources/read', uri, call)) {
       const result = this.result(ex);
@@ -95,13 +96,23 @@ export class WidgetCatalog {
 
   private candidates(method: string, target: string | undefined, call: ExchangeSummary): ExchangeSummary[] {
     const key = sortKey(call.id);
+    // An exchange of a session is in its session's conversation; a session-less one has its own.
+    // With no conversation for the call, `= NULL` ranks every row alike.
     const rows = this.store
       .stmt(
-        `SELECT summary FROM exchanges WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'}
-         ORDER BY (session_key = ?) DESC, (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
+        `SELECT summary FROM exchanges e WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'}
+         ORDER BY (session_key = ?) DESC,
+           (COALESCE(conversation_key, (SELECT s.conversation_key FROM sessions s WHERE s.session_key = e.session_key)) = ?) DESC,
+           (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
       )
-      .all(...(target === undefined ? [method] : [method, target]), call.sessionKey, key, key) as { summary: string }[];
+      .all(...(target === undefined ? [method] : [method, target]), call.sessionKey, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+  }
+
+  private conversationOf(call: ExchangeSummary): string | undefined {
+    if (call.conversation) return call.conversation;
+    const row = this.store.stmt('SELECT conversation_key AS key FROM sessions WHERE session_key = ?').get(call.sessionKey) as { key: string | null } | undefined;
+    return row?.key ?? undefined;
   }
 
   private result(ex: ExchangeSummary): JsonObject | undefined {

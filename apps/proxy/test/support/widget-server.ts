@@ -22,6 +22,8 @@ export interface FixtureWidget {
   resourceMeta?: Record<string, unknown>;
   /** What a call returns as structuredContent; default `{ args }`. */
   structured?: (args: Record<string, unknown>) => Record<string, unknown> | undefined;
+  /** The call result's `_meta` (what only the widget sees); default none. */
+  resultMeta?: Record<string, unknown>;
 }
 
 export interface FixtureTool {
@@ -52,7 +54,11 @@ export async function startWidgetServer(widgets: FixtureWidget[], tools: Fixture
       calls.set(name, (calls.get(name) ?? 0) + 1);
       const widget = widgets.find((w) => w.tool === name);
       const structured = widget?.structured ? widget.structured(args) : { tool: name, args };
-      return { content: [{ type: 'text', text: `${name} called with ${JSON.stringify(args)}` }], ...(structured ? { structuredContent: structured } : {}) };
+      return {
+        content: [{ type: 'text', text: `${name} called with ${JSON.stringify(args)}` }],
+        ...(structured ? { structuredContent: structured } : {}),
+        ...(widget?.resultMeta ? { _meta: widget.resultMeta } : {}),
+      };
     });
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({
       resources: widgets.map((w) => ({ uri: w.uri, name: w.tool, mimeType: w.mimeType ?? 'text/html;profile=mcp-app' })),

@@ -36,6 +36,12 @@ export class ApiClient {
     return this.request(`/api/exchanges?limit=${limit}${before === undefined ? '' : `&before=${before}`}`, signal ? { signal } : {});
   }
 
+  /** Exchanges matching `filter`, searched in the capture (bodies too), newest first. */
+  searchExchanges(filter: string, limit: number, before?: number, signal?: AbortSignal): Promise<ExchangesPage> {
+    const query = `filter=${encodeURIComponent(filter)}&limit=${limit}${before === undefined ? '' : `&before=${before}`}`;
+    return this.request(`/api/exchanges?${query}`, signal ? { signal } : {});
+  }
+
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetailView> {
     return this.request(`/api/exchanges/${encodeURIComponent(id)}`, signal ? { signal } : {});
   }

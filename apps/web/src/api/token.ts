@@ -16,3 +16,29 @@ export function takeToken(): string | null {
   }
   return sessionStorage.getItem(KEY);
 }
+
+/** Keeps a token given by hand (the paste field after a restart) for this tab, as takeToken does. */
+export function keepToken(token: string): void {
+  sessionStorage.setItem(KEY, token);
+}
+
+/**
+ * What the user pasted after a restart: the whole URL mcpscope printed, or just its token.
+ * `origin` is set when the URL points at another dashboard (another port): the tab must go there.
+ */
+export function readPastedToken(text: string, here: string): { token: string; origin?: string } | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (/^https?:\/\//i.test(trimmed)) {
+    let url: URL;
+    try {
+      url = new URL(trimmed);
+    } catch {
+      return undefined;
+    }
+    const token = url.searchParams.get('token');
+    if (!token) return undefined;
+    return url.origin === new URL(here).origin ? { token } : { token, origin: url.origin };
+  }
+  return /^[A-Za-z0-9._~-]{16,}$/.test(trimmed) ? { token: trimmed } : undefined;
+}

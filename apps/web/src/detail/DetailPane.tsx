@@ -18,6 +18,7 @@ import { FrameCard } from './FrameCard.js';
 import type { TreeMark } from './JsonTree.js';
 import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
+import { wholeExchange } from '../api/whole-exchange.js';
 
 // The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
 const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
@@ -41,8 +42,8 @@ export function DetailPane({ api }: { api: ApiClient }) {
   useEffect(() => {
     if (!id) return;
     const abort = new AbortController();
-    api
-      .exchange(id, abort.signal)
+    // Whole bodies: the checks and the body views parse them (a 1 MiB cut is never valid JSON).
+    wholeExchange(api, id, abort.signal)
       .then((d) => {
         setDetail(d);
         setError(undefined);
@@ -65,7 +66,7 @@ export function DetailPane({ api }: { api: ApiClient }) {
       <header className="detail-head">
         <div className="detail-title">
           <strong>{ex.method ?? (ex.kind === 'invalid' ? 'Invalid frame' : ex.kind)}</strong>
-          {ex.target && <span className="target">{ex.target}</span>}
+          {ex.target && <span className="target" title={ex.target}>{ex.target}</span>}
           <StatusBadge ex={ex} />
         </div>
         <DetailActions api={api} ex={ex} requestRaw={detail.frames.find((f) => f.seq === ex.requestSeq)?.raw} onClose={close} />

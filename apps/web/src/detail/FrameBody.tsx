@@ -67,7 +67,7 @@ export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false,
             </button>
           ))}
         </span>
-        {!parsed.ok && <span className="muted">not JSON — shown exactly as captured</span>}
+        {!parsed.ok && <span className="muted">{cutByApi ? 'cut — load the whole body to read it as JSON' : 'not JSON — shown exactly as captured'}</span>}
         <span className="spacer" />
         <span className="muted">{formatSize(size)}</span>
         <CopyButton text={raw} />

@@ -14,12 +14,27 @@ export interface TreeMark {
 
 const OPEN_DEPTH = 3;
 const CHILD_PAGE = 200;
+/** Characters of a string shown before "show all": a 2 MB string laid out whole stalls the page for seconds. */
+const STRING_PREVIEW = 2_000;
+
+function LongString({ text }: { text: string }) {
+  const [all, setAll] = useState(false);
+  if (all || text.length <= STRING_PREVIEW) return <span className="j-str">{text}</span>;
+  return (
+    <span className="j-str">
+      {text.slice(0, STRING_PREVIEW)}
+      <button type="button" className="link j-more" onClick={() => setAll(true)}>
+        … {(text.length - STRING_PREVIEW).toLocaleString()} more characters
+      </button>
+    </span>
+  );
+}
 
 function Scalar({ value }: { value: unknown }) {
   if (value === null) return <span className="j-null">null</span>;
   switch (typeof value) {
     case 'string':
-      return <span className="j-str">{JSON.stringify(value)}</span>;
+      return <LongString text={JSON.stringify(value)} />;
     case 'number':
       return <span className="j-num">{String(value)}</span>;
     case 'boolean':

@@ -10,6 +10,7 @@ import { useUi } from '../store/ui-store.js';
 import { JsonTree } from './JsonTree.js';
 import { checkSchema, type SchemaCheck } from './schema-check.js';
 import { callParts, findTool, toolsListsBefore } from './tool-schema.js';
+import { tooLargeHere, wholeExchange } from '../api/whole-exchange.js';
 
 type Lookup = { state: 'loading' } | { state: 'none' } | { state: 'found'; tool: JsonObject; listId: string };
 
@@ -21,7 +22,7 @@ function useToolDefinition(api: ApiClient, call: ExchangeSummary): Lookup {
     const lists = name ? toolsListsBefore(useLive.getState().index, call) : [];
     (async () => {
       for (const id of lists) {
-        const detail = await api.exchange(id, abort.signal);
+        const detail = await wholeExchange(api, id, abort.signal);
         const response = detail.frames.find((f) => f.seq === detail.exchange.responseSeq);
         const tool = response ? findTool(response.raw, name!) : undefined;
         if (tool) return setLookup({ state: 'found', tool, listId: id });
@@ -57,9 +58,19 @@ function Verdict({ check, what }: { check: SchemaCheck; what: string }) {
 
 export function ToolSchemaCheck({ api, ex, frames }: { api: ApiClient; ex: ExchangeSummary; frames: readonly FrameView[] }) {
   const lookup = useToolDefinition(api, ex);
-  const request = frames.find((f) => f.seq === ex.requestSeq)?.raw;
-  const response = frames.find((f) => f.seq === ex.responseSeq)?.raw;
-  const { args, result } = callParts(request, response);
+  const requestFrame = frames.find((f) => f.seq === ex.requestSeq);
+  const responseFrame = frames.find((f) => f.seq === ex.responseSeq);
+  const { args, result } = callParts(requestFrame?.raw, responseFrame?.raw);
+  // A body still cut (too large to fetch whole) would read as missing arguments: say so instead.
+  const cut = [requestFrame, responseFrame].find((f) => f?.truncated);
+  if (cut) {
+    return (
+      <section className="schema" data-testid="tool-schema">
+        <h4>Tool schema</h4>
+        <p className="muted" data-testid="schema-too-large">The {cut === requestFrame ? 'request' : 'answer'} is {tooLargeHere(cut.size)}, so it is not checked against the tool's schema here.</p>
+      </section>
+    );
+  }
   if (lookup.state === 'loading') return <section className="schema muted">Looking for the tool’s schema…</section>;
   if (lookup.state === 'none') {
     return (

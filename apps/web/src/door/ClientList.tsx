@@ -39,6 +39,7 @@ export function ClientList({ flows, chosen, total, shown }: { flows: ConnectionF
               data-testid="client-item"
               data-client={f.clientKey}
               data-verdict={f.verdict.kind}
+              data-sessions={f.sessions}
               title={f.verdict.sentence}
               onClick={() => choose(f.clientKey)}
             >
@@ -49,6 +50,7 @@ export function ClientList({ flows, chosen, total, shown }: { flows: ConnectionF
               {f.userAgent && <span className="session-line muted mono">{f.userAgent}</span>}
               <span className="session-line muted">
                 {clockTime(f.firstTs)} · {f.records} request{f.records === 1 ? '' : 's'}
+                {f.sessions > 1 && ` · ${f.sessions} sessions`}
                 {f.probes > 0 && ` · ${f.probes} probe${f.probes === 1 ? '' : 's'}`}
               </span>
             </button>

@@ -12,6 +12,7 @@ import { COLOUR_LOOKS, clockTime } from './door-looks.js';
 
 const JOINED: Record<string, string> = {
   'mcp-session': 'its MCP session',
+  conversation: 'its conversation',
   'identity-and-time': 'user agent, address and time (a guess)',
 };
 
@@ -30,6 +31,14 @@ function openExchange(id: string): void {
   const ui = useUi.getState();
   ui.setMode('exchanges');
   ui.select(id, true);
+}
+
+/** The timeline of the client's conversation: all its sessions, as the sidebar's conversation shows them. */
+function openConversation(key: string): void {
+  const ui = useUi.getState();
+  ui.setMode('exchanges');
+  ui.setSession(undefined);
+  ui.setFilter(`conversation:${key}`);
 }
 
 function Step({ step, opened }: { step: FlowStep; opened: number | undefined }) {
@@ -78,7 +87,16 @@ export function FlowStory({ flow }: { flow: ConnectionFlow }) {
         <p className="muted">
           {flow.userAgent && <span className="mono">{flow.userAgent}</span>} from {flow.address} · {clockTime(flow.firstTs)}–{clockTime(flow.lastTs)} · {flow.records} request
           {flow.records === 1 ? '' : 's'}
-          {flow.probes > 0 && `, ${flow.probes} of them probes`} · grouped by {flow.joinedBy.map((j) => JOINED[j] ?? j).join(' and ')}
+          {flow.probes > 0 && `, ${flow.probes} of them probes`}
+          {flow.sessions > 1 && ` in ${flow.sessions} MCP sessions`} · grouped by {flow.joinedBy.map((j) => JOINED[j] ?? j).join(' and ')}
+          {flow.conversationKey !== undefined && (
+            <>
+              {' · '}
+              <button type="button" className="link" data-testid="flow-conversation" onClick={() => openConversation(flow.conversationKey!)}>
+                conversation {flow.conversationKey} in the timeline ↗
+              </button>
+            </>
+          )}
         </p>
         <p className="phases muted" aria-label="Phases seen">
           {FLOW_PHASES.map((p) => (

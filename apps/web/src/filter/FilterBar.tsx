@@ -8,6 +8,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { capturedValues } from './captured-values.js';
 import { FILTER_OPERATORS, type ViewFilter } from './filter-lang.js';
+import { SearchNote } from './SearchNote.js';
 import { hasTerm, suggest, toggleTerm, tokenAt, type Suggestion } from './suggest.js';
 
 export const FILTER_INPUT_ID = 'filter-input';
@@ -58,7 +59,7 @@ function Help({ onClose }: { onClose: () => void }) {
 }
 
 export interface FilterBarProps {
-  compiled: Pick<ViewFilter, 'description' | 'error'>;
+  compiled: Pick<ViewFilter, 'description' | 'error' | 'serverText'>;
   /** What the status line counts; the exchange view's by default. */
   counts?: { shown: number; total: number; noun: string };
   /** Quick filters; the exchange view's by default. */
@@ -70,7 +71,8 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
   const text = useUi((s) => s.filter);
   const input = useRef<HTMLInputElement>(null);
   const [suggestions, setSuggestions] = useState<Suggestion[]>([]);
-  const [active, setActive] = useState(0);
+  /** The highlighted suggestion; -1 until the user moves into the list (Enter then applies the text). */
+  const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
   const liveShown = useLive((s) => s.view.size);
   const liveTotal = useLive((s) => s.index.size);
@@ -81,7 +83,7 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
     const state = useLive.getState();
     values.current ??= capturedValues(state.index, state.sessions, state.conversations);
     setSuggestions(suggest(value, caret, FILTER_OPERATORS, values.current));
-    setActive(0);
+    setActive(-1);
   };
 
   const accept = (s: Suggestion) => {
@@ -109,11 +111,17 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
       refresh(text, input.current?.selectionStart ?? text.length);
     } else if (suggestions.length > 0 && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
       e.preventDefault();
-      setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : suggestions.length - 1)) % suggestions.length);
-    } else if (suggestions.length > 0 && (e.key === 'Tab' || e.key === 'Enter')) {
+      const n = suggestions.length;
+      setActive((a) => (a < 0 ? (e.key === 'ArrowDown' ? 0 : n - 1) : (a + (e.key === 'ArrowDown' ? 1 : n - 1)) % n));
+    } else if (suggestions.length > 0 && e.key === 'Tab') {
+      // Tab completes: the highlighted suggestion, else the first.
+      e.preventDefault();
+      accept(suggestions[Math.max(0, active)]!);
+    } else if (suggestions.length > 0 && e.key === 'Enter' && active >= 0) {
       e.preventDefault();
       accept(suggestions[active]!);
     } else if (e.key === 'Enter') {
+      // What is typed is the filter: a finished term is never swapped for a suggestion.
       setSuggestions([]);
     }
   };
@@ -187,6 +195,7 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
         ) : compiled.description ? (
           <>
             This filter means: {compiled.description} — <strong>{viewSize}</strong> of {total} {noun}
+            {compiled.serverText !== undefined && <SearchNote />}
           </>
         ) : null}
       </div>

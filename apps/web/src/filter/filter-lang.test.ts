@@ -29,6 +29,16 @@ describe('view filter', () => {
     expect(ids('status:err', 's2')).toEqual(['3']);
   });
 
+  it('leaves free text and diag: to the capture, admitting only what it found', () => {
+    const found = new Set(['1', '3']);
+    const search = (text: string, session?: string) => buildViewFilter(text, session, (k) => sessions.get(k), found);
+    expect(search('"hello from"').serverText).toBe('"hello from"');
+    expect(rows.filter(search('"hello from"').predicate).map((r) => r.id)).toEqual(['1', '3']);
+    expect(rows.filter(search('hello', 's2').predicate).map((r) => r.id)).toEqual(['3']);
+    expect(search('status:err diag:phantom-tool').serverText).toBe('status:err diag:phantom-tool');
+    expect(search('status:err').serverText).toBeUndefined();
+  });
+
   it('keeps every row while the text does not parse, and says where it broke', () => {
     const result = buildViewFilter('status:err | (', undefined, () => undefined);
     expect(result.error?.position).toBeGreaterThan(10);

@@ -4,7 +4,7 @@
  * Also turns the filter text plus the chosen session into the predicate the view runs.
  */
 import type { ExchangeSummary, SessionSummary } from '@mcpscope/protocol';
-import { FILTER_OPERATORS, compileFilter, describeFilter, parseFilter, type FilterError, type FilterOperatorInfo } from '@mcpscope/protocol';
+import { FILTER_OPERATORS, answerableFromSummary, compileFilter, describeFilter, parseFilter, type FilterError, type FilterOperatorInfo } from '@mcpscope/protocol';
 import { matchAll, type ExchangePredicate } from '../store/view-index.js';
 
 export { FILTER_OPERATORS, describeFilter, parseFilter };
@@ -15,6 +15,11 @@ export interface ViewFilter {
   /** "this filter means …", when the text parsed and is not empty. */
   description?: string;
   error?: FilterError;
+  /**
+   * The filter text to ask the capture for, when summaries cannot answer it (free text, diag:);
+   * the predicate then admits the ids the capture returned (`serverMatches`), nothing else.
+   */
+  serverText?: string;
 }
 
 /**
@@ -26,12 +31,18 @@ export function buildViewFilter(
   sessionKey: string | undefined,
   /** Read at match time, so session updates (counts move constantly) need no recompile. */
   sessionOf: (sessionKey: string) => SessionSummary | undefined,
+  /** What the capture found for a filter summaries cannot answer (see server-search.ts). */
+  serverMatches?: ReadonlySet<string>,
 ): ViewFilter {
   const parsed = parseFilter(text);
   const filter = parsed.ok ? parsed.filter : null;
   const bySession: ExchangePredicate | undefined = sessionKey ? (ex) => ex.sessionKey === sessionKey : undefined;
   let predicate: ExchangePredicate = matchAll;
-  if (filter) {
+  const serverText = filter && !answerableFromSummary(filter) ? text : undefined;
+  if (serverText !== undefined) {
+    const found = serverMatches ?? new Set<string>();
+    predicate = bySession ? (ex) => bySession(ex) && found.has(ex.id) : (ex) => found.has(ex.id);
+  } else if (filter) {
     const compiled = compileFilter(filter);
     const match = (ex: ExchangeSummary) => {
       const session = sessionOf(ex.sessionKey);
@@ -42,6 +53,7 @@ export function buildViewFilter(
     predicate = bySession;
   }
   const result: ViewFilter = { predicate };
+  if (serverText !== undefined) result.serverText = serverText;
   if (!parsed.ok) result.error = parsed.error;
   else if (filter) result.description = describeFilter(filter);
   return result;

@@ -17,6 +17,12 @@ export interface MessageEditorProps {
   onSubmit(): void;
 }
 
+/**
+ * Past this many characters lines are not wrapped: wrapping a 2 MB string into tens of thousands
+ * of visual lines stalls Monaco for many seconds, while an unwrapped long line stays cheap.
+ */
+export const WRAP_LIMIT = 200_000;
+
 export default function MessageEditor({ value, onChange, tools, onSubmit }: MessageEditorProps) {
   const path = `inmemory://mcpscope/replay/${useId().replace(/[^a-z0-9]/gi, '')}.json`;
   const dark = useUi((s) => s.theme) === 'dark';
@@ -43,7 +49,7 @@ export default function MessageEditor({ value, onChange, tools, onSubmit }: Mess
       value={value}
       theme={dark ? 'vs-dark' : 'vs'}
       onMount={onMount}
-      options={{ minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: 'on', tabSize: 2, fixedOverflowWidgets: true }}
+      options={{ minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: value.length > WRAP_LIMIT ? 'off' : 'on', tabSize: 2, fixedOverflowWidgets: true }}
       onChange={(text) => onChange(text ?? '')}
     />
   );

@@ -14,7 +14,8 @@ import { ReplayApi } from './replay-api.js';
 import { ServerInputs } from './ServerInputs.js';
 import { toolCallSkeleton } from './skeleton.js';
 import { diffText } from './volatile.js';
-import { requestRaw, responseRaw } from './exchange-text.js';
+import { requestFrame, requestRaw, responseRaw } from './exchange-text.js';
+import { tooLargeHere } from '../api/whole-exchange.js';
 import './replay.css';
 
 const MessageEditor = lazy(() => import('./MessageEditor.js'));
@@ -62,6 +63,9 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
     replayApi
       .exchange(exchangeId, abort.signal)
       .then((detail) => {
+        const cut = requestFrame(detail);
+        // Past WHOLE_BODY_LIMIT the API's cut is all there is: editing it would send broken JSON.
+        if (cut?.truncated) return setLoadError(`its request is ${tooLargeHere(cut.size)}, too large to edit and replay here`);
         setOriginal(detail);
         setText(pretty(requestRaw(detail)));
       })

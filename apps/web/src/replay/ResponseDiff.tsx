@@ -2,6 +2,7 @@
 import '../monaco.js';
 import { useUi } from '../store/ui-store.js';
 import { DiffEditor } from '@monaco-editor/react';
+import { WRAP_LIMIT } from './MessageEditor.js';
 
 export default function ResponseDiff({ original, modified }: { original: string; modified: string }) {
   const dark = useUi((s) => s.theme) === 'dark';
@@ -12,7 +13,7 @@ export default function ResponseDiff({ original, modified }: { original: string;
       original={original}
       modified={modified}
       theme={dark ? 'vs-dark' : 'vs'}
-      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, useInlineViewWhenSpaceIsLimited: false, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: 'on' }}
+      options={{ readOnly: true, originalEditable: false, renderSideBySide: true, useInlineViewWhenSpaceIsLimited: false, minimap: { enabled: false }, scrollBeyondLastLine: false, fontSize: 12, wordWrap: original.length + modified.length > WRAP_LIMIT ? 'off' : 'on' }}
     />
   );
 }

@@ -2,7 +2,7 @@
  * The request and the answer of an exchange, as text, from its detail: what the replay panel
  * edits and diffs, and what "Re-run failed calls" sends again and compares.
  */
-import type { ExchangeDetail } from '@mcpscope/protocol';
+import type { ExchangeDetail, FrameView } from '@mcpscope/protocol';
 
 /** The answer's text: the response frame, else the last thing the server side said. */
 export function responseRaw(detail: ExchangeDetail | undefined): string | undefined {
@@ -12,7 +12,11 @@ export function responseRaw(detail: ExchangeDetail | undefined): string | undefi
   return answer?.raw;
 }
 
-export function requestRaw(detail: ExchangeDetail): string {
+export function requestFrame(detail: ExchangeDetail): FrameView | undefined {
   const seq = detail.exchange.requestSeq ?? detail.exchange.frameSeqs[0];
-  return detail.frames.find((f) => f.seq === seq)?.raw ?? '';
+  return detail.frames.find((f) => f.seq === seq);
+}
+
+export function requestRaw(detail: ExchangeDetail): string {
+  return requestFrame(detail)?.raw ?? '';
 }

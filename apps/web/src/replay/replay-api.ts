@@ -18,6 +18,7 @@ import type {
 } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { takeToken } from '../api/token.js';
+import { wholeExchange } from '../api/whole-exchange.js';
 
 export type ReplayOutcome = { ok: true; value: ReplayResponse } | { ok: false; failure: ReplayFailure };
 
@@ -38,8 +39,9 @@ export class ReplayApi {
     return res.body as T;
   }
 
+  /** With whole bodies: the editor must hold the message itself, never the API's 1 MiB cut. */
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetail> {
-    return this.api.exchange(id, signal);
+    return wholeExchange(this.api, id, signal);
   }
 
   async replay(request: ReplayRequest, signal?: AbortSignal): Promise<ReplayOutcome> {

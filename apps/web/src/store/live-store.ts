@@ -11,7 +11,8 @@ import type { ConversationSummary, ExchangeSummary, FrameView, RetentionInfo, Se
 import { ExchangeIndex } from './exchange-index.js';
 import { ViewIndex, matchAll, type ExchangePredicate } from './view-index.js';
 
-export type ConnectionState = 'connecting' | 'live' | 'down';
+/** `rejected`: the proxy answers but refuses this tab's token (it restarted with a new one). */
+export type ConnectionState = 'connecting' | 'live' | 'down' | 'rejected';
 
 /** Frames kept in memory for the raw view; older ones are read from the API on demand. */
 export const FRAME_CAP = 50_000;
@@ -105,6 +106,18 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         loaded = true;
       }
     }
+    // Sessions first: filters on the client, revision or conversation read them while rows are
+    // matched below (a link's `client:` filter matched nothing when rows came before sessions).
+    let identityChanged = false;
+    if (sessions.length > 0) {
+      const map = new Map(store.getState().sessions);
+      for (const s of sessions) {
+        const held = map.get(s.sessionKey);
+        if (!held || sessionIdentity(held) !== sessionIdentity(s)) identityChanged = true;
+        map.set(s.sessionKey, s);
+      }
+      store.setState({ sessions: map });
+    }
     store.setState((state) => {
       const next: Partial<LiveState> = {};
       if (exchanges.length > 0) {
@@ -114,10 +127,11 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
           next.tick = state.tick + 1;
         }
       }
-      if (sessions.length > 0) {
-        const map = new Map(state.sessions);
-        for (const s of sessions) map.set(s.sessionKey, s);
-        next.sessions = map;
+      // A session learned its client (or revision) after its rows were matched: match them again.
+      // Rare (once per session), so a full pass is fine.
+      if (identityChanged && index.size > 0) {
+        view.rebuild(index);
+        next.tick = (next.tick ?? state.tick) + 1;
       }
       if (conversations.length > 0) {
         const map = new Map(state.conversations);
@@ -144,10 +158,15 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
       store.setState((s) => ({
         connection,
         error,
-        downSince: connection === 'down' ? (s.downSince ?? Date.now()) : connection === 'live' ? undefined : s.downSince,
+        downSince: connection === 'down' || connection === 'rejected' ? (s.downSince ?? Date.now()) : connection === 'live' ? undefined : s.downSince,
       }));
     },
   });
+}
+
+/** What filters read of a session (`client:`, `rev:`, `conversation:`); counts move constantly and are left out. */
+function sessionIdentity(s: SessionSummary): string {
+  return JSON.stringify([s.clientLabel, s.clientInfo?.name, s.clientInfo?.title, s.userAgent, s.protocolVersion, s.conversationKey]);
 }
 
 /**

@@ -29,6 +29,39 @@ const retention = { removedFrames: 0, oldestSeq: 0 };
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('live sync', () => {
+  it('tells a refused token (a restart with a new one) from a connection that is down', async () => {
+    const store = createLiveStore((run) => run());
+    const sockets: FakeSocket[] = [];
+    let refuse = false;
+    const refused = Object.assign(new Error('Missing or wrong token'), { status: 401 });
+    const api: SyncApi = {
+      exchanges: async () => ({ head: 1, exchanges: [ex('1', 1)], retention }),
+      sessions: async () => {
+        if (refuse) throw refused;
+        return { sessions: [] };
+      },
+      socketUrl: (after) => `ws://x/ws?after=${after}`,
+    };
+    const stop = startLiveSync(api, store, { openSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)!), backoff: () => 0 });
+    await tick();
+    sockets[0]!.onopen?.call(sockets[0]!, {});
+    refuse = true;
+    sockets[0]!.drop();
+    expect(store.getState().connection).toBe('down');
+    await tick();
+    await tick();
+    expect(store.getState().connection).toBe('rejected');
+    expect(sockets).toHaveLength(1);
+    // The same token accepted again (restarted once more with it): live, from where it was.
+    refuse = false;
+    await tick();
+    await tick();
+    expect(sockets[1]!.url).toBe('ws://x/ws?after=1');
+    sockets[1]!.onopen?.call(sockets[1]!, {});
+    expect(store.getState().connection).toBe('live');
+    stop();
+  });
+
   it('resumes after a drop from the last applied head: no gap, no duplicate', async () => {
     const store = createLiveStore((run) => run());
     const sockets: FakeSocket[] = [];

@@ -40,6 +40,9 @@ export interface SyncOptions {
 }
 
 const defaultBackoff = (attempt: number) => Math.min(5000, 250 * 2 ** attempt);
+
+/** The API refused the token: mcpscope restarted with another one (ApiError carries the status). */
+const tokenRejected = (err: unknown) => (err as { status?: unknown } | null)?.status === 401;
 /** The first page: enough rows to fill any screen, small enough to paint at once. */
 export const FIRST_PAGE = 500;
 const OLDER_PAGE = 25_000;
@@ -87,10 +90,19 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     return page.head;
   };
 
+  /** Down, or refused: a browser hides why a WebSocket handshake failed, so the API is asked. */
+  const failed = (err?: unknown) => {
+    if (tokenRejected(err)) store.setConnection('rejected');
+    else store.setConnection('down', err instanceof Error ? err.message : store.getState().error);
+  };
+
   const reconnectLater = () => {
     if (stopped) return;
-    store.setConnection('down', store.getState().error);
-    timer = setTimeout(() => connect(), backoff(retry++));
+    if (store.getState().connection !== 'rejected') store.setConnection('down', store.getState().error);
+    timer = setTimeout(() => {
+      // Ask the API first: a refused token must say so, not look like a network that stays down.
+      api.sessions().then(connect, (err: unknown) => (failed(err), reconnectLater()));
+    }, backoff(retry++));
   };
 
   const connect = () => {
@@ -139,12 +151,12 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
 
   loadSnapshot()
     .then(connect)
-    .catch((err: Error) => {
-      store.setConnection('down', err.message);
-      // The proxy may be restarting: keep trying the snapshot.
+    .catch((err: unknown) => {
+      failed(err);
+      // The proxy may be restarting (or restart again with this token): keep trying the snapshot.
       const again = () => {
         if (stopped) return;
-        loadSnapshot().then(connect, () => (timer = setTimeout(again, backoff(retry++))));
+        loadSnapshot().then(connect, (e: unknown) => (failed(e), (timer = setTimeout(again, backoff(retry++)))));
       };
       timer = setTimeout(again, backoff(retry++));
     });

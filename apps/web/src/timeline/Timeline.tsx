@@ -6,18 +6,41 @@
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
  * button (or End) turns it back on.
  */
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
 import { useFixedRows } from './use-fixed-rows.js';
+import { layoutColumns } from './column-layout.js';
+import { useColumnPrefs } from './column-prefs.js';
+import { ColumnHeader } from './ColumnHeader.js';
+import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
 const setFollow = (follow: boolean) => useUi.getState().setFollow(follow);
+
+/** The element's inner width, followed as it changes (window resized, detail pane opened). */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(1200);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** The full text of a cell whose value is text, for the tooltip of a cut cell. */
+function tooltipOf(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
 
 export function Timeline() {
   const tick = useLive((s) => s.tick);
@@ -27,12 +50,20 @@ export function Timeline() {
   const follow = useUi((s) => s.follow);
   // A conversation's timeline marks where each of its sessions begins.
   const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
+  const searching = useSearch((s) => s.status === 'searching');
+  const searchPartial = useSearch((s) => s.status === 'partial');
   const scroller = useRef<HTMLDivElement>(null);
   const count = view.size;
   const { first, last, totalHeight, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
   // `tick` is the change signal of the mutable view and index.
   const data = useMemo<ExchangeSummary[]>(() => view.ids.slice(first, last + 1).map((id) => index.get(id)!), [tick, first, last, view, index]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
+  const width = useWidth(scroller);
+  const chosen = useColumnPrefs((s) => s.chosen);
+  const widths = useColumnPrefs((s) => s.widths);
+  const layout = useMemo(() => layoutColumns(width, chosen, widths), [width, chosen, widths]);
+  const shown = useMemo(() => new Set<string>(layout.shown), [layout]);
+  const gridStyle = { '--cols': layout.template, '--cols-min': `${layout.minWidth}px` } as CSSProperties;
   const rows = table.getRowModel().rows;
   const unseen = useRef(0);
 
@@ -50,14 +81,8 @@ export function Timeline() {
 
   return (
     <div className="timeline-wrap">
-      <div className="timeline" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline">
-        <div className="timeline-head" role="row">
-          {table.getHeaderGroups()[0]!.headers.map((header) => (
-            <div key={header.id} role="columnheader" className={`cell col-${header.column.id}`}>
-              <table.FlexRender header={header} />
-            </div>
-          ))}
-        </div>
+      <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
+        <ColumnHeader layout={layout} />
         <div style={{ height: totalHeight, position: 'relative' }}>
           {rows.map((row, i) => {
             const at = first + i;
@@ -78,8 +103,8 @@ export function Timeline() {
                 style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
                 onClick={() => useUi.getState().select(row.id, true)}
               >
-                {row.getAllCells().map((cell) => (
-                  <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`}>
+                {row.getAllCells().filter((cell) => shown.has(cell.column.id)).map((cell) => (
+                  <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`} title={tooltipOf(cell.getValue())}>
                     <table.FlexRender cell={cell} />
                   </div>
                 ))}
@@ -90,7 +115,7 @@ export function Timeline() {
       </div>
       {count === 0 && index.size > 0 && (
         <div className="no-match" data-testid="no-match">
-          No exchange matches this filter.{' '}
+          {searching ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
           <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
             Show everything
           </button>

@@ -1,6 +1,6 @@
 /**
- * The timeline's columns: one registry, one small renderer each. The CSS class `col-<id>` sets
- * each column's width (timeline.css), so header and rows line up without measuring.
+ * The timeline's columns: one small renderer each. Labels, widths and which columns fit come
+ * from column-layout.ts; header and rows share one grid template, so they line up.
  */
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
@@ -8,6 +8,7 @@ import { useLive } from '../store/live-store.js';
 import { ReplayMark } from './ReplayMark.js';
 import { StatusBadge } from './StatusBadge.js';
 import { formatDuration, formatSize } from './status.js';
+import { specOf } from './column-layout.js';
 
 export const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, ExchangeSummary>();
@@ -37,12 +38,12 @@ function Direction({ ex }: { ex: ExchangeSummary }) {
 }
 
 export const columns = helper.columns([
-  helper.accessor('startTs', { id: 'time', header: 'Time', cell: (info) => time(info.getValue()) }),
-  helper.accessor('sessionKey', { id: 'session', header: 'Session', cell: (info) => <SessionCell sessionKey={info.getValue()} /> }),
-  helper.display({ id: 'direction', header: 'Dir', cell: (info) => <Direction ex={info.row.original} /> }),
+  helper.accessor('startTs', { id: 'time', header: specOf('time').label, cell: (info) => time(info.getValue()) }),
+  helper.accessor('sessionKey', { id: 'session', header: specOf('session').label, cell: (info) => <SessionCell sessionKey={info.getValue()} /> }),
+  helper.display({ id: 'direction', header: specOf('direction').label, cell: (info) => <Direction ex={info.row.original} /> }),
   helper.accessor((ex) => ex.method ?? (ex.kind === 'invalid' ? '(not JSON-RPC)' : ''), {
     id: 'method',
-    header: 'Method',
+    header: specOf('method').label,
     cell: (info) => {
       const { replayOf, widgetOf } = info.row.original;
       if (replayOf !== undefined) return <>{info.getValue()} <ReplayMark of={replayOf} /></>;
@@ -50,14 +51,14 @@ export const columns = helper.columns([
       return info.getValue();
     },
   }),
-  helper.accessor((ex) => ex.target ?? '', { id: 'target', header: 'Target' }),
-  helper.accessor((ex) => (ex.rpcId === undefined ? '' : JSON.stringify(ex.rpcId)), { id: 'id', header: 'Id' }),
-  helper.display({ id: 'status', header: 'Status', cell: (info) => <StatusBadge ex={info.row.original} /> }),
-  helper.accessor((ex) => (ex.latencyMs === undefined ? '' : formatDuration(ex.latencyMs)), { id: 'latency', header: 'Latency' }),
-  helper.accessor((ex) => formatSize(ex.size), { id: 'size', header: 'Size' }),
+  helper.accessor((ex) => ex.target ?? '', { id: 'target', header: specOf('target').label }),
+  helper.accessor((ex) => (ex.rpcId === undefined ? '' : JSON.stringify(ex.rpcId)), { id: 'id', header: specOf('id').label }),
+  helper.display({ id: 'status', header: specOf('status').label, cell: (info) => <StatusBadge ex={info.row.original} /> }),
+  helper.accessor((ex) => (ex.latencyMs === undefined ? '' : formatDuration(ex.latencyMs)), { id: 'latency', header: specOf('latency').label }),
+  helper.accessor((ex) => formatSize(ex.size), { id: 'size', header: specOf('size').label }),
   helper.display({
     id: 'diagnostics',
-    header: 'Diag',
+    header: specOf('diagnostics').label,
     cell: (info) => {
       const n = info.row.original.diagnostics;
       return n > 0 ? <span className="diag-count" title={`${n} diagnostic${n === 1 ? '' : 's'}`}>△ {n}</span> : null;

@@ -21,6 +21,8 @@ export const FLOOD_LIMIT = 100;
 /** Messages in one second (from anywhere in the widget) past which the preview stops the widget. */
 export const RUNAWAY_LIMIT = 3000;
 export const INNER_SANDBOX = 'allow-scripts allow-same-origin allow-forms';
+/** JSON-RPC's code for a method the receiver does not offer. */
+const METHOD_NOT_FOUND = -32601;
 
 export interface BridgeOptions {
   iframe: HTMLIFrameElement;
@@ -160,6 +162,14 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     log.add('context', 'model context updated (ui/update-model-context)', { detail: params });
     o.onWidgetState(params);
     return {};
+  };
+  // Everything else a widget may ask (resources/read, prompts/list, ui/download-file, sampling…)
+  // this preview does not offer, and its capabilities above say so. A widget that asks anyway
+  // gets the JSON-RPC answer any host gives, and the user sees the request rather than a widget
+  // that silently stalls.
+  bridge.fallbackRequestHandler = async (request) => {
+    log.add('refused', `the widget sent ${request.method}, which this preview does not offer (not in the host capabilities it was given): answered "Method not found"`, { detail: request.params ?? {}, severity: 'warning' });
+    throw Object.assign(new Error(`Method not found: ${request.method}`), { code: METHOD_NOT_FOUND });
   };
 
   const fromSandbox = async (event: MessageEvent) => {

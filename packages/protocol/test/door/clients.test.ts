@@ -1,6 +1,6 @@
-// Grouping door records into clients: the MCP session when there is one, else identity (user
-// agent, and the address for direct connections) and time. Properties on random traffic, then the
-// stories a user recognises.
+// Grouping door records into clients: the MCP session when there is one, the conversation the
+// deriver put sessions in when it is known, else identity (user agent, and the address for direct
+// connections) and time. Properties on random traffic, then the stories a user recognises.
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_GAP_MS, groupDoorClients, identityOf, type DoorClient, type DoorRecord } from '../../src/index.js';
@@ -36,6 +36,24 @@ const trafficArb: fc.Arbitrary<DoorRecord[]> = fc
       return record;
     });
   });
+
+/**
+ * The same traffic with a conversation for some of it, as the deriver would say: each session in
+ * one conversation (or none), and some session-less MCP requests placed in one by themselves.
+ */
+const withConversationsArb = trafficArb.chain((records) =>
+  fc.record({
+    bySession: fc.dictionary(fc.constantFrom('s1', 's2', 's3', 's4'), fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined })),
+    loose: fc.array(fc.option(fc.constantFrom('c1', 'c2'), { nil: undefined, freq: 2 }), { minLength: records.length, maxLength: records.length }),
+  }).map(({ bySession, loose }) => {
+    const conversations = new Map<number, string>();
+    for (const [i, r] of records.entries()) {
+      const c = r.mcpSessionId !== undefined ? bySession[r.mcpSessionId] : loose[i];
+      if (c !== undefined) conversations.set(r.id, c);
+    }
+    return { records, conversationOf: (r: DoorRecord) => conversations.get(r.id) };
+  }),
+);
 
 const ids = (clients: DoorClient[]) => clients.map((c) => ({ key: c.key, records: c.records.map((r) => r.id) }));
 
@@ -97,7 +115,101 @@ describe('groupDoorClients (properties)', () => {
   });
 });
 
+describe('groupDoorClients with conversations (properties)', () => {
+  it('still partitions the records, whatever order they come in', () => {
+    fc.assert(
+      fc.property(withConversationsArb, fc.integer(), ({ records, conversationOf }, seed) => {
+        const clients = groupDoorClients(records, { gapMs: GAP, conversationOf });
+        expect(clients.flatMap((c) => c.records.map((r) => r.id)).sort((a, b) => a - b)).toEqual(records.map((r) => r.id));
+        const shuffled = [...records].sort((a, b) => ((a.id * 7919 + seed) % 101) - ((b.id * 7919 + seed) % 101));
+        expect(ids(groupDoorClients(shuffled, { gapMs: GAP, conversationOf }))).toEqual(ids(clients));
+      }),
+    );
+  });
+
+  it('puts the sessions of one conversation in one client, and sessions of different ones (or none) apart', () => {
+    fc.assert(
+      fc.property(withConversationsArb, ({ records, conversationOf }) => {
+        const clients = groupDoorClients(records, { gapMs: GAP, conversationOf });
+        const home = new Map<string, string>();
+        for (const c of clients) for (const r of c.records) if (r.mcpSessionId) home.set(r.mcpSessionId, c.key);
+        const conversationOfSession = (id: string) => conversationOf(records.find((r) => r.mcpSessionId === id)!);
+        for (const a of home.keys()) for (const b of home.keys()) {
+          const ca = conversationOfSession(a);
+          const together = a === b || (ca !== undefined && ca === conversationOfSession(b));
+          expect(home.get(a) === home.get(b), `${a} and ${b}`).toBe(together);
+        }
+        for (const c of clients) {
+          if (c.conversationKey === undefined) continue;
+          expect(c.key).toBe(`conversation:${c.conversationKey}`);
+          expect(c.joinedBy).toContain('conversation');
+          // A session-less record the deriver placed is in its conversation's client.
+          for (const r of records) if (!r.mcpSessionId && conversationOf(r) === c.conversationKey) expect(c.records).toContain(r);
+        }
+      }),
+    );
+  });
+});
+
+describe('groupDoorClients with conversations (identity)', () => {
+  it('joins a record without evidence only to a client of its identity, and within the gap', () => {
+    fc.assert(
+      fc.property(withConversationsArb, ({ records, conversationOf }) => {
+        for (const c of groupDoorClients(records, { gapMs: GAP, conversationOf })) {
+          const evidence = c.records.filter((r) => r.mcpSessionId !== undefined || conversationOf(r) !== undefined);
+          if (evidence.length === 0) continue;
+          const identities = new Set(evidence.map(identityOf));
+          const start = Math.min(...evidence.map((r) => r.ts));
+          const end = Math.max(...evidence.map((r) => (r.end === 'open' ? Infinity : r.ts + (r.endMs ?? 0))));
+          for (const r of c.records) {
+            if (evidence.includes(r)) continue;
+            expect(identities).toContain(identityOf(r));
+            expect(r.ts < start ? start - r.ts : r.ts > end ? r.ts - end : 0).toBeLessThanOrEqual(GAP);
+          }
+        }
+      }),
+    );
+  });
+});
+
 describe('groupDoorClients (stories)', () => {
+  it('makes one client of a chat that opens a session per call, with the probes and discovery around them', () => {
+    const chatgpt = { 'user-agent': 'openai-mcp/1.0.0' };
+    const as = { requestHeaders: chatgpt, userAgent: 'openai-mcp/1.0.0' };
+    const records = [
+      door({ ...as, path: '/.well-known/oauth-protected-resource/mcp' }),
+      door({ ...as, method: 'POST', path: '/mcp', status: 400 }), // server/discover, no session
+      door({ ...as, method: 'POST', path: '/mcp', mcpSessionId: 'A' }),
+      door({ ...as, method: 'POST', path: '/mcp', mcpSessionId: 'A' }),
+      door({ ...as, method: 'POST', path: '/mcp', status: 400 }),
+      door({ ...as, method: 'POST', path: '/mcp', mcpSessionId: 'B' }),
+      door({ ...as, method: 'POST', path: '/mcp', mcpSessionId: 'C' }), // another chat at once
+    ];
+    const chat = new Map([[2, 'c1'], [3, 'c1'], [4, 'c1'], [5, 'c1'], [6, 'c1'], [7, 'c9']]);
+    const clients = groupDoorClients(records, { conversationOf: (r) => chat.get(r.id) });
+    expect(ids(clients)).toEqual([
+      { key: 'conversation:c1', records: [1, 2, 3, 4, 5, 6] },
+      { key: 'conversation:c9', records: [7] },
+    ]);
+    expect(clients[0]!.sessionIds).toEqual(['A', 'B']);
+    expect(clients[0]!.joinedBy).toEqual(['mcp-session', 'conversation', 'identity-and-time']);
+    // Without the conversations: a client per session, the probes with the session they came before.
+    expect(groupDoorClients(records).map((c) => c.key)).toEqual(['session:A', 'session:B', 'session:C']);
+  });
+
+  it('puts discovery after a refused first request into that request\'s conversation, with no session at all', () => {
+    // The deriver placed the 401'd initialize (a session-less exchange) in a conversation; the
+    // metadata lookups that follow carry no MCP traffic and join it by identity and time.
+    const records = [
+      door({ method: 'POST', path: '/mcp', status: 401 }),
+      door({ path: '/.well-known/oauth-protected-resource/mcp' }),
+      door({ path: '/.well-known/oauth-authorization-server' }),
+    ];
+    const clients = groupDoorClients(records, { conversationOf: (r) => (r.id === 1 ? 'c4' : undefined) });
+    expect(ids(clients)).toEqual([{ key: 'conversation:c4', records: [1, 2, 3] }]);
+    expect(clients[0]!.joinedBy).toEqual(['conversation', 'identity-and-time']);
+  });
+
   it('puts OAuth discovery before a session into that session\'s client', () => {
     const records = [
       door({ method: 'POST', path: '/mcp', status: 401 }),

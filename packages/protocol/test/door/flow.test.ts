@@ -155,6 +155,17 @@ describe('connection flow', () => {
     expect(flow.probes).toBe(3);
   });
 
+  it('keeps probes together even when the deriver placed the error a GET probe got back in a conversation', () => {
+    // A protected server answers the browser-like GET with a 401 JSON body: a frame, an exchange, a conversation.
+    exchange('500', '(invalid)', 'protocol_error', { sessionKey: 'client:prober', conversation: 'c3' });
+    const flow = only([
+      door({ path: '/mcp', mcp: true, status: 401, requestHeaders: { accept: 'text/html' }, sessionKey: 'client:prober', frameSeqs: [500] }),
+      door({ path: '/favicon.ico', status: 404 }),
+      door({ method: 'HEAD', path: '/mcp', mcp: true, status: 401 }),
+    ]);
+    expect(flow.verdict.kind).toBe('probed');
+  });
+
   it('reds an MCP endpoint that answers a browser-like GET with HTML or a redirect', () => {
     const html = only([door({ path: '/mcp', mcp: true, requestHeaders: { accept: 'text/html' }, responseHeaders: { 'content-type': 'text/html; charset=utf-8' } })]);
     expect(step(html, 'mcp-html')).toMatchObject({ colour: 'red', phase: 'probe' });
@@ -189,5 +200,54 @@ describe('connection flow', () => {
     const story = goodOAuthStory().slice(0, 7);
     story[6] = door({ id: 7, method: 'POST', path: '/mcp', mcp: true, status: 401, requestHeaders: { authorization: 'Bearer [redacted] (47 chars)' }, responseHeaders: { 'www-authenticate': 'Bearer error="invalid_token", error_description="audience mismatch"' } });
     expect(step(only(story), 'token-rejected')!.reason).toContain('invalid_token (audience mismatch)');
+  });
+});
+
+describe('a host that churns through sessions', () => {
+  /** ChatGPT's way, `calls` times: a server/discover probe the legacy server refuses, then a session of its own per call. */
+  function churningChat(calls: number, conversationKey = 'c7', offset = 0): DoorRecord[] {
+    const chatgpt = { requestHeaders: { 'user-agent': 'openai-mcp/1.0.0' }, userAgent: 'openai-mcp/1.0.0', mcp: true as const, method: 'POST', path: '/mcp' };
+    const records: DoorRecord[] = [];
+    for (let i = 0; i < calls; i++) {
+      const base = offset + 100 * (i + 1);
+      const key = `${conversationKey}-chat-${i}`;
+      exchange(String(base), 'server/discover', 'protocol_error', { sessionKey: 'client:openai-mcp', errorMessage: 'Bad Request: Server not initialized', conversation: conversationKey });
+      exchange(String(base + 10), 'initialize', 'ok', { sessionKey: key });
+      exchange(String(base + 20), 'tools/list', 'ok', { sessionKey: key });
+      exchange(String(base + 30), 'tools/call', 'ok', { sessionKey: key });
+      sessions.set(key, { sessionKey: key, transport: 'streamable', protocolVersion: '2025-06-18', clientLabel: 'ChatGPT', conversationKey, firstTs: 0, lastTs: 0, counts: {} });
+      records.push(
+        door({ ...chatgpt, status: 400, sessionKey: 'client:openai-mcp', frameSeqs: [base, base + 1] }),
+        door({ ...chatgpt, mcpSessionId: key, sessionKey: key, frameSeqs: [base + 10, base + 11] }),
+        door({ ...chatgpt, status: 202, mcpSessionId: key, sessionKey: key, frameSeqs: [base + 15] }),
+        door({ ...chatgpt, mcpSessionId: key, sessionKey: key, frameSeqs: [base + 20, base + 21] }),
+        door({ ...chatgpt, mcpSessionId: key, sessionKey: key, frameSeqs: [base + 30, base + 31] }),
+      );
+    }
+    return records;
+  }
+
+  it('is one client told in four lines, the refused era probe grey until it loops', () => {
+    const flow = only(churningChat(10));
+    expect(flow).toMatchObject({ clientKey: 'conversation:c7', conversationKey: 'c7', label: 'ChatGPT', sessions: 10, records: 50 });
+    expect(checks(flow)).toEqual(['amber:era-probe', 'green:initialize', 'green:tools-list', 'green:mcp-calls']);
+    expect(flow.verdict.sentence).toBe('connected (2025-06-18)');
+    expect(step(flow, 'era-probe')!.title).toBe('server/discover → HTTP 400 ×10');
+    expect(step(flow, 'era-probe')!.reason).toMatch(/10 times and was refused each time \(Bad Request: Server not initialized\)/);
+    expect(step(flow, 'initialize')).toMatchObject({ title: 'initialize → 2025-06-18 ×10', exchanges: Array.from({ length: 10 }, (_, i) => String(100 * (i + 1) + 10)) });
+    expect(step(flow, 'initialize')!.reason).toContain('10 times: a new session each time');
+    expect(step(flow, 'mcp-calls')).toMatchObject({ title: '10 requests', reason: '10 tools/call.' });
+    expect(step(flow, 'mcp-calls')!.records).toHaveLength(10);
+  });
+
+  it('calls one refused probe normal: the client fell back to initialize', () => {
+    const flow = only(churningChat(2));
+    expect(checks(flow)).toEqual(['grey:era-probe', 'green:initialize', 'green:tools-list', 'green:mcp-calls']);
+    expect(step(flow, 'era-probe')!.reason).toMatch(/falls back to initialize/);
+  });
+
+  it('keeps two chats apart when the deriver put them in two conversations', () => {
+    const flows = buildConnectionFlows([...churningChat(2, 'c1'), ...churningChat(2, 'c2', 10_000)], facts);
+    expect(flows.map((f) => [f.clientKey, f.sessions])).toEqual([['conversation:c1', 2], ['conversation:c2', 2]]);
   });
 });

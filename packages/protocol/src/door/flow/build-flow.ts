@@ -5,17 +5,38 @@
  * connected, or not (yet) connected. Pure: records and MCP facts in, a story out.
  */
 import { clientLabel } from '../../session/session-tracker.js';
+import { isSessionlessKey } from '../../session/session-summary.js';
 import { doorRole, probeReason, type DoorRole } from '../door-classify.js';
 import { groupDoorClients, type DoorClient, type GroupOptions } from '../door-clients.js';
 import type { DoorRecord } from '../door-record.js';
 import { authorizationServerStep, challengeStep, protectedResourceStep, serverCardStep } from './discovery-steps.js';
 import { addStep, flowContext, roleOf, titleOf, type FlowContext } from './flow-context.js';
 import { NO_FACTS, PHASE_LABELS, type ConnectionFlow, type FlowFacts, type FlowPhase, type FlowVerdict } from './flow-types.js';
-import { corsStep, guardStep, mcpStep, newMcpState, probeStep, upstreamFailedStep } from './mcp-steps.js';
+import { corsStep, guardStep, mcpStep, probeStep, upstreamFailedStep } from './mcp-steps.js';
+import { newMcpState, type McpState } from './mcp-fold.js';
 import { authorizationNotSeen, authorizationStep, registrationStep, tokenNotSeen, tokenStep } from './oauth-steps.js';
 
+/** One flow per client; a host's conversation (the deriver's, from `facts`) is one client. */
 export function buildConnectionFlows(records: readonly DoorRecord[], facts: FlowFacts = NO_FACTS, options: GroupOptions = {}): ConnectionFlow[] {
-  return groupDoorClients(records, options).map((client) => buildConnectionFlow(client, facts));
+  const grouping: GroupOptions = { conversationOf: (r) => recordConversation(r, facts), ...options };
+  return groupDoorClients(records, grouping).map((client) => buildConnectionFlow(client, facts));
+}
+
+/**
+ * The conversation an MCP request's traffic is in: its session's, or, for a POST without a session
+ * of its own (a server/discover probe before initialize, the stateless era), that of the exchange
+ * it opened. Undefined for everything else — OAuth, probes, a GET without a session (whatever
+ * error body it got back is no JSON-RPC request of the client's) —: those join by identity.
+ */
+export function recordConversation(r: DoorRecord, facts: FlowFacts): string | undefined {
+  if (!r.mcp || r.sessionKey === undefined) return undefined;
+  if (!isSessionlessKey(r.sessionKey)) return facts.session(r.sessionKey)?.conversationKey;
+  if (r.method !== 'POST') return undefined;
+  for (const seq of r.frameSeqs ?? []) {
+    const key = facts.exchange(String(seq))?.conversation;
+    if (key !== undefined) return key;
+  }
+  return undefined;
 }
 
 export function buildConnectionFlow(client: DoorClient, facts: FlowFacts = NO_FACTS): ConnectionFlow {
@@ -62,16 +83,18 @@ export function buildConnectionFlow(client: DoorClient, facts: FlowFacts = NO_FA
     firstTs: client.firstTs,
     lastTs: client.lastTs,
     joinedBy: client.joinedBy,
+    sessions: client.sessionIds.length,
     verdict: verdictOf(ctx, probes),
     steps: ctx.steps,
     probes,
     records: client.records.length,
   };
   if (client.userAgent !== undefined) flow.userAgent = client.userAgent;
+  if (client.conversationKey !== undefined) flow.conversationKey = client.conversationKey;
   return flow;
 }
 
-function recordSteps(ctx: FlowContext, r: DoorRecord, role: DoorRole, mcp: ReturnType<typeof newMcpState>): void {
+function recordSteps(ctx: FlowContext, r: DoorRecord, role: DoorRole, mcp: McpState): void {
   switch (role) {
     case 'mcp':
       if (r.status === 401 || r.status === 403) challengeStep(ctx, r);
@@ -135,7 +158,7 @@ function verdictOf(ctx: FlowContext, probes: number): FlowVerdict {
   const initialize = steps.find((s) => s.check === 'initialize');
   const connected = initialize !== undefined || steps.some((s) => (s.check === 'mcp-calls' || s.check === 'tools-list') && s.colour !== 'red');
   if (connected) {
-    const version = initialize?.title.replace(/^initialize → /, '');
+    const version = initialize?.title.replace(/^initialize → /, '').replace(/ ×\d+$/, '');
     const problems = reds.length > 0 ? `, with ${reds.length} problem${reds.length === 1 ? '' : 's'} (first: ${reds[0]!.title})` : '';
     return { kind: 'connected', sentence: `connected${version ? ` (${version})` : ''}${problems}` };
   }

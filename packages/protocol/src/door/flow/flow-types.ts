@@ -63,6 +63,10 @@ export interface ConnectionFlow {
   firstTs: number;
   lastTs: number;
   joinedBy: ClientEvidence[];
+  /** The host's conversation, when the client is one (see door-clients). */
+  conversationKey?: string;
+  /** MCP sessions the client used (a host that churns opens one per call). */
+  sessions: number;
   verdict: FlowVerdict;
   steps: FlowStep[];
   /** How many of its records are probes. */

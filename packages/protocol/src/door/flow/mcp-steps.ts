@@ -1,6 +1,6 @@
 /**
- * The MCP part of the story (initialize with the revision agreed, tools/list, the calls, folded
- * into one step per session so a long session stays one line), and what can go wrong at the
+ * The MCP part of the story (the era probe, initialize with the revision agreed, tools/list, the
+ * calls; folded by mcp-fold so a long session or a churning host stays a few lines), and what can go wrong at the
  * door before MCP: probes, an HTML page or a redirect where the MCP endpoint should be, the tap's
  * guard refusing a Host or Origin, an unreachable upstream, and CORS answers a browser refuses.
  */
@@ -9,17 +9,13 @@ import { PROBE_LABELS, type ProbeReason } from '../door-classify.js';
 import { responseType } from '../door-bodies.js';
 import type { DoorRecord } from '../door-record.js';
 import { addStep, isLoopbackHost, ok, titleOf, type FlowContext } from './flow-context.js';
-import type { FlowPhase, FlowStep } from './flow-types.js';
+import type { FlowPhase } from './flow-types.js';
+import { foldCall, repeatStep, type McpState } from './mcp-fold.js';
 
 const STREAMABLE = 'MCP Streamable HTTP';
-
-/** Per-client state of the MCP steps: one folded "calls" step per session. */
-export interface McpState {
-  calls: Map<string, { step: FlowStep; counts: Map<string, { ok: number; failed: number }>; exchanges: string[] }>;
-  listed: Set<string>;
-}
-
-export const newMcpState = (): McpState => ({ calls: new Map(), listed: new Set() });
+const DISCOVER = 'MCP 2026-07-28 (server/discover)';
+/** Refused probes from one client before the story calls it a loop (the discover-probe-loop diagnostic's count). */
+const PROBE_LOOP = 3;
 
 export function probeStep(ctx: FlowContext, r: DoorRecord, reason: ProbeReason): void {
   const title = titleOf(r);
@@ -34,26 +30,52 @@ export function mcpStep(ctx: FlowContext, r: DoorRecord, state: McpState): void 
   const answer = htmlOrRedirect(r);
   if (answer) return void badAnswer(ctx, r, 'mcp', answer);
   if (r.method === 'GET') {
-    if (r.status === 405) addStep(ctx, 'mcp', 'grey', 'mcp-no-stream', title, 'The server offers no stream for server-initiated messages (405), which MCP allows.', [r], { spec: STREAMABLE });
-    else if (ok(r)) addStep(ctx, 'mcp', 'green', 'mcp-stream', title, 'The client opened the stream for server-initiated messages.', [r], { spec: STREAMABLE });
+    if (r.status === 405) repeatStep(ctx, state, r, { phase: 'mcp', colour: 'grey', check: 'mcp-no-stream', title, reason: 'The server offers no stream for server-initiated messages (405), which MCP allows.', spec: STREAMABLE });
+    else if (ok(r)) repeatStep(ctx, state, r, { phase: 'mcp', colour: 'green', check: 'mcp-stream', title, reason: 'The client opened the stream for server-initiated messages.', spec: STREAMABLE });
     else httpError(ctx, r);
     return;
   }
   if (r.method === 'DELETE') {
-    addStep(ctx, 'mcp', 'grey', 'mcp-session-end', title, ok(r) || r.status === 405 ? 'The client ended its session.' : `The client tried to end its session (${r.status ?? 'no answer'}).`, [r], { spec: STREAMABLE });
+    const reason = ok(r) || r.status === 405 ? 'The client ended its session.' : `The client tried to end its session (${r.status ?? 'no answer'}).`;
+    repeatStep(ctx, state, r, { phase: 'mcp', colour: 'grey', check: 'mcp-session-end', title, reason, spec: STREAMABLE });
     return;
   }
   if (r.status === 404 && r.requestHeaders['mcp-session-id'] !== undefined) {
-    addStep(ctx, 'mcp', 'amber', 'session-expired', title, 'The server no longer knows this session (404): the client has to initialize a new one.', [r], { spec: STREAMABLE });
+    repeatStep(ctx, state, r, { phase: 'mcp', colour: 'amber', check: 'session-expired', title, reason: 'The server no longer knows this session (404): the client has to initialize a new one.', spec: STREAMABLE });
     return;
   }
   const exchanges = exchangesOf(ctx, r);
+  if (exchanges.length > 0 && exchanges.every((ex) => ex.method === 'server/discover')) {
+    for (const ex of exchanges) discoverStep(ctx, r, ex, state);
+    return;
+  }
   if (r.status !== undefined && r.status >= 400 && exchanges.every((ex) => ex.status !== 'ok')) return httpError(ctx, r, exchanges);
   for (const ex of exchanges) exchangeStep(ctx, r, ex, state);
   if (exchanges.length > 0 || r.status === 202) return;
   // No exchange known for it (retention removed it, or its body was not JSON-RPC).
   if (r.status === undefined) httpError(ctx, r);
-  else fold(ctx, r, r.sessionKey ?? '', 'MCP request', false, undefined, state);
+  else foldCall(ctx, state, r, 'MCP request', false, undefined);
+}
+
+/**
+ * A `server/discover` probe: a client that speaks both eras asks for the stateless 2026-07-28
+ * revision first. Refused by a server of an older revision, it falls back to initialize, which is
+ * normal once; refused again and again, the client does not remember the era it found.
+ */
+function discoverStep(ctx: FlowContext, r: DoorRecord, ex: ExchangeSummary, state: McpState): void {
+  const failed = ex.status !== 'ok' && ex.status !== 'pending';
+  if (!failed) {
+    repeatStep(ctx, state, r, { phase: 'mcp', colour: 'green', check: 'era-probe', title: 'server/discover → ok', reason: 'The server answered the 2026-07-28 probe: both sides speak the stateless revision.', spec: DISCOVER, exchanges: [ex.id] });
+    return;
+  }
+  const answer = r.status !== undefined && r.status >= 400 ? `HTTP ${r.status}` : ex.status.replace('_', ' ');
+  const why = ex.errorMessage ? ` (${ex.errorMessage})` : '';
+  const reason = `The client probed for the stateless 2026-07-28 revision and the server refused${why}: it speaks an older revision, and a client that speaks both falls back to initialize.`;
+  repeatStep(ctx, state, r, { phase: 'mcp', colour: 'grey', check: 'era-probe', title: `server/discover → ${answer}`, reason, spec: DISCOVER, exchanges: [ex.id] }, (step, count) => {
+    if (count < PROBE_LOOP) return;
+    step.colour = 'amber';
+    step.reason = `The client probed for the 2026-07-28 revision ${count} times and was refused each time${why}: it does not remember the era it found for this server, so every session costs one round trip more (the timeline's discover-probe-loop diagnostic).`;
+  });
 }
 
 function exchangeStep(ctx: FlowContext, r: DoorRecord, ex: ExchangeSummary, state: McpState): void {
@@ -65,49 +87,25 @@ function exchangeStep(ctx: FlowContext, r: DoorRecord, ex: ExchangeSummary, stat
     const session = ctx.facts.session(ex.sessionKey);
     const version = session?.protocolVersion;
     const server = typeof session?.serverInfo?.name === 'string' ? ` with ${session.serverInfo.name}` : '';
-    if (failed) addStep(ctx, 'mcp', 'red', 'initialize-failed', `initialize → ${ex.status.replace('_', ' ')}`, `The server refused initialize${why}.`, [r], { exchanges: [ex.id], spec: 'MCP Lifecycle' });
-    else addStep(ctx, 'mcp', 'green', 'initialize', `initialize → ${version ?? ex.status}`, `Connected${server}${version ? `, protocol ${version} agreed` : ''}.`, [r], { exchanges: [ex.id], spec: 'MCP Lifecycle' });
+    if (failed) {
+      addStep(ctx, 'mcp', 'red', 'initialize-failed', `initialize → ${ex.status.replace('_', ' ')}`, `The server refused initialize${why}.`, [r], { exchanges: [ex.id], spec: 'MCP Lifecycle' });
+      return;
+    }
+    const reason = `Connected${server}${version ? `, protocol ${version} agreed` : ''}.`;
+    repeatStep(ctx, state, r, { phase: 'mcp', colour: 'green', check: 'initialize', title: `initialize → ${version ?? ex.status}`, reason, spec: 'MCP Lifecycle', exchanges: [ex.id] }, (step, count) => {
+      step.reason = `${reason.slice(0, -1)}, ${count} times: a new session each time (hosts such as ChatGPT open one per tool call).`;
+    });
     return;
   }
   if (method === 'tools/list' && !state.listed.has(ex.sessionKey)) {
     state.listed.add(ex.sessionKey);
-    addStep(ctx, 'mcp', failed ? 'red' : 'green', 'tools-list', `tools/list → ${ex.status.replace('_', ' ')}`, failed ? `Listing tools failed${why}.` : 'The client read the tool list.', [r], { exchanges: [ex.id] });
+    const reason = failed ? `Listing tools failed${why}.` : 'The client read the tool list.';
+    repeatStep(ctx, state, r, { phase: 'mcp', colour: failed ? 'red' : 'green', check: 'tools-list', title: `tools/list → ${ex.status.replace('_', ' ')}`, reason, exchanges: [ex.id] }, (step, count) => {
+      if (!failed) step.reason = `The client read the tool list, ${count} times: once in each new session.`;
+    });
     return;
   }
-  fold(ctx, r, ex.sessionKey, method, failed, ex.id, state);
-}
-
-/** Counts a request into its session's one "calls" step (made at the first). */
-function fold(ctx: FlowContext, r: DoorRecord, sessionKey: string, method: string, failed: boolean, exchangeId: string | undefined, state: McpState): void {
-  let calls = state.calls.get(sessionKey);
-  if (!calls) {
-    const step = addStep(ctx, 'mcp', 'green', 'mcp-calls', '', '', [r]);
-    calls = { step, counts: new Map(), exchanges: [] };
-    state.calls.set(sessionKey, calls);
-  } else if (!calls.step.records.includes(r.id)) {
-    calls.step.records.push(r.id);
-  }
-  if (exchangeId !== undefined) calls.exchanges.push(exchangeId);
-  const count = calls.counts.get(method) ?? { ok: 0, failed: 0 };
-  if (failed) count.failed++;
-  else count.ok++;
-  calls.counts.set(method, count);
-  renderCalls(calls.step, calls.counts, calls.exchanges);
-}
-
-function renderCalls(step: FlowStep, counts: Map<string, { ok: number; failed: number }>, exchanges: string[]): void {
-  let total = 0;
-  let failed = 0;
-  const parts: string[] = [];
-  for (const [method, c] of counts) {
-    total += c.ok + c.failed;
-    failed += c.failed;
-    parts.push(`${c.ok + c.failed} ${method}${c.failed ? ` (${c.failed} failed)` : ''}`);
-  }
-  step.title = `${total} request${total === 1 ? '' : 's'}`;
-  step.colour = failed > 0 ? 'amber' : 'green';
-  step.reason = `${parts.join(', ')}${failed ? '; failures of single calls are in the timeline, the connection itself works' : ''}.`;
-  step.exchanges = exchanges;
+  foldCall(ctx, state, r, method, failed, ex.id);
 }
 
 /** The exchanges opened by the frames a record carried (batch items included). */
