@@ -4,12 +4,11 @@
  * replay, and the dashboard listener over them — and is the one place the features meet. Used by
  * the `mcpscope` command, the tests, the e2e suite and the benchmarks.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { FrameInput } from '@mcpscope/protocol';
-import { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureStore } from '../capture/capture-store.js';
+import { openCaptureStore } from '../capture/open-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
@@ -89,10 +88,9 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
   }
   const dbFile = options.db ?? defaultDbPath();
-  // The data directory is the user's alone (0700 when mcpscope creates it): captures are private.
-  if (dbFile !== ':memory:') mkdirSync(dirname(dbFile), { recursive: true, mode: 0o700 });
-  // The store first: a capture file held by another mcpscope stops the start before anything listens.
-  const store = new CaptureStore(dbFile);
+  // The store first: a capture file held by another mcpscope, or one that cannot be written,
+  // stops the start before anything listens.
+  const store = openCaptureStore(dbFile);
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const hub = new LiveHub(store, pipeline, options.hub);

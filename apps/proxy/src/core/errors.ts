@@ -22,6 +22,8 @@ const STATUS = {
   db_too_new: 409,
   /** The capture file was written by an older mcpscope and is opened read-only (rebuild upgrades it). */
   db_too_old: 409,
+  /** The capture file (or its directory) cannot be created or written: read-only, no permission, a file in the way. */
+  db_unwritable: 500,
   /** An import is neither mcpscope JSONL nor HAR, or its header/document is broken. */
   import_unreadable: 422,
   /** An import held nothing to import (the report says why). */

@@ -1,7 +1,8 @@
 /**
  * Which headers a reverse proxy passes on. RFC 9110 §7.6.1: hop-by-hop headers describe one
- * connection and must not be forwarded; everything else (Mcp-*, Authorization, Origin,
- * traceparent, cookies, Last-Event-ID) passes unchanged. Works on Node's header records, so no
+ * connection and must not be forwarded, and neither may any header the `Connection` header names
+ * (`Connection: close, X-Hop` makes `X-Hop` this connection's alone); everything else (Mcp-*,
+ * Authorization, Origin, traceparent, cookies, Last-Event-ID) passes unchanged. Works on Node's header records, so no
  * Headers objects are built per request.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -20,11 +21,20 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
+/** The names a `Connection` header lists (lower case): hop-by-hop for this message only. */
+function namedByConnection(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> | undefined {
+  const value = headers.connection;
+  if (value === undefined) return undefined;
+  const names = (Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  return names.length > 0 ? new Set(names) : undefined;
+}
+
 export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, proto: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  const named = namedByConnection(incoming);
   for (const name in incoming) {
     const value = incoming[name];
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
     // undici sets Host to the upstream and computes the length of the body it sends.
     if (name === 'host' || name === 'content-length') continue;
     // Bodies are recorded as text: ask for them uncompressed, as hono/proxy does.
@@ -40,9 +50,10 @@ export function upstreamRequestHeaders(incoming: IncomingHttpHeaders, proto: str
 /** The upstream's response headers minus hop-by-hop ones. Bytes pass undecoded, so length and encoding stay true. */
 export function downstreamResponseHeaders(upstream: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  const named = namedByConnection(upstream);
   for (const name in upstream) {
     const value = upstream[name];
-    if (value === undefined || HOP_BY_HOP.has(name)) continue;
+    if (value === undefined || HOP_BY_HOP.has(name) || named?.has(name)) continue;
     out[name] = value;
   }
   return out;

@@ -13,6 +13,16 @@ export interface ChildHooks {
   onExit(description: string): void;
 }
 
+/**
+ * mcpscope's environment minus what is mcpscope's own secret: the dashboard token
+ * (`MCPSCOPE_TOKEN`) must not reach a server that may print its environment (server-everything's
+ * get-env does) into a tool result anyone with the capture can read.
+ */
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const { MCPSCOPE_TOKEN: _token, ...rest } = env;
+  return rest;
+}
+
 export class StdioChild {
   private exited = false;
   private readonly exitPromise: Promise<void>;
@@ -40,7 +50,7 @@ export class StdioChild {
   }
 
   /** Spawns `argv`; rejects when it cannot start (no such command, not executable). */
-  static start(argv: string[], hooks: ChildHooks, env: NodeJS.ProcessEnv = process.env): Promise<StdioChild> {
+  static start(argv: string[], hooks: ChildHooks, env: NodeJS.ProcessEnv = childEnv()): Promise<StdioChild> {
     return new Promise((resolve, reject) => {
       const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'], shell: false, env });
       child.once('error', reject);

@@ -11,7 +11,8 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { CaptureStatus, FrameView } from '@mcpscope/protocol';
-import { startMcpscopeProcess } from '../support/mcpscope.js';
+import { startMcpscopeProcess, startTestMcpscope } from '../support/mcpscope.js';
+import { EVERYTHING_BIN } from '../support/everything.js';
 import { apiFetch } from '../support/api.js';
 import { startFaultyUpstream } from './fixtures/faulty-upstream.js';
 import { proxiedUpstream, sharedUpstream } from '../support/proxy-fixture.js';
@@ -111,6 +112,25 @@ describe('bodies larger than capture keeps', () => {
     expect(growth[1]!).toBeLessThan(growth[0]! * 1.5);
     expect(growth[0]!).toBeLessThan(4 * MAX_CAPTURED_BODY_BYTES);
   }, 180_000);
+});
+
+describe('a --stdio server and a body past the cap', () => {
+  it('is refused with 413 and a JSON-RPC error (a stdio message is one line the child reads whole); the bridge keeps serving', async () => {
+    const row = report.row(`POST of ${MAX_CAPTURED_BODY_BYTES / 2 ** 20} MiB + 1 KiB to a --stdio tap (server-everything)`, '413 with a JSON-RPC error naming the limit; the next call is answered; mcpscope stays up (a body past V8\'s longest string used to end the process)');
+    const app = await startTestMcpscope({ stdio: `${process.execPath} ${EVERYTHING_BIN} stdio` });
+    try {
+      const big = await post(app.mcpUrl, Buffer.alloc(MAX_CAPTURED_BODY_BYTES + 1024, 0x20));
+      const refusal = await big.text();
+      const init = await post(app.mcpUrl, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'after', version: '1' } } }));
+      const answered = await init.text();
+      row.observed(`${big.status}: ${refusal.slice(0, 140)}; the next initialize: ${init.status} ${answered.includes('serverInfo') ? 'answered' : answered.slice(0, 60)}`);
+      expect(big.status).toBe(413);
+      expect(refusal).toContain('more than the stdio bridge passes');
+      expect(answered).toContain('serverInfo');
+    } finally {
+      await app.close();
+    }
+  }, 60_000);
 });
 
 describe('a store that cannot take writes', () => {

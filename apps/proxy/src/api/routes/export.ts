@@ -18,10 +18,36 @@ export interface ExportRouteDeps {
   source: CaptureReader;
   /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
   importFrames?: (frames: FrameInput[], requests: DoorRecord[], originalSeqs: number[]) => void;
+  /** MAX_IMPORT_BYTES unless a test sets less. */
+  maxImportBytes?: number;
 }
 
-/** Larger files are refused before they are read: an import is held in memory whole. */
-export const MAX_IMPORT_BYTES = 512 * 1024 * 1024;
+/**
+ * Larger files are refused: an import is held in memory whole, as one string (which V8 caps near
+ * 512 MiB). A body that announces a larger `Content-Length` is refused before it is read; one
+ * without (chunked) is counted as it arrives and refused once it passes the cap.
+ */
+export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
+
+async function importText(req: Request, max: number): Promise<string> {
+  const announced = Number(req.headers.get('content-length') ?? 0);
+  if (announced > max) throw new InspectorError('import_too_large', `the file is ${announced} bytes; mcpscope imports up to ${max}`);
+  const reader = req.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > max) {
+      await reader.cancel();
+      throw new InspectorError('import_too_large', `the file is more than ${max} bytes; mcpscope imports up to ${max}`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
 
 function exportRequest(c: Context): ExportRequest {
   const format = (c.req.query('format') ?? 'jsonl') as ExportFormat;
@@ -78,10 +104,9 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
 
   app.post('/import', async (c) => {
     if (!deps.importFrames) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
-    const length = Number(c.req.header('content-length') ?? 0);
-    if (length > MAX_IMPORT_BYTES) throw new InspectorError('import_too_large', `the file is ${length} bytes; mcpscope imports up to ${MAX_IMPORT_BYTES}`);
+    const text = await importText(c.req.raw, deps.maxImportBytes ?? MAX_IMPORT_BYTES);
     const name = c.req.query('name') ?? 'upload';
-    const result = importCapture(await c.req.text(), name);
+    const result = importCapture(text, name);
     if (!result.ok) throw new InspectorError(result.code, `${result.problem.where}: ${result.problem.message}`);
     const { frames, requests, originalSeqs, report } = result;
     if (frames.length === 0 && requests.length === 0) {
