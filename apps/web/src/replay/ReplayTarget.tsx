@@ -2,6 +2,7 @@
  * Where a replay goes: the composer's session chooser (none = fresh only) and the mode switch
  * between the live session and a fresh one mcpscope opens as the captured client.
  */
+import { shortSessionKey } from '../sessions/short-key.js';
 import { useLive } from '../store/live-store.js';
 import type { ReplayState } from './use-replay.js';
 
@@ -13,7 +14,7 @@ export function ComposerSessionChooser({ replay }: { replay: ReplayState }) {
       <select data-testid="replay-session" value={replay.composerSession} onChange={(e) => replay.setComposerSession(e.target.value)}>
         <option value="">none (fresh only)</option>
         {[...sessions.values()].map((s) => (
-          <option key={s.sessionKey} value={s.sessionKey}>{`${s.clientLabel ?? 'client'} · ${s.sessionKey.slice(0, 12)}`}</option>
+          <option key={s.sessionKey} value={s.sessionKey}>{`${s.clientLabel ?? 'client'} · ${shortSessionKey(s.sessionKey, 12)}`}</option>
         ))}
       </select>
     </label>

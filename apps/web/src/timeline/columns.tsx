@@ -2,6 +2,7 @@
  * The timeline's columns: one small renderer each. Labels, widths and which columns fit come
  * from column-layout.ts; header and rows share one grid template, so they line up.
  */
+import { shortSessionKey } from '../sessions/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
@@ -26,7 +27,7 @@ function SessionCell({ sessionKey }: { sessionKey: string }) {
   });
   return (
     <span title={sessionKey}>
-      {label ?? '—'} <span className="muted">{sessionKey.slice(0, 6)}</span>
+      {label ?? '—'} <span className="muted">{shortSessionKey(sessionKey, 6)}</span>
     </span>
   );
 }
