@@ -2,6 +2,7 @@
  * The dashboard's frame: top bar, sessions sidebar, filter bar, then the timeline (or the raw
  * frame view, or the first-run page) beside the detail pane.
  */
+import { READ_ONLY_HINT, useLoadReadOnly, useReadOnly } from './app/read-only.js';
 import { useEffect, useMemo } from 'react';
 import { ApiClient } from './api/client.js';
 import { ConnectionBanner } from './app/ConnectionBanner.js';
@@ -67,6 +68,8 @@ export function App({ token }: { token: string }) {
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
   useConversationView(compiled.predicate);
 
+  useLoadReadOnly(api);
+  const readOnly = useReadOnly((s) => s.file);
   const connection = useLive((s) => s.connection);
   const loaded = useLive((s) => s.loaded);
   const total = useLive((s) => s.index.size);
@@ -82,7 +85,11 @@ export function App({ token }: { token: string }) {
         <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
         <span className="spacer" />
         <TopbarActions api={api} />
-        <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection === 'rejected' ? 'token refused' : connection}</span>
+        {readOnly !== undefined ? (
+          <span className="conn conn-readonly" data-testid="connection" title={READ_ONLY_HINT}>read-only: {readOnly}</span>
+        ) : (
+          <span className={`conn conn-${connection}`} data-testid="connection" title="Live connection to the proxy">{connection === 'rejected' ? 'token refused' : connection}</span>
+        )}
       </header>
       <ConnectionBanner />
       <CaptureBanner api={api} />

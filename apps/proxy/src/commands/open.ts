@@ -13,16 +13,17 @@ Serves the dashboard over a .jsonl or .har export or a capture database, with no
 The file is read, never written.
 `;
 
-export type OpenCli = { kind: 'open'; file: string; uiPort: number; token?: string; open: boolean } | { kind: 'usage'; message: string };
+export type OpenCli = { kind: 'open'; file: string; uiPort: number; token?: string; open: boolean } | { kind: 'usage'; message: string } | { kind: 'help' };
 
 export function parseOpenArgs(argv: string[], env: Record<string, string | undefined> = {}): OpenCli {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'ui-port': { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean' } } });
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'ui-port': { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
     return { kind: 'usage', message: (err as Error).message };
   }
   const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
   if (positionals.length !== 1) return { kind: 'usage', message: 'open takes one FILE (.jsonl, .har or a capture database)' };
   const uiPort = values['ui-port'] === undefined ? 7789 : Number(values['ui-port']);
   if (!Number.isInteger(uiPort) || uiPort < 0 || uiPort > 65535) return { kind: 'usage', message: `--ui-port must be a port number (got "${values['ui-port']}")` };
@@ -34,6 +35,10 @@ export function parseOpenArgs(argv: string[], env: Record<string, string | undef
 /** Runs `mcpscope open`; resolves with a stop function once the dashboard is up, or an exit code. */
 export async function runOpen(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number | (() => Promise<void>)> {
   const cli = parseOpenArgs(argv, env);
+  if (cli.kind === 'help') {
+    io.stdout.write(OPEN_USAGE);
+    return 0;
+  }
   if (cli.kind === 'usage') {
     io.stderr.write(`mcpscope open: ${cli.message}\n\n${OPEN_USAGE}`);
     return 2;

@@ -57,8 +57,10 @@ export function writeHar(frames: Iterable<Frame>, options: HarWriteOptions): Har
     if (!group) groups.set(key, (group = []));
     group.push(frame);
   }
-  const entries = [...groups.values()].map(toEntry);
-  if (options.requests) entries.push(...doorEntries(options.requests));
+  const records = options.requests ? [...options.requests] : [];
+  const context = entryContext(records, groups.values());
+  const entries = [...groups.values()].map((group) => toEntry(group, context));
+  entries.push(...doorEntries(records));
   entries.sort((a, b) => a.startedDateTime.localeCompare(b.startedDateTime));
   const log: HarLog = {
     version: '1.2',
@@ -86,23 +88,48 @@ function frameExtra(frame: Frame): McpscopeHarFrame {
   return extra;
 }
 
-function toEntry(frames: Frame[]): HarEntry {
+/**
+ * What the frames of an HTTP request do not say themselves. A 202 Accepted (a notification, the
+ * client's answer to sampling/elicitation/roots) has no response body, so no frame carries its
+ * status: the door record of the request has it. A GET stream has no request body, so no frame
+ * carries its Host: the door record has it, else the Host the client used for its POSTs.
+ */
+interface EntryContext {
+  doorBySeq: Map<number, DoorRecord>;
+  /** The Host most requests of the export were addressed to. */
+  usualHost?: string;
+}
+
+function entryContext(records: DoorRecord[], groups: Iterable<Frame[]>): EntryContext {
+  const doorBySeq = new Map<number, DoorRecord>();
+  for (const r of records) for (const seq of r.frameSeqs ?? []) doorBySeq.set(seq, r);
+  const hosts = new Map<string, number>();
+  for (const group of groups) {
+    const host = group.find((f) => f.http?.requestHeaders?.host)?.http?.requestHeaders?.host;
+    if (host) hosts.set(host, (hosts.get(host) ?? 0) + 1);
+  }
+  const usualHost = [...hosts].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return usualHost ? { doorBySeq, usualHost } : { doorBySeq };
+}
+
+function toEntry(frames: Frame[], context: EntryContext): HarEntry {
   const first = frames[0]!;
   const requestFrame = frames.find((f) => f.direction === 'c2s' && f.kind === 'data');
   const responseFrames = frames.filter((f) => f.direction === 's2c' && f.kind === 'data');
   const withStatus = frames.find((f) => f.http?.status !== undefined);
   const withResponseHeaders = frames.find((f) => f.http?.responseHeaders);
   const http = requestFrame?.http ?? first.http!;
-  const requestHeaders = requestFrame?.http?.requestHeaders ?? {};
+  const door = frames.map((f) => context.doorBySeq.get(f.seq)).find((r) => r !== undefined);
+  const requestHeaders = requestFrame?.http?.requestHeaders ?? first.http?.requestHeaders ?? door?.requestHeaders ?? {};
   const responseHeaders = withResponseHeaders?.http?.responseHeaders ?? {};
   const isSse = frames.some((f) => f.transport === 'sse' || f.transport === 'legacy-sse') || /^text\/event-stream/i.test(responseHeaders['content-type'] ?? '');
   const startTs = first.ts;
   const endTs = frames[frames.length - 1]!.ts;
   const firstResponseTs = (responseFrames[0] ?? frames.find((f) => f.direction === 's2c'))?.ts ?? endTs;
 
-  const host = requestHeaders.host ?? 'localhost';
+  const host = requestHeaders.host ?? door?.host ?? context.usualHost ?? 'localhost';
   const url = `http://${host}${http.path}`;
-  const status = withStatus?.http?.status ?? 0;
+  const status = withStatus?.http?.status ?? door?.status ?? 0;
   const responseText = isSse ? responseFrames.map((f) => formatSseEvent({ data: f.raw, ...sseFields(f) })).join('') : responseFrames.map((f) => f.raw).join('');
   const mimeType = responseHeaders['content-type'] ?? (isSse ? 'text/event-stream' : responseFrames.length > 0 ? 'application/json' : 'x-unknown');
 

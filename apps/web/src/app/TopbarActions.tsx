@@ -11,6 +11,7 @@ import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
+import { READ_ONLY_HINT, useReadOnly } from './read-only.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
   const theme = useUi((s) => s.theme);
@@ -20,6 +21,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
   const viewFilter = [session ? `session:${JSON.stringify(session)}` : '', filter.trim() ? `(${filter})` : ''].filter(Boolean).join(' ');
   const [legend, setLegend] = useState(false);
   const retention = useLive((s) => s.retention);
+  const readOnly = useReadOnly((s) => s.file !== undefined);
   return (
     <div className="topbar-actions">
       <OtlpStatus api={api} />
@@ -28,10 +30,10 @@ export function TopbarActions({ api }: { api: ApiClient }) {
           {retention.removedFrames} oldest frames removed by retention
         </span>
       )}
-      <button type="button" className="small" data-testid="replay-compose" title="Write a request from a template and send it to the server" onClick={() => useReplayTarget.getState().open('')}>
+      <button type="button" className="small" data-testid="replay-compose" disabled={readOnly} title={readOnly ? READ_ONLY_HINT : 'Write a request from a template and send it to the server'} onClick={() => useReplayTarget.getState().open('')}>
         Compose
       </button>
-      <RerunButton />
+      <RerunButton disabled={readOnly} />
       <ExportMenu api={api} filter={viewFilter} />
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
         Legend

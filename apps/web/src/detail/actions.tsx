@@ -7,16 +7,18 @@ import type { ApiClient } from '../api/client.js';
 import { CopyButton } from './CopyButton.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { CopyAsCurl } from '../export/index.js';
+import { READ_ONLY_HINT, useReadOnly } from '../app/read-only.js';
 
 export function canReplay(ex: ExchangeSummary): boolean {
   return ex.kind === 'request' && ex.requester === 'client' && ex.requestSeq !== undefined;
 }
 
 export function DetailActions({ api, ex, requestRaw, onClose }: { api: ApiClient; ex: ExchangeSummary; requestRaw: string | undefined; onClose: () => void }) {
+  const readOnly = useReadOnly((s) => s.file !== undefined);
   return (
     <div className="actions">
       {canReplay(ex) && (
-        <button type="button" data-testid="replay-button" title="Edit this request and send it again" onClick={() => useReplayTarget.getState().open(ex.id)}>
+        <button type="button" data-testid="replay-button" disabled={readOnly} title={readOnly ? READ_ONLY_HINT : 'Edit this request and send it again'} onClick={() => useReplayTarget.getState().open(ex.id)}>
           Edit &amp; replay
         </button>
       )}

@@ -3,6 +3,7 @@
  * file. Before anything downloads it shows what the export holds and what redaction will remove;
  * an unredacted export takes an explicit tick, and says plainly what that means.
  */
+import { ownSessionKey, shortSessionKey } from '../sessions/short-key.js';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
@@ -109,9 +110,9 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
           <input type="radio" name="scope" checked={scope === 'session'} disabled={sessions.size === 0} onChange={() => setScope('session')} /> One session{' '}
           <select aria-label="Session" value={sessionKey} disabled={scope !== 'session'} onChange={(e) => setSession(e.target.value)}>
             {[...sessions.values()].map((s) => (
-              <option key={s.sessionKey} value={s.sessionKey}>
+              <option key={s.sessionKey} value={s.sessionKey} title={s.sessionKey}>
                 {s.clientLabel ? `${s.clientLabel} — ` : ''}
-                {s.sessionKey.length > 40 ? `${s.sessionKey.slice(0, 40)}…` : s.sessionKey}
+                {ownSessionKey(s.sessionKey).length > 24 ? `${shortSessionKey(s.sessionKey, 24)}…` : ownSessionKey(s.sessionKey)}
               </option>
             ))}
           </select>

@@ -15,9 +15,9 @@ export const useRerunPanel = create<{ open: boolean; show(): void; hide(): void 
   hide: () => set({ open: false }),
 }));
 
-export function RerunButton() {
+export function RerunButton({ disabled = false }: { disabled?: boolean }) {
   return (
-    <button type="button" className="small" data-testid="rerun-open" title="After a fix: send the failed calls of the view (or the selected call) again, each in a fresh session, and compare" onClick={() => useRerunPanel.getState().show()}>
+    <button type="button" className="small" data-testid="rerun-open" disabled={disabled} title={disabled ? 'Read-only: nothing can be sent from a file' : 'After a fix: send the failed calls of the view (or the selected call) again, each in a fresh session, and compare'} onClick={() => useRerunPanel.getState().show()}>
       Re-run failed…
     </button>
   );

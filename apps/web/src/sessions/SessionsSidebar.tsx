@@ -1,4 +1,5 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
+import { shortSessionKey } from './short-key.js';
 import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
@@ -39,7 +40,7 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
         <span className="session-line muted">
           {server ? `→ ${server}` : s.transport} {s.protocolVersion && <span className="rev">{s.protocolVersion}</span>}
         </span>
-        <span className="session-line muted mono" title={s.sessionKey}>{s.sessionKey.slice(0, 18)}</span>
+        <span className="session-line muted mono" title={s.sessionKey}>{shortSessionKey(s.sessionKey, 18)}</span>
         {(clientCaps.length > 0 || serverCaps.length > 0) && (
           <span className="session-line caps" title={`client: ${clientCaps.join(', ') || 'none'}\nserver: ${serverCaps.join(', ') || 'none'}`}>
             {serverCaps.length > 0 && <>server: {serverCaps.join(' · ')}</>}

@@ -1,6 +1,17 @@
-/** The status legend: every badge with what it means. Generated from STATUS_LOOKS. */
+/**
+ * The legend: every status badge with what it means (generated from STATUS_LOOKS), then the
+ * other marks a row can carry (the Dir column's arrows and dash, the diagnostics count).
+ */
 import { EXCHANGE_STATUSES } from '@mcpscope/protocol';
 import { STATUS_LOOKS } from './status.js';
+
+const OTHER_MARKS: [string, string][] = [
+  ['C → S', 'Dir: sent by the client to the server (a request, or a notification in italics)'],
+  ['S → C', 'Dir: sent by the server to the client (sampling, elicitation, roots, or a notification in italics)'],
+  ['—', 'Dir: no direction to show, the bytes were not a JSON-RPC message'],
+  ['△ N', 'Diag: N protocol diagnostics on this exchange (schema, pairing or header problems); open the row to read them'],
+  ['↻', 'a replay of another exchange; click to open the original'],
+];
 
 export function Legend({ onClose }: { onClose: () => void }) {
   return (
@@ -24,6 +35,15 @@ export function Legend({ onClose }: { onClose: () => void }) {
             </div>
           );
         })}
+      </dl>
+      <strong className="legend-section">Other marks</strong>
+      <dl data-testid="legend-marks">
+        {OTHER_MARKS.map(([mark, meaning]) => (
+          <div key={mark} className="legend-item">
+            <dt><code>{mark}</code></dt>
+            <dd>{meaning}</dd>
+          </div>
+        ))}
       </dl>
     </div>
   );

@@ -6,6 +6,7 @@
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
  * button (or End) turns it back on.
  */
+import { useReadOnly } from '../app/read-only.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
@@ -48,6 +49,8 @@ export function Timeline() {
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
   const follow = useUi((s) => s.follow);
+  // A file gets no new rows: nothing to follow.
+  const readOnly = useReadOnly((s) => s.file !== undefined);
   // A conversation's timeline marks where each of its sessions begins.
   const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
   const searching = useSearch((s) => s.status === 'searching');
@@ -96,6 +99,7 @@ export function Timeline() {
                 data-testid="exchange-row"
                 data-id={ex.id}
                 data-method={ex.method ?? ''}
+                data-session={ex.sessionKey}
                 data-status={ex.status}
                 aria-selected={isSelected}
                 data-session-break={sessionBreak || undefined}
@@ -121,7 +125,7 @@ export function Timeline() {
           </button>
         </div>
       )}
-      {!follow && (
+      {!follow && !readOnly && (
         <button type="button" className="follow-button" data-testid="follow" onClick={() => useUi.getState().setFollow(true)}>
           ↓ {unseen.current > 0 ? `${unseen.current} new — ` : ''}follow new rows
         </button>

@@ -2,6 +2,7 @@
  * The timeline's columns: one small renderer each. Labels, widths and which columns fit come
  * from column-layout.ts; header and rows share one grid template, so they line up.
  */
+import { shortSessionKey } from '../sessions/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
@@ -26,15 +27,18 @@ function SessionCell({ sessionKey }: { sessionKey: string }) {
   });
   return (
     <span title={sessionKey}>
-      {label ?? '—'} <span className="muted">{sessionKey.slice(0, 6)}</span>
+      {label ?? '—'} <span className="muted">{shortSessionKey(sessionKey, 6)}</span>
     </span>
   );
 }
 
+/** Who sent the row's request or notification; "—" only for bytes that were not JSON-RPC. */
 function Direction({ ex }: { ex: ExchangeSummary }) {
-  if (ex.requester === 'client') return <span title="client → server (sent by the client)">C → S</span>;
-  if (ex.requester === 'server') return <span title="server → client (sent by the server)">S → C</span>;
-  return <span className="muted" title="not a request">—</span>;
+  const from = ex.requester === 'client' ? 'c2s' : ex.requester === 'server' ? 's2c' : ex.direction;
+  const what = ex.kind === 'notification' ? 'notification' : 'request';
+  if (from === 'c2s') return <span className={ex.kind === 'notification' ? 'dir-notification' : undefined} title={`client → server (${what} sent by the client)`}>C → S</span>;
+  if (from === 's2c') return <span className={ex.kind === 'notification' ? 'dir-notification' : undefined} title={`server → client (${what} sent by the server)`}>S → C</span>;
+  return <span className="muted" title="no direction: not a JSON-RPC message">—</span>;
 }
 
 export const columns = helper.columns([

@@ -221,6 +221,8 @@ export interface CaptureStatus {
   notRecorded: { frames: number; requests: number };
   /** The latest capture failure (paused or not), and when (ms since the epoch). */
   lastError?: { message: string; at: number };
+  /** Set by `mcpscope open FILE`: the dashboard shows a file, with no proxy to send through. */
+  readOnly?: { file: string };
 }
 
 /** One redaction rule that matched, and how often. */

@@ -6,6 +6,8 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { addFormats } from './formats.js';
+import { mostSpecificError } from './specific-error.js';
+import { sdkAccepts } from './sdk-definitions.js';
 import { isJsonObject, isJsonRpcId, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { pathFromPointer } from '../model/json-path.js';
 import { resolveDefinition } from './definitions.js';
@@ -18,7 +20,7 @@ export type { MessageCheck, SchemaIssue, SchemaIssueCode } from '../diagnostics/
 const TYPED_ERRORS: Record<number, string> = { [-32020]: 'HeaderMismatchError', [-32021]: 'MissingRequiredClientCapabilityError', [-32022]: 'UnsupportedProtocolVersionError' };
 
 function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
+  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, verbose: true });
   addFormats(ajv);
   ajv.addSchema(JSON_VALUE_SCHEMA);
   return ajv;
@@ -70,9 +72,15 @@ export class SchemaValidator {
   private issues(rev: Revision, def: string, value: unknown, base: string, code: SchemaIssueCode): SchemaIssue[] {
     const errors = this.validateDefinition(rev, def, value);
     if (!errors || errors.length === 0) return [];
-    const first = errors[0]!;
+    const first = mostSpecificError(errors)!;
     const issue: SchemaIssue = { code, path: base + pathFromPointer(first.instancePath), message: describeError(first), definition: def };
     if (first.keyword === 'required') issue.missing = String((first.params as { missingProperty?: unknown }).missingProperty);
+    // Graded by what a real peer does: the official SDK's own schema accepting the message means
+    // SDK-based clients and servers take it, so it is a warning, not an error.
+    if (sdkAccepts(def, value)) {
+      issue.severity = 'warning';
+      issue.message += ' The official MCP SDK accepts this value, but the schema does not; stricter peers may reject it.';
+    }
     return [issue];
   }
 
@@ -151,8 +159,11 @@ export function describeError(e: ErrorObject): string {
   switch (e.keyword) {
     case 'required':
       return `is missing the required property "${String(p.missingProperty)}".`;
-    case 'type':
-      return `must be ${String(p.type)}.`;
+    case 'type': {
+      const types = String(p.type).split(',');
+      if (typeof e.data === 'number' && !Number.isInteger(e.data) && types.includes('integer')) return `must be an integer (${e.data} has a fraction).`;
+      return `must be ${types.join(' or ')}.`;
+    }
     case 'const':
       return `must be ${JSON.stringify(p.allowedValue)}.`;
     case 'enum':

@@ -38,6 +38,13 @@ function convert(name: string): JsonSchema | null {
   }
 }
 
+/** Whether the SDK's own zod schema for `name` accepts `value` (undefined when it has none). */
+export function sdkAccepts(name: string, value: unknown): boolean | undefined {
+  const zodSchema = (sdk as Record<string, unknown>)[`${name}Schema`] as { safeParse?: (v: unknown) => { success: boolean } } | undefined;
+  if (typeof zodSchema?.safeParse !== 'function') return undefined;
+  return zodSchema.safeParse(value).success;
+}
+
 const SAFE = Number.MAX_SAFE_INTEGER;
 const DROPPED = new Set(['$schema', 'default', 'format', 'pattern', 'propertyNames', 'exclusiveMinimum', 'exclusiveMaximum']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions']);

@@ -1,7 +1,8 @@
 /**
  * `GET /api/capture`: whether capture is storing what the tap forwards (`recording`) or is paused
  * by a full disk or a read-only file system (`paused`, with the reason and what was not
- * recorded). `mcpscope open` records nothing and says `recording` with nothing lost.
+ * recorded). `mcpscope open` records nothing: it says `recording` with nothing lost, and `readOnly`
+ * with the file's name, so the dashboard offers nothing that would send.
  */
 import { Hono } from 'hono';
 import type { CaptureStatus } from '@mcpscope/protocol';

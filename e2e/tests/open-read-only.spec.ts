@@ -1,0 +1,59 @@
+// Issue 23 item 8: `mcpscope open FILE` is read-only and says so. The badge reads
+// "read-only: FILE" instead of a green "live"; Compose, Edit & replay and Re-run are disabled
+// with a hint on how to replay against a live server; the two imported sessions show distinct
+// keys; `mcpscope open --help` prints its usage.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { row, rows, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
+import { mcpscopeForTests } from '../support/mcpscope-process.js';
+
+const proxy = mcpscopeForTests();
+const BIN = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
+
+test('an opened export is read-only and tells its sessions apart', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 800 });
+  for (const name of ['first-client', 'second-client']) {
+    const client = await sdkClient(proxy.app.mcpUrl, name);
+    await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 40 } });
+    await client.close();
+  }
+  const token = new URL(proxy.app.dashboardLoginUrl).searchParams.get('token')!;
+  const headers = { authorization: `Bearer ${token}` };
+  const file = join(mkdtempSync(join(tmpdir(), 'mcpscope-open-')), 'shared.jsonl');
+  writeFileSync(file, await (await request.get(`${proxy.app.dashboardUrl}/api/export?format=jsonl`, { headers })).text());
+
+  const help = spawnSync(process.execPath, [BIN, 'open', '--help'], { encoding: 'utf8' });
+  expect(help.status).toBe(0);
+  expect(help.stdout).toContain('mcpscope open FILE');
+
+  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  try {
+    await expect.poll(() => /Dashboard:\s+(\S+)/.exec(out)?.[1], { timeout: 20_000 }).toBeTruthy();
+    await page.goto(/Dashboard:\s+(\S+)/.exec(out)![1]!);
+    const badge = page.getByTestId('connection');
+    await expect(badge).toHaveText('read-only: shared.jsonl');
+    await expect(badge).not.toHaveClass(/conn-live/);
+    await expect(page.getByTestId('replay-compose')).toBeDisabled();
+    await expect(page.getByTestId('rerun-open')).toBeDisabled();
+
+    // Each session shows its own key, not the shared "import:shared.jsonl:" stub.
+    const stubs = await rows(page).locator('.col-session .muted').allTextContents();
+    const sessions = new Set(await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-session'))));
+    expect(new Set(stubs).size).toBe(sessions.size);
+    expect(stubs.every((s) => !s.startsWith('import'))).toBe(true);
+
+    await row(page, 'tools/call').first().click();
+    const replayButton = page.getByTestId('replay-button');
+    await expect(replayButton).toBeDisabled();
+    await expect(replayButton).toHaveAttribute('title', /mcpscope --target URL/);
+    await page.screenshot({ path: `${SCREENSHOTS}open-read-only.png` });
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
