@@ -37,6 +37,7 @@ export function readRequestBody(req: IncomingMessage, limit: number, ready: (bod
     req.off('data', onData);
     req.off('end', onEnd);
     const captured = new CappedText(limit);
+    captured.tooLarge();
     const stream = new PassThrough();
     for (const c of chunks) {
       captured.push(c);
