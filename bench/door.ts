@@ -35,7 +35,8 @@ function cpuMs(pid: number): number | undefined {
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 6;
-  const concurrencies = options.smoke ? [1] : [1, 10];
+  // DOOR_CLIENTS=1,10,50 adds concurrencies (issue 18 reads capture's CPU per call at 50 clients here).
+  const concurrencies = options.smoke ? [1] : (process.env.DOOR_CLIENTS?.split(',').map(Number) ?? [1, 10]);
   const calls = options.smoke ? 300 : 3000;
   const upstream = await startHelper('./fast-upstream.ts');
   const paths = await startPaths(PATHS, upstream);
