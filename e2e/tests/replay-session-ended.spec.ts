@@ -1,7 +1,8 @@
 // Issue 23 items 5 and 12, in the replay panel and the filter bar, against the demo server
 // through the tap with the official SDK client:
 // - a session the client closed (DELETE) is marked ended in the sidebar; a session replay into
-//   it is warned about, with "fresh session" offered right there;
+//   it is warned about, with "fresh session" offered right there; sent anyway, it is recorded as
+//   one exchange with the server's own answer (-32001 Session not found), no transport_error row;
 // - the panel words statuses as the timeline does ("tool error", not business_error), shows the
 //   original's diagnostics, and closes on Esc (leaving the detail pane open);
 // - a session chosen in the sidebar shows in the filter bar and its count, and Compose starts in it.
@@ -33,6 +34,17 @@ test('a closed session is marked, and a replay into it is warned about with a fr
   const warning = page.getByTestId('replay-session-ended');
   await expect(warning).toContainText('the client closed it');
   await page.screenshot({ path: `${SCREENSHOTS}replay-session-ended.png` });
+
+  // Sent anyway: one exchange, with the server's own answer, and no transport_error row.
+  await page.getByTestId('replay-send').click();
+  const result = page.getByTestId('replay-result');
+  await expect(result).toHaveAttribute('data-status', 'protocol_error');
+  const replayed = page.locator(`[data-testid="exchange-row"][data-id="${await result.getAttribute('data-exchange-id')}"]`);
+  await expect(replayed.getByTestId('status-badge')).toContainText('-32001');
+  await expect(page.locator('[data-testid="exchange-row"][data-status="transport_error"]')).toHaveCount(0);
+  await expect(rows(page).getByTestId('replay-mark')).toHaveCount(1);
+  await expect(page.getByTestId('replay-error')).toHaveAttribute('data-code', 'session_expired');
+
   await page.getByTestId('replay-use-fresh').click();
   await expect(page.getByTestId('replay-mode-fresh')).toBeChecked();
   await expect(warning).toHaveCount(0);
