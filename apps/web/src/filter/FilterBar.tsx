@@ -3,6 +3,7 @@
  * sentence, parse errors marked at their position, one-click chips and the operator help.
  * `/` focuses it from anywhere; Esc leaves it.
  */
+import { syntaxHint } from './syntax-hint.js';
 import { SessionScope, useSessionScopeLabel } from './SessionScope.js';
 import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useLive } from '../store/live-store.js';
@@ -76,6 +77,7 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
   const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
   const scope = useSessionScopeLabel();
+  const hint = useMemo(() => syntaxHint(text), [text]);
   const liveShown = useLive((s) => s.view.size);
   const liveTotal = useLive((s) => s.index.size);
   const { shown: viewSize, total, noun } = counts ?? { shown: liveShown, total: liveTotal, noun: 'exchanges' };
@@ -205,6 +207,15 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
             Only {scope} — <strong>{viewSize}</strong> of {total} {noun}
           </>
         ) : null}
+        {hint && (
+          <span className="filter-hint" data-testid="filter-hint">
+            {' '}Did you mean{' '}
+            <button type="button" className="link" data-testid="filter-hint-apply" onClick={() => useUi.getState().setFilter(hint.fixed)}>
+              <code>{hint.fixed}</code>
+            </button>
+            ? ({hint.reasons.join('; ')})
+          </span>
+        )}
       </div>
       {help && <Help onClose={() => setHelp(false)} />}
     </div>
