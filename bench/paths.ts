@@ -15,6 +15,7 @@
  *     (`stream_large_bodies=1`; then it keeps no bodies). Skipped with the reason when missing.
  */
 import { mitmdumpVersion, startMitmdump } from './mitmproxy.js';
+import { join } from 'node:path';
 import { startHelper, type Helper } from './support/processes.js';
 
 export interface BenchPath {
@@ -60,19 +61,27 @@ export function pathName(kind: PathKind): string {
 
 const fromHelper = (h: Helper): BenchPath => ({ origin: h.origin, pid: h.pid, close: () => h.stop() });
 
-/** `tapEnv` goes to the mcpscope processes (e.g. `DB` for an on-disk store). */
-export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record<string, string> = {}): Promise<StartedPath> {
+/**
+ * Another checkout of mcpscope, built (`BENCH_BEFORE=<dir>`): every mcpscope path also runs from
+ * there, as "before: …", so a change is measured against what it changes in the same run.
+ */
+const BEFORE = process.env.BENCH_BEFORE;
+const MCPSCOPE_KINDS: readonly PathKind[] = ['mcpscope', 'capture off', 'door off'];
+
+/** `tapEnv` goes to the mcpscope processes (e.g. `DB` for an on-disk store); `tree` runs another checkout's build. */
+export async function startPath(kind: PathKind, upstream: Helper, tapEnv: Record<string, string> = {}, tree?: string): Promise<StartedPath> {
   const UPSTREAM = upstream.origin;
+  const tap = tree ? join(tree, 'bench/support/tap-process.ts') : './tap-process.ts';
   switch (kind) {
     case 'direct':
       return { origin: UPSTREAM, close: async () => {} };
     case 'mcpscope':
-      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, ...tapEnv }));
+      return fromHelper(await startHelper(tap, { UPSTREAM, ...tapEnv }));
     case 'capture off':
       // Records nothing, so it needs no store file (and must not take the capture-on tap's lock).
-      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, CAPTURE: 'off' }));
+      return fromHelper(await startHelper(tap, { UPSTREAM, CAPTURE: 'off' }));
     case 'door off':
-      return fromHelper(await startHelper('./tap-process.ts', { UPSTREAM, DOOR: 'off' }));
+      return fromHelper(await startHelper(tap, { UPSTREAM, DOOR: 'off' }));
     case 'node':
       return fromHelper(await startHelper('./node-pass-through.ts', { UPSTREAM }));
     case 'node pipe':
@@ -99,7 +108,11 @@ export async function startPaths(kinds: readonly PathKind[], upstream: Helper, t
   const live = () => all.filter((p): p is [string, BenchPath] => !('skipped' in p[1]));
   const close = async () => void (await Promise.all(live().map(([, p]) => p.close())));
   try {
-    for (const kind of kinds) all.push([pathName(kind), await startPath(kind, upstream, tapEnv)]);
+    for (const kind of kinds) {
+      all.push([pathName(kind), await startPath(kind, upstream, tapEnv)]);
+      // A store file is this checkout's: the other one gets its own.
+      if (BEFORE && MCPSCOPE_KINDS.includes(kind)) all.push([`before: ${pathName(kind)}`, await startPath(kind, upstream, tapEnv.DB ? { ...tapEnv, DB: `${tapEnv.DB}.before` } : tapEnv, BEFORE)]);
+    }
   } catch (error) {
     await close(); // never leave the paths that did start running
     throw error;

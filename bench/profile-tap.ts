@@ -4,7 +4,7 @@
  * the hottest functions and of each area (capture, redaction, deriving, SQLite, undici, node:http,
  * the tap's own forwarding, GC). Not a benchmark with budgets: the profile that justifies a change.
  *
- *   node --import tsx bench/profile-tap.ts [--capture=off] [--clients=50] [--seconds=5] [--db=FILE]
+ *   node --import tsx bench/profile-tap.ts [--capture=off] [--door=off] [--clients=50] [--seconds=5] [--db=FILE]
  *   node --import tsx bench/profile-tap.ts --large=50   # one 50 MB result beside 10 small clients
  *
  * The .cpuprofile stays in the printed directory (open it in Chrome DevTools for the call tree).
@@ -22,6 +22,7 @@ import { request } from 'undici';
 
 const arg = (name: string, fallback: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 const capture = arg('capture', 'on');
+const door = arg('door', 'on');
 const clients = Number(arg('clients', '50'));
 const seconds = Number(arg('seconds', '5'));
 const largeMb = Number(arg('large', '0'));
@@ -56,7 +57,7 @@ function areaOf(url: string, fn: string): string {
 }
 
 /** Self time per function and per area, counting only samples inside [from, to] (start-up is not the tap's work). */
-function summarise(file: string, from: number, to: number): void {
+function summarise(file: string, from: number, to: number, requests: number): void {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
@@ -80,7 +81,7 @@ function summarise(file: string, from: number, to: number): void {
     byArea.set(area, (byArea.get(area) ?? 0) + us);
   }
   const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)} %`;
-  console.log(`\nbusy (not idle) CPU: ${(busy / 1e6).toFixed(2)} s`);
+  console.log(`\nbusy (not idle) CPU: ${(busy / 1e6).toFixed(2)} s${requests > 0 ? `, ${(busy / requests).toFixed(0)} µs per request` : ''}`);
   console.log('\nby area (self time):');
   for (const [area, us] of [...byArea].sort((a, b) => b[1] - a[1]).slice(0, 18)) console.log(`  ${pct(us)}  ${area}`);
   console.log('\nhottest functions (self time):');
@@ -90,7 +91,7 @@ function summarise(file: string, from: number, to: number): void {
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-profile-'));
 const upstream = await startHelper('./fast-upstream.ts');
 const script = fileURLToPath(new URL('./support/tap-process.ts', import.meta.url));
-const env: Record<string, string> = { ...process.env, UPSTREAM: upstream.origin, ...(capture === 'off' ? { CAPTURE: 'off' } : {}) } as Record<string, string>;
+const env: Record<string, string> = { ...process.env, UPSTREAM: upstream.origin, ...(capture === 'off' ? { CAPTURE: 'off' } : {}), ...(door === 'off' ? { DOOR: 'off' } : {}) } as Record<string, string>;
 const db = arg('db', largeMb > 0 ? join(dir, 'capture.db') : '');
 if (db) env.DB = db;
 // stderr is not inherited: an orphaned tap would hold the caller's pipe open.
@@ -107,6 +108,7 @@ const origin = await new Promise<string>((resolve, reject) => {
 });
 const url = `${origin}/mcp`;
 let from: number;
+let requests = 0;
 if (largeMb > 0) {
   from = monotonicUs();
   const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'export_report', arguments: {} } });
@@ -122,7 +124,8 @@ if (largeMb > 0) {
   await wrkLoad(url, clients, 1); // warm-up
   from = monotonicUs();
   const run = await wrkLoad(url, clients, seconds);
-  console.log(`capture ${capture}, ${clients} clients (wrk, ${seconds} s): ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`);
+  requests = run.rps * seconds;
+  console.log(`capture ${capture}, door ${door}, ${clients} clients (wrk, ${seconds} s): ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`);
 }
 const to = monotonicUs();
 await new Promise<void>((resolve) => {
@@ -137,4 +140,4 @@ const file = readdirSync(dir)
   .sort((a, b) => statSync(b).size - statSync(a).size)[0];
 if (!file) throw new Error(`no .cpuprofile in ${dir}`);
 console.log(`profile: ${file}`);
-summarise(file, from, to);
+summarise(file, from, to, requests);

@@ -137,7 +137,20 @@ export class CapturePipeline {
     // Paused: the record's later changes are written once capture resumes; this state is not.
     if (this.health.paused) return;
     this.doorQueue.set(record.id, record);
-    this.schedule();
+    // A record still under way is not written before OPEN_RECORD_DELAY_MS (see the header), so
+    // its arrival, head and frames need no tick of their own: the timer covers it, and its end
+    // (usually within the tick of its last frame) schedules the write.
+    if (record.end === 'open') this.armDoorTimer();
+    else this.schedule();
+  }
+
+  private armDoorTimer(): void {
+    if (this.doorTimer) return;
+    this.doorTimer = setTimeout(() => {
+      this.doorTimer = undefined;
+      this.flush();
+    }, OPEN_RECORD_DELAY_MS);
+    this.doorTimer.unref();
   }
 
   /** The queued door records to write now (see the header); the rest wait for the timer. */
@@ -149,13 +162,7 @@ export class CapturePipeline {
       ready.push(r);
       this.doorQueue.delete(id);
     }
-    if (this.doorQueue.size > 0 && !this.doorTimer) {
-      this.doorTimer = setTimeout(() => {
-        this.doorTimer = undefined;
-        this.flush();
-      }, OPEN_RECORD_DELAY_MS);
-      this.doorTimer.unref();
-    }
+    if (this.doorQueue.size > 0) this.armDoorTimer();
     return ready;
   }
 

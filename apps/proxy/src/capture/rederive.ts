@@ -2,8 +2,9 @@
  * Re-deriving: feeding frames through a deriver, per tick (the pipeline) and page by page from
  * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
  */
-import type { CaptureDeriver, ConversationSummary, Derived, Diagnostic, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
+import { classifyText, type CaptureDeriver, type ConversationSummary, type Derived, type Diagnostic, type ExchangeSummary, type Frame, type Message, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
+import { SKELETON_FROM_CHARS, frameSkeleton } from './frame-skeleton.js';
 
 /** Frames read per page when re-deriving from the store (warm-up and rebuild). */
 export const REDERIVE_PAGE = 5000;
@@ -21,7 +22,7 @@ export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): Deriv
     const cut = frame.http?.cut;
     const sse = frame.transport === 'sse';
     const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
-    const derived = cut ? deriver.ingest(frame, { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${cut.size} ${sse ? 'characters' : 'bytes'} were kept` }) : deriver.ingest(frame);
+    const derived = cut ? deriver.ingest(frame, { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${cut.size} ${sse ? 'characters' : 'bytes'} were kept` }) : deriver.ingest(frame, largeFrameMessage(frame));
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
     for (const d of derived.diagnostics) diagnostics.push(d);
@@ -45,4 +46,17 @@ export function rederiveInto(
     after = frames[frames.length - 1]!.seq;
     total += frames.length;
   }
+}
+
+/**
+ * A large frame's message, read from its skeleton (frame-skeleton.ts); undefined for the others
+ * (the deriver parses them). A skeleton that does not read as JSON-RPC says nothing the whole body
+ * would not: the body is parsed whole then, so the reason given is the body's own.
+ */
+function largeFrameMessage(frame: Frame): Message | undefined {
+  if (frame.kind !== 'data' || frame.raw.length < SKELETON_FROM_CHARS) return undefined;
+  const skeleton = frameSkeleton(frame.raw);
+  if (skeleton === undefined) return undefined;
+  const message = classifyText(skeleton);
+  return message.kind === 'invalid' ? undefined : message;
 }

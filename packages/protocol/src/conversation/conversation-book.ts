@@ -10,7 +10,7 @@
  * snapshots); a record goes back to the end only when it has drifted out of the newest quarter
  * (its `epoch`), so a busy capture does not pay two Map writes per frame for exact LRU.
  */
-import { EXCHANGE_STATUSES, type ExchangeStatus } from '../model/exchange.js';
+import type { ExchangeStatus } from '../model/exchange.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { ConversationChurn, ConversationSummary, EraLane, JoinEvidence } from './conversation-summary.js';
 import { emptyLane, moveSessionEvents } from './era-lane.js';
@@ -200,9 +200,9 @@ export class ConversationBook {
   /** Counts a record into (+1) or out of (-1) a conversation, with the session's exchanges and churn. */
   attach(s: SessionSummary, rec: SessionRecord, conv: ConvRecord, sign: 1 | -1): void {
     const c = conv.summary;
-    for (const status of EXCHANGE_STATUSES) {
-      const n = s.counts[status];
-      if (n) add(c.counts, status, sign * n);
+    for (const status in s.counts) {
+      const n = s.counts[status as ExchangeStatus];
+      if (n) add(c.counts, status as ExchangeStatus, sign * n);
     }
     const joined = this.joined(conv);
     joined[rec.joinedBy] = (joined[rec.joinedBy] ?? 0) + sign;

@@ -11,14 +11,14 @@
 import type { Frame } from '../model/frame.js';
 import { copyJson } from '../model/json-copy.js';
 import { isTerminal, type ExchangeStatus, type ExchangeSummary } from '../model/exchange.js';
-import type { JsonObject, Message } from '../model/json-rpc.js';
+import { isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
 import { isSessionlessKey, type SessionSummary } from '../session/session-summary.js';
 import { joinPath } from '../model/json-path.js';
 import type { Finding, ItemContext, Single } from '../derive/item-context.js';
 import { add, MAX_CONVERSATIONS, nonZero, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
 import type { ConversationSummary, EraEvent } from './conversation-summary.js';
 import { copyLane, finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
-import { hostConversationId, hostHints, hostName, MAX_HINTS } from './host-hints.js';
+import { hintValue, hostConversationId, hostName, isHostHintKey, MAX_HINTS } from './host-hints.js';
 
 /** Requests that set a session up or look around; any other request means the session was used. */
 const SETUP_METHODS = new Set(['initialize', 'ping', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'logging/setLevel']);
@@ -180,11 +180,14 @@ export class ConversationTracker {
    * says the server does not know the session counts as a call on a stale session (and marks a
    * session with a minted id gone).
    */
-  onUpdated(ex: ExchangeSummary, frame: Frame, message: Message, answer: Single | undefined, session: SessionSummary | undefined): void {
+  onUpdated(ex: ExchangeSummary, frame: Frame, message: Message, answers: ReadonlyMap<string, Single>, session: SessionSummary | undefined): void {
+    // Runs for every exchange of every frame: the two cheap tests that almost always fail come first.
     if (ex.responseSeq === frame.seq && frame.direction === 's2c' && frame.http?.method === 'POST') this.checkStale(ex, frame, message, session);
+    if (this.pendingEra.size === 0 || !isTerminal(ex.status)) return;
     const pending = this.pendingEra.get(ex.id);
-    if (!pending || !isTerminal(ex.status)) return;
+    if (!pending) return;
     this.pendingEra.delete(ex.id);
+    const answer = answers.get(ex.id);
     const conv = this.convFor(ex.sessionKey, ex.id);
     if (!conv) return;
     const a: EraAnswer = { ok: ex.status === 'ok' };
@@ -303,10 +306,13 @@ export class ConversationTracker {
   }
 
   private noteHints(conv: ConvRecord, params: JsonObject | undefined): void {
-    const hints = hostHints(params);
-    if (hints.length === 0) return;
+    const meta = params?._meta;
+    if (!isJsonObject(meta)) return;
+    // Every client message of a ChatGPT conversation repeats the same hints: compare them in place, copy only on a change.
     let next: Record<string, string> | undefined;
-    for (const [key, value] of hints) {
+    for (const key in meta) {
+      if (!isHostHintKey(key)) continue;
+      const value = hintValue(meta[key]!);
       const current = (next ?? conv.summary.hints)[key];
       if (current === value || (current === undefined && Object.keys(next ?? conv.summary.hints).length >= MAX_HINTS)) continue;
       next ??= { ...conv.summary.hints };

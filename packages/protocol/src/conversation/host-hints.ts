@@ -25,16 +25,14 @@ export function hostConversationId(params: JsonObject | undefined): string | und
   return typeof id === 'string' && id.length > 0 && id.length <= 512 ? id : undefined;
 }
 
-/** Vendor hints in a request's `_meta` (keys with a `/`, outside the protocol's own), values shortened. */
-export function hostHints(params: JsonObject | undefined): [key: string, value: string][] {
-  const meta = params?._meta;
-  if (!isJsonObject(meta)) return [];
-  const out: [string, string][] = [];
-  for (const key in meta) {
-    if (!key.includes('/') || key.startsWith(PROTOCOL_META_PREFIX)) continue;
-    out.push([key, shorten(meta[key]!)]);
-  }
-  return out;
+/** Whether a `_meta` key is a vendor hint (a key with a `/`, outside the protocol's own). */
+export function isHostHintKey(key: string): boolean {
+  return key.includes('/') && !key.startsWith(PROTOCOL_META_PREFIX);
+}
+
+/** A hint's value as recorded: text, shortened. */
+export function hintValue(value: JsonValue): string {
+  return shorten(value);
 }
 
 function shorten(value: JsonValue): string {

@@ -186,7 +186,7 @@ export class CaptureDeriver {
       if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
     });
     if (conversations) {
-      for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers.get(ex.id), session);
+      for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers, session);
       for (const s of conversations.takeMovedSessions()) if (!sessions.includes(s)) sessions.push(s);
     }
     return { exchanges: exchanges.map((ex) => this.finish(ex)), sessions: sessions.map((s) => ({ ...s, counts: { ...s.counts } })), diagnostics };

@@ -8,20 +8,25 @@
  *
  * Capture holds at most `maxBodyBytes` of one body (capped-text.ts): a request body past that is
  * forwarded as a stream instead of being held, and a frame of a cut body says so (`http.cut`,
- * with the whole size).
+ * with the whole size). The pieces: request-body.ts reads the body, request-recorder.ts records
+ * the request, response-recorder.ts the answer, door-frames.ts the tap's own transport frames.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { PassThrough } from 'node:stream';
-import { SseParser, type FrameInput, type HttpInfo, type SseEvent, type Transport, transportFrameText } from '@mcpscope/protocol';
+import type { FrameInput, HttpInfo } from '@mcpscope/protocol';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 import { answerUpstreamFailure, describeError } from '../../upstream/failure.js';
 import { downstreamResponseHeaders, headerValue, upstreamRequestHeaders } from '../../upstream/http-headers.js';
 import { EndpointRewriter, legacySessionKey, rewriteEndpoint, type LegacyEndpoints } from './legacy-sse.js';
-import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata, rewriteUrl, rewriteWwwAuthenticate } from './public-origin.js';
+import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata } from './public-origin.js';
 import { statelessSessionKey } from './session-key.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-request.js';
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
-import { CappedText, MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
+import { MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
+import { hasRequestBody, isStreamed, readRequestBody, type RequestBody } from './request-body.js';
+import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './door-frames.js';
+import { RequestRecorder } from './request-recorder.js';
+import { BodyRecorder, NOT_RECORDED, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
+import { rewriteOriginHeaders, sendRewrittenMetadata } from './rewritten-response.js';
 
 export interface ForwardDeps {
   /** The upstream's origin; the tap mirrors its paths. */
@@ -44,52 +49,39 @@ export interface ForwardDeps {
   maxBodyBytes?: number;
 }
 
-/** A request body: held whole, or streamed on with its first part kept for capture. */
-type RequestBody = { bytes: Buffer } | { stream: PassThrough; captured: CappedText; ended: Promise<void> };
-
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch = UNWATCHED): void {
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD' && (req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined);
-  if (!hasBody) return send(req, res, deps, cors, watch, undefined);
-  const limit = deps.maxBodyBytes ?? MAX_CAPTURED_BODY_BYTES;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const onEnd = () => send(req, res, deps, cors, watch, { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
-  const onData = (chunk: Buffer) => {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > limit) streamOn();
-  };
-  // Past the limit the body is not held: what came so far and the rest go on as a stream.
-  const streamOn = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    const captured = new CappedText(limit);
-    const stream = new PassThrough();
-    for (const c of chunks) {
-      captured.push(c);
-      stream.write(c);
-    }
-    chunks.length = 0;
-    req.on('data', (c: Buffer) => captured.push(c));
-    const ended = new Promise<void>((resolve) => req.once('end', resolve));
-    req.pipe(stream);
-    send(req, res, deps, cors, watch, { stream, captured, ended });
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  // A client that leaves mid-body has nothing to forward; its socket is already gone.
-  req.on('error', () => {});
+  if (!hasRequestBody(req)) return send(req, res, deps, cors, watch, undefined);
+  readRequestBody(req, deps.maxBodyBytes ?? MAX_CAPTURED_BODY_BYTES, (body) => send(req, res, deps, cors, watch, body));
+}
+
+/** One request on its way: what the request and its answer share. */
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  deps: ForwardDeps;
+  cors: Record<string, string> | undefined;
+  watch: RequestWatch;
+  record: RecordFrame;
+  method: string;
+  url: string;
+  pathname: string;
+  isLegacyPost: boolean;
+  recordHere: boolean;
+  connectionId: string;
+  /** The public base the client used (rewritten origins point here). */
+  base: string;
+  /** The session known before forwarding (stateful Streamable HTTP, legacy POST). */
+  knownKey: string | undefined;
+  request: RequestRecorder;
+  /** Set when the client went away: nothing more is forwarded. */
+  clientGone: boolean;
+  /** What the client going away records: the request's departure, then the response's. */
+  onClientGone(): void;
 }
 
 function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: RequestBody | undefined): void {
   const method = req.method ?? 'GET';
-  // Every frame of this request is also linked to it at the door.
-  const record = (frame: FrameInput): number => {
-    const seq = deps.record(frame);
-    watch.frame(seq, frame.sessionKey);
-    return seq;
-  };
+  const record = linkedToDoor(deps.record, watch);
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const pathname = q === -1 ? url : url.slice(0, q);
@@ -98,13 +90,11 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const recordHere = pathname === deps.mcpPath || isLegacyPost;
   const startTs = deps.now();
   const connectionId = deps.nextConnectionId();
-  const streamed = body !== undefined && 'stream' in body ? body : undefined;
+  const streamed = isStreamed(body) ? body : undefined;
   const held = body !== undefined && 'bytes' in body ? body.bytes : undefined;
   const requestText = !recordHere ? undefined : streamed ? streamed.captured.text() : held !== undefined && held.length > 0 ? held.toString('utf8') : undefined;
-  const http: HttpInfo = { method, path: url, connectionId };
   // Frames name the HTTP request they rode on, as the door recorded it.
-  const link: { requestId?: number } = watch.id !== undefined ? { requestId: watch.id } : {};
-  Object.assign(http, link);
+  const http: HttpInfo = { method, path: url, connectionId, ...doorLink(watch) };
   if (recordHere) {
     http.requestHeaders = capturedHeaders(req.headers);
     const credential = deps.credentialOf?.(headerValue(req.headers, 'authorization'));
@@ -116,183 +106,125 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   // Legacy POSTs name their session in the query; stateful Streamable HTTP in a header. Then the
   // request is recorded before it is forwarded, so it always precedes what it causes.
   const knownKey = isLegacyPost ? legacySessionKey(search, pathname) : headerValue(req.headers, 'mcp-session-id');
-  let sessionKey = knownKey;
-  let requestRecorded = false;
-  let bodyEnded = streamed === undefined;
-  /** Records the request; a streamed one waits for its end (its size), unless `now` (an answer came first). */
-  const recordRequest = (key: string, now = true) => {
-    sessionKey = key;
-    if (!recordHere || requestText === undefined || requestRecorded || (!now && !bodyEnded)) return;
-    deps.onRequestHeaders?.(key, req.headers);
-    requestRecorded = true;
-    if (streamed) http.cut = { size: streamed.captured.size };
-    record({ ts: startTs, sessionKey: key, direction: 'c2s', transport: isLegacyPost ? 'legacy-sse' : 'http-json', kind: 'data', raw: requestText, http });
-  };
-  if (knownKey !== undefined) recordRequest(knownKey, false);
-  void streamed?.ended.then(() => {
-    bodyEnded = true;
-    if (sessionKey !== undefined) recordRequest(sessionKey);
-  });
+  const request = new RequestRecorder({ recordHere, text: requestText, streamed, transport: isLegacyPost ? 'legacy-sse' : 'http-json', ts: startTs, http, headers: req.headers, onRequestHeaders: deps.onRequestHeaders }, record);
+  if (knownKey !== undefined) request.recordAs(knownKey, false);
   const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText);
 
   const ac = new AbortController();
-  let clientGone = false;
-  /** Set once the response streams: records the departure unless the stream can be resumed. */
-  let onClientGone = () => {
-    recordRequest(sessionKey ?? fallbackKey());
-    recordClientLeft(record, deps.now, recordHere && requestRecorded, sessionKey!, 'http-json', http);
+  const exchange: Exchange = {
+    req, res, deps, cors, watch, record, method, url, pathname, isLegacyPost, recordHere, connectionId, base, knownKey, request,
+    clientGone: false,
+    // Replaced once the response streams: then it records the departure unless the stream can be resumed.
+    onClientGone: () => {
+      request.recordAs(request.sessionKey ?? fallbackKey());
+      if (recordHere && request.recorded) recordClientLeft(record, deps.now, request.sessionKey!, 'http-json', http);
+    },
   };
   res.on('close', () => {
     if (res.writableFinished) return;
-    clientGone = true;
+    exchange.clientGone = true;
     ac.abort();
-    onClientGone();
+    exchange.onClientGone();
   });
 
   deps
     .request(deps.upstreamOrigin + url, { method, headers: upstreamRequestHeaders(req.headers, proto), body: streamed ? streamed.stream : held, signal: ac.signal })
     .then(
       (up) => {
-        if (clientGone) return void up.body.destroy();
-        recordRequest(sessionKey ?? headerValue(up.headers, 'mcp-session-id') ?? fallbackKey());
-        respond(up);
+        if (exchange.clientGone) return void up.body.destroy();
+        request.recordAs(request.sessionKey ?? headerValue(up.headers, 'mcp-session-id') ?? fallbackKey());
+        respond(exchange, up);
       },
       (err: unknown) => {
-        if (clientGone) return;
-        const key = sessionKey ?? fallbackKey();
-        recordRequest(key);
+        if (exchange.clientGone) return;
+        const key = request.sessionKey ?? fallbackKey();
+        request.recordAs(key);
         const reason = describeError(err);
-        if (recordHere) {
-          record({ ts: deps.now(), sessionKey: key, direction: 's2c', transport: 'http-json', kind: 'transport', raw: transportFrameText('upstream-error', reason), http: { method, path: url, status: 502, connectionId, ...link } });
-        }
+        if (recordHere) recordUpstreamError(record, deps.now, key, reason, { method, path: url, status: 502, connectionId, ...doorLink(watch) });
         watch.upstreamFailed(reason);
         answerUpstreamFailure(res, requestText, reason, cors);
       },
     );
+}
 
-  function respond(up: UpstreamResponse): void {
-    const key = sessionKey!;
-    const headers = downstreamResponseHeaders(up.headers);
-    rewriteOriginHeaders(headers, deps.upstreamOrigin, base);
-    if (cors) Object.assign(headers, cors);
-    const contentType = headerValue(up.headers, 'content-type') ?? '';
-    const isSse = contentType.startsWith('text/event-stream');
-    if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {
-      return sendRewrittenMetadata(up, res, headers, (text) => rewriteProtectedResourceMetadata(text, deps.upstreamOrigin, base));
+/** Writes the upstream's answer to the client as it arrives, and records it on the way. */
+function respond(exchange: Exchange, up: UpstreamResponse): void {
+  const { res, deps, method, pathname, base, recordHere, isLegacyPost } = exchange;
+  const headers = downstreamResponseHeaders(up.headers);
+  rewriteOriginHeaders(headers, deps.upstreamOrigin, base);
+  if (exchange.cors) Object.assign(headers, exchange.cors);
+  const contentType = headerValue(up.headers, 'content-type') ?? '';
+  const isSse = contentType.startsWith('text/event-stream');
+  if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {
+    return sendRewrittenMetadata(up, res, headers, (text) => rewriteProtectedResourceMetadata(text, deps.upstreamOrigin, base));
+  }
+  const frames: ResponseFrames = {
+    record: exchange.record,
+    now: deps.now,
+    sessionKey: exchange.request.sessionKey!,
+    transport: isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json',
+    http: { method, path: exchange.url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId: exchange.connectionId, ...doorLink(exchange.watch) },
+  };
+  if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
+  else res.writeHead(up.statusCode, headers);
+  // A client waits for SSE headers before the first event, so they must not wait for a slow
+  // first event; but when the first event is already here (usually), it rides with them.
+  // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
+  let wroteBody = false;
+  if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
+  const recorder = responseRecorder(recordHere, isSse, isLegacyPost, up.statusCode, frames, deps.maxBodyBytes);
+  // A GET on the MCP path may be legacy HTTP+SSE: its `endpoint` event must point back here.
+  const rewriter =
+    recordHere && isSse && method === 'GET'
+      ? new EndpointRewriter(
+          (data) => rewriteEndpoint(data, deps.upstreamOrigin, base),
+          (original) => {
+            const target = new URL(original, deps.upstreamOrigin + pathname);
+            deps.legacy.add(target.pathname);
+            frames.sessionKey = legacySessionKey(target.search, target.pathname);
+            frames.transport = 'legacy-sse';
+          },
+        )
+      : undefined;
+  exchange.onClientGone = () => {
+    // A resumable stream (session + event ids) is not abandoned: the client resumes with
+    // Last-Event-ID and the answer still pairs. Anything else is the cancellation.
+    if (exchange.knownKey !== undefined && recorder.resumable) return;
+    if (recordHere) recordClientLeft(frames.record, deps.now, frames.sessionKey, frames.transport, frames.http);
+  };
+  const body = up.body;
+  body.on('data', (chunk: Buffer) => {
+    const out = rewriter ? rewriter.push(chunk) : chunk;
+    if (out !== undefined) {
+      wroteBody = true;
+      if (!res.write(out)) body.pause();
     }
-    const responseHttp: HttpInfo = { method, path: url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId, ...link };
-    if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
-    else res.writeHead(up.statusCode, headers);
-    // A client waits for SSE headers before the first event, so they must not wait for a slow
-    // first event; but when the first event is already here (usually), it rides with them.
-    // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
-    let wroteBody = false;
-    if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
-    const streamEvents = recordHere && isSse;
-    let transport: Transport = isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json';
-    let streamKey = key;
-    let sawEventId = false;
-    const parser = streamEvents ? new SseParser() : undefined;
-    // A GET on the MCP path may be legacy HTTP+SSE: its `endpoint` event must point back here.
-    const rewriter =
-      streamEvents && method === 'GET'
-        ? new EndpointRewriter(
-            (data) => rewriteEndpoint(data, deps.upstreamOrigin, base),
-            (original) => {
-              const target = new URL(original, deps.upstreamOrigin + pathname);
-              deps.legacy.add(target.pathname);
-              streamKey = legacySessionKey(target.search, target.pathname);
-              transport = 'legacy-sse';
-            },
-          )
-        : undefined;
-    // A legacy POST's body is `Accepted`, not a message: only failures are worth recording.
-    const collectBody = recordHere && !isSse && (!isLegacyPost || up.statusCode >= 400);
-    const collected = collectBody ? new CappedText(deps.maxBodyBytes) : undefined;
-    /** The collected body as a frame (a cut one says so), when there was any. */
-    const recordCollected = () => {
-      const text = collected!.text();
-      if (text.length === 0) return;
-      record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: text, http: collected!.cut ? { ...responseHttp, cut: { size: collected!.size } } : responseHttp });
-    };
-    const onEvent = (event: SseEvent) => {
-      if (event.id !== undefined) sawEventId = true;
-      // Priming events carry no message; the legacy `endpoint` event is transport plumbing.
-      if (!event.hasData || event.data === '' || event.event === 'endpoint') return;
-      const frameHttp: HttpInfo = { ...responseHttp };
-      if (event.id !== undefined) frameHttp.sseId = event.id;
-      if (event.event !== undefined) frameHttp.sseEvent = event.event;
-      if (event.truncated) frameHttp.cut = { size: event.size! };
-      record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'data', raw: event.data, http: frameHttp });
-    };
-    onClientGone = () => {
-      // A resumable stream (session + event ids) is not abandoned: the client resumes with
-      // Last-Event-ID and the answer still pairs. Anything else is the cancellation.
-      if (knownKey !== undefined && sawEventId) return;
-      recordClientLeft(record, deps.now, recordHere, streamKey, transport, responseHttp);
-    };
-    const body = up.body;
-    body.on('data', (chunk: Buffer) => {
-      const out = rewriter ? rewriter.push(chunk) : chunk;
-      if (out !== undefined) {
-        wroteBody = true;
-        if (!res.write(out)) body.pause();
-      }
-      if (parser) {
-        for (const item of parser.push(chunk)) if (item.type === 'event') onEvent(item);
-      } else if (collected) {
-        collected.push(chunk);
-      }
-    });
-    res.on('drain', () => body.resume());
-    body.on('end', () => {
-      const rest = rewriter?.flush();
-      if (rest) res.write(rest);
-      if (parser) for (const item of parser.end()) if (item.type === 'event') onEvent(item);
-      if (collected) recordCollected();
-      res.end();
-    });
-    body.on('error', (err: unknown) => {
-      if (clientGone) return;
-      // The client got these bytes before the break: they are evidence too, as a (malformed) frame.
-      if (collected) recordCollected();
-      const what = isSse ? 'the SSE stream' : 'the response body';
-      watch.upstreamCut(`${what} broke: ${describeError(err)}`);
-      if (recordHere) {
-        record({ ts: deps.now(), sessionKey: streamKey, direction: 's2c', transport, kind: 'transport', raw: transportFrameText('stream-error', `${what} broke: ${describeError(err)}`), http: responseHttp });
-      }
-      // An SSE stream can end cleanly (the client may resume); a cut body cannot be made whole.
-      if (isSse) res.end();
-      else res.destroy();
-    });
-  }
-}
-
-function recordClientLeft(record: (frame: FrameInput) => number, now: () => number, recordHere: boolean, sessionKey: string, transport: Transport, http: HttpInfo): void {
-  if (!recordHere) return;
-  record({ ts: now(), sessionKey, direction: 'c2s', transport, kind: 'transport', raw: transportFrameText('client-disconnected', 'the client closed the connection; the upstream request was aborted'), http: { method: http.method, path: http.path, connectionId: http.connectionId!, ...(http.requestId !== undefined ? { requestId: http.requestId } : {}) } });
-}
-
-function rewriteOriginHeaders(headers: Record<string, string | string[]>, upstreamOrigin: string, base: string): void {
-  const location = headers.location;
-  if (typeof location === 'string') headers.location = rewriteUrl(location, upstreamOrigin, base);
-  const auth = headers['www-authenticate'];
-  if (auth !== undefined) {
-    headers['www-authenticate'] = Array.isArray(auth) ? auth.map((v) => rewriteWwwAuthenticate(v, upstreamOrigin, base)) : rewriteWwwAuthenticate(auth, upstreamOrigin, base);
-  }
-}
-
-function sendRewrittenMetadata(up: UpstreamResponse, res: ServerResponse, headers: Record<string, string | string[]>, rewrite: (text: string) => string | undefined): void {
-  const chunks: Buffer[] = [];
-  up.body.on('data', (c: Buffer) => chunks.push(c));
-  up.body.on('error', () => res.destroy());
-  up.body.on('end', () => {
-    const original = Buffer.concat(chunks);
-    const rewritten = rewrite(original.toString('utf8'));
-    const out = rewritten === undefined ? original : Buffer.from(rewritten, 'utf8');
-    delete headers['transfer-encoding'];
-    headers['content-length'] = String(out.length);
-    res.writeHead(up.statusCode, headers);
-    res.end(out);
+    recorder.push(chunk);
   });
+  res.on('drain', () => body.resume());
+  body.on('end', () => {
+    const rest = rewriter?.flush();
+    if (rest) res.write(rest);
+    recorder.end();
+    res.end();
+  });
+  body.on('error', (err: unknown) => {
+    if (exchange.clientGone) return;
+    recorder.broke();
+    const what = isSse ? 'the SSE stream' : 'the response body';
+    const reason = `${what} broke: ${describeError(err)}`;
+    exchange.watch.upstreamCut(reason);
+    if (recordHere) recordStreamError(frames.record, deps.now, frames.sessionKey, frames.transport, reason, frames.http);
+    // An SSE stream can end cleanly (the client may resume); a cut body cannot be made whole.
+    if (isSse) res.end();
+    else res.destroy();
+  });
+}
+
+function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, status: number, frames: ResponseFrames, maxBodyBytes: number | undefined): ResponseRecorder {
+  if (!recordHere) return NOT_RECORDED;
+  if (isSse) return new SseRecorder(frames);
+  // A legacy POST's body is `Accepted`, not a message: only failures are worth recording.
+  if (isLegacyPost && status < 400) return NOT_RECORDED;
+  return new BodyRecorder(frames, maxBodyBytes);
 }

@@ -1,0 +1,95 @@
+/**
+ * Records what an upstream response carries, chunk by chunk as the tap forwards it: an SSE
+ * stream's events, one frame each, or a JSON body collected (bounded, capped-text.ts) and recorded
+ * when it ends. Both write to `ResponseFrames`, whose session and transport a legacy `endpoint`
+ * event may still change.
+ */
+import { SseParser, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
+import type { RecordFrame } from './door-frames.js';
+import { CappedText } from './capped-text.js';
+
+/** Where one response's frames go. */
+export interface ResponseFrames {
+  record: RecordFrame;
+  now(): number;
+  sessionKey: string;
+  transport: Transport;
+  http: HttpInfo;
+}
+
+export interface ResponseRecorder {
+  /** Sees each chunk after it was written to the client. */
+  push(chunk: Buffer): void;
+  /** The body ended. */
+  end(): void;
+  /** The body broke off: what arrived is evidence too. */
+  broke(): void;
+  /** The stream carried event ids: a client that leaves may resume it (not a cancellation). */
+  readonly resumable: boolean;
+}
+
+/** A response on a path that is not recorded, or a legacy POST's `Accepted`. */
+export const NOT_RECORDED: ResponseRecorder = { push() {}, end() {}, broke() {}, resumable: false };
+
+/** One frame per SSE event that carries a message. */
+export class SseRecorder implements ResponseRecorder {
+  resumable = false;
+  private readonly parser = new SseParser();
+
+  constructor(private readonly frames: ResponseFrames) {}
+
+  push(chunk: Buffer): void {
+    this.events(this.parser.push(chunk));
+  }
+
+  end(): void {
+    this.events(this.parser.end());
+  }
+
+  broke(): void {}
+
+  private events(items: SseItem[]): void {
+    for (const item of items) if (item.type === 'event') this.event(item);
+  }
+
+  private event(event: SseEvent): void {
+    if (event.id !== undefined) this.resumable = true;
+    // Priming events carry no message; the legacy `endpoint` event is transport plumbing.
+    if (!event.hasData || event.data === '' || event.event === 'endpoint') return;
+    const frames = this.frames;
+    const http: HttpInfo = { ...frames.http };
+    if (event.id !== undefined) http.sseId = event.id;
+    if (event.event !== undefined) http.sseEvent = event.event;
+    if (event.truncated) http.cut = { size: event.size! };
+    frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: event.data, http });
+  }
+}
+
+/** The whole body as one frame (a cut one says so), when there was any. */
+export class BodyRecorder implements ResponseRecorder {
+  readonly resumable = false;
+  private readonly collected: CappedText;
+
+  constructor(
+    private readonly frames: ResponseFrames,
+    maxBodyBytes: number | undefined,
+  ) {
+    this.collected = new CappedText(maxBodyBytes);
+  }
+
+  push(chunk: Buffer): void {
+    this.collected.push(chunk);
+  }
+
+  end(): void {
+    const collected = this.collected;
+    const text = collected.text();
+    if (text.length === 0) return;
+    const frames = this.frames;
+    frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: text, http: collected.cut ? { ...frames.http, cut: { size: collected.size } } : frames.http });
+  }
+
+  broke(): void {
+    this.end();
+  }
+}
