@@ -132,7 +132,8 @@ test.describe('replay on the demo server', () => {
     await page.getByTestId('replay-send').click();
     const error = page.getByTestId('replay-error');
     await expect(error).toHaveAttribute('data-code', 'session_expired');
-    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'transport_error');
+    // The server's own answer (-32001 Session not found), recorded as one exchange.
+    await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'protocol_error');
     await page.getByTestId('replay-retry-fresh').click();
     await expect(page.getByTestId('replay-result')).toHaveAttribute('data-status', 'business_error');
     await expect(page.getByTestId('replay-result')).toContainText('fresh session');

@@ -101,13 +101,15 @@ describe('POST /api/replay in session mode', () => {
     expect(clientCall).toMatchObject({ status: 'ok', diagnostics: 0 });
   });
 
-  it('says the session expired, captures a transport_error, and offers fresh, which works', async () => {
+  it('says the session expired, captures one exchange with the server\'s own answer, and offers fresh, which works', async () => {
     const originalId = await failedCall();
     await transport.terminateSession(); // DELETE: the server forgets the session
     const expired = await api<ReplayFailure>(app, '/api/replay', { exchangeId: originalId, mode: 'session', message: fixed() });
     expect(expired.status).toBe(409);
     expect(expired.body).toMatchObject({ error: { code: 'session_expired', message: expect.stringContaining('expired') }, retryWith: 'fresh' });
-    expect(expired.body.exchange).toMatchObject({ status: 'transport_error', replayOf: originalId });
+    // The server's own words (its id-null -32001), not a transport failure of mcpscope's making; one row.
+    expect(expired.body.exchange).toMatchObject({ status: 'protocol_error', errorCode: -32001, errorMessage: expect.stringContaining('Session not found'), replayOf: originalId });
+    expect(app.store.exchanges(50).filter((e) => e.replayOf === originalId || e.status === 'transport_error')).toHaveLength(1);
 
     const fresh = await api<ReplayResponse>(app, '/api/replay', { exchangeId: originalId, mode: 'fresh', message: fixed() });
     expect(fresh.status).toBe(200);

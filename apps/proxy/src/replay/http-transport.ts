@@ -48,7 +48,12 @@ export class HttpReplayTransport implements ReplayTransport {
         // Legacy era: 404 on a request carrying a session id means the server forgot the session.
         const body = await readText(res);
         const message = `the upstream no longer knows session ${out.headers['mcp-session-id']} (HTTP 404${body ? `: ${body.slice(0, 200)}` : ''})`;
-        sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', message), http: responseHttp });
+        // The server's own answer (an id-null JSON-RPC error, as SDK servers send) is recorded as
+        // it came, so the exchange shows what the server said; only a body that is no JSON-RPC
+        // message becomes a transport failure.
+        const said = classifyText(body);
+        if (said.kind === 'error' || said.kind === 'response') sink.frame({ direction: 's2c', kind: 'data', raw: body, http: responseHttp });
+        else sink.frame({ direction: 's2c', kind: 'transport', raw: transportFrameText('stream-error', message), http: responseHttp });
         return { ...answer, failure: { kind: 'session_expired', message } };
       }
       if (contentType.startsWith('text/event-stream')) {

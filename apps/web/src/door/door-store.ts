@@ -22,10 +22,21 @@ export interface DoorState {
   client?: string;
   /** The record open in the detail pane. */
   record?: number;
+  /**
+   * Sessions the client ended: a DELETE on the MCP endpoint the server accepted (2xx). Kept
+   * when the record itself is dropped at DOOR_CAP: an ended session stays ended.
+   */
+  endedSessions: Set<string>;
   apply(records: readonly DoorRecord[], rev?: number): void;
   setLoaded(rev: number): void;
   chooseClient(key: string | undefined): void;
   openRecord(id: number | undefined): void;
+}
+
+/** The session a record ended: a DELETE the server accepted, with the session it named. */
+function endedBy(r: DoorRecord): string | undefined {
+  if (r.method !== 'DELETE' || r.status === undefined || r.status < 200 || r.status >= 300) return undefined;
+  return r.sessionKey ?? r.mcpSessionId;
 }
 
 export type DoorStore = UseBoundStore<StoreApi<DoorState>>;
@@ -35,19 +46,23 @@ export const createDoorStore = (): DoorStore => create<DoorState>((set) => ({
   tick: 0,
   rev: 0,
   loaded: false,
+  endedSessions: new Set(),
   apply: (records, rev) =>
     set((s) => {
       if (records.length === 0 && (rev === undefined || rev <= s.rev)) return {};
+      let endedSessions = s.endedSessions;
       for (const r of records) {
         const held = s.records.get(r.id);
         if (!held || held.rev <= r.rev) s.records.set(r.id, r);
+        const key = endedBy(r);
+        if (key !== undefined && !endedSessions.has(key)) endedSessions = new Set(endedSessions).add(key);
       }
       if (s.records.size > DOOR_CAP) {
         const ids = [...s.records.keys()].sort((a, b) => a - b);
         for (const id of ids.slice(0, s.records.size - DOOR_CAP)) s.records.delete(id);
       }
       // Only an event's rev moves the cursor: a snapshot page may hold records newer than others it missed.
-      return { tick: s.tick + 1, rev: Math.max(s.rev, rev ?? 0) };
+      return { tick: s.tick + 1, rev: Math.max(s.rev, rev ?? 0), endedSessions };
     }),
   setLoaded: (rev) => set((s) => ({ loaded: true, rev: Math.max(s.rev, rev) })),
   chooseClient: (client) => set(client === undefined ? { client: undefined, record: undefined } : { client, record: undefined }),

@@ -3,6 +3,8 @@
  * sentence, parse errors marked at their position, one-click chips and the operator help.
  * `/` focuses it from anywhere; Esc leaves it.
  */
+import { syntaxHint } from './syntax-hint.js';
+import { SessionScope, useSessionScopeLabel } from './SessionScope.js';
 import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
@@ -74,6 +76,8 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
   /** The highlighted suggestion; -1 until the user moves into the list (Enter then applies the text). */
   const [active, setActive] = useState(-1);
   const [help, setHelp] = useState(false);
+  const scope = useSessionScopeLabel();
+  const hint = useMemo(() => syntaxHint(text), [text]);
   const liveShown = useLive((s) => s.view.size);
   const liveTotal = useLive((s) => s.index.size);
   const { shown: viewSize, total, noun } = counts ?? { shown: liveShown, total: liveTotal, noun: 'exchanges' };
@@ -171,6 +175,7 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
         <div className="chips" role="group" aria-label="Quick filters">
           {chips ?? (
             <>
+              <SessionScope />
               <Chip term="status:err" label="errors" title="Protocol, tool, transport errors and invalid frames" />
               <Chip term="status:business_error" label="tool errors" title="Results with isError: true" />
               <Chip term="status:pending" label="pending" title="Still waiting for an answer" />
@@ -194,10 +199,23 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
           <>✕ Column {error.position + 1}: {error.message}</>
         ) : compiled.description ? (
           <>
-            This filter means: {compiled.description} — <strong>{viewSize}</strong> of {total} {noun}
+            This filter means: {compiled.description}{scope && !counts ? `, in ${scope}` : ''} — <strong>{viewSize}</strong> of {total} {noun}
             {compiled.serverText !== undefined && <SearchNote />}
           </>
+        ) : scope && !counts ? (
+          <>
+            Only {scope} — <strong>{viewSize}</strong> of {total} {noun}
+          </>
         ) : null}
+        {hint && (
+          <span className="filter-hint" data-testid="filter-hint">
+            {' '}Did you mean{' '}
+            <button type="button" className="link" data-testid="filter-hint-apply" onClick={() => useUi.getState().setFilter(hint.fixed)}>
+              <code>{hint.fixed}</code>
+            </button>
+            ? ({hint.reasons.join('; ')})
+          </span>
+        )}
       </div>
       {help && <Help onClose={() => setHelp(false)} />}
     </div>

@@ -11,6 +11,11 @@ import { ReplayResult } from './ReplayResult.js';
 import { ReplayToolbar } from './ReplayToolbar.js';
 import { ServerInputs } from './ServerInputs.js';
 import { useReplay } from './use-replay.js';
+import { useCloseOnEscape } from './use-close-on-escape.js';
+import { SessionEndedWarning } from './SessionEndedWarning.js';
+import { OriginalDiagnostics } from './OriginalDiagnostics.js';
+import { useUi } from '../store/ui-store.js';
+import { statusLabel } from './status-label.js';
 import './replay.css';
 
 const MessageEditor = lazy(() => import('./MessageEditor.js'));
@@ -33,8 +38,10 @@ function ReplayHead({ what, onClose }: { what: ReactNode; onClose(): void }) {
 }
 
 export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
-  const replay = useReplay(api, exchangeId);
   const composing = !exchangeId;
+  // Compose starts in the session the view is scoped to, if any.
+  const replay = useReplay(api, exchangeId, composing ? (useUi.getState().session ?? '') : '');
+  useCloseOnEscape(onClose);
 
   if (replay.loadError) {
     return (
@@ -47,7 +54,7 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
   const summary = replay.original?.exchange;
   const what = summary ? (
     <>
-      of #{summary.id} <code>{summary.method}</code> {summary.target ?? ''} — <span className={`status-${summary.status}`}>{summary.status}</span>
+      of #{summary.id} <code>{summary.method}</code> {summary.target ?? ''} — <span className={`status-${summary.status}`}>{statusLabel(summary.status)}</span>
     </>
   ) : composing ? 'compose a message' : 'loading…';
 
@@ -55,6 +62,8 @@ export function ReplayPanel({ api, exchangeId, onClose }: ReplayPanelProps) {
     <div className="replay-panel" role="dialog" aria-label="Replay" data-testid="replay-panel">
       <ReplayHead what={what} onClose={onClose} />
       <ReplayToolbar replay={replay} composing={composing} />
+      <OriginalDiagnostics replay={replay} />
+      <SessionEndedWarning replay={replay} />
       <div className="replay-editor" data-testid="replay-editor">
         <Suspense fallback={<div className="replay-loading">Loading editor…</div>}>
           {(composing || replay.original) && <MessageEditor value={replay.text} onChange={replay.setText} tools={replay.tools} onSubmit={() => void replay.send()} />}

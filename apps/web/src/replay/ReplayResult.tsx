@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import { responseRaw } from './exchange-text.js';
 import type { ReplayState } from './use-replay.js';
 import { diffText } from './volatile.js';
+import { statusLabel } from './status-label.js';
 
 const ResponseDiff = lazy(() => import('./ResponseDiff.js'));
 
@@ -19,7 +20,7 @@ export function ReplayResult({ replay }: { replay: ReplayState }) {
   return (
     <section className="replay-result">
       <div className="replay-result-line" data-testid="replay-result" data-status={replayed.status} data-exchange-id={replayed.id}>
-        Replay #{replayed.id} <span className={`status-${replayed.status}`}>{replayed.status}</span>
+        Replay #{replayed.id} <span className={`status-${replayed.status}`}>{statusLabel(replayed.status)}</span>
         {replayed.latencyMs !== undefined && ` in ${replayed.latencyMs.toFixed(1)} ms`}
         {latest.response && ` · ${latest.response.mode === 'fresh' ? 'fresh session' : 'same session'} ${latest.response.sessionKey.slice(0, 12)} · id ${latest.response.sentId ?? '—'}`}
         <span className="replay-spacer" />
@@ -29,7 +30,7 @@ export function ReplayResult({ replay }: { replay: ReplayState }) {
       </div>
       {original ? (
         <>
-          <div className="replay-diff-labels"><span>Original #{original.exchange.id} ({original.exchange.status})</span><span>Replay #{replayed.id} ({replayed.status})</span></div>
+          <div className="replay-diff-labels"><span>Original #{original.exchange.id} ({statusLabel(original.exchange.status)})</span><span>Replay #{replayed.id} ({statusLabel(replayed.status)})</span></div>
           <div className="replay-diff" data-testid="replay-diff">
             <Suspense fallback={<div className="replay-loading">Loading diff…</div>}>
               <ResponseDiff original={originalAnswer} modified={replayAnswer} />

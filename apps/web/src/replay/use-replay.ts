@@ -97,7 +97,7 @@ export function useReplay(api: ApiClient, exchangeId: string | undefined, initia
   const [text, setText] = useState(() => (exchangeId ? '' : templateFor('tools/list')));
   const { original, loadError } = useOriginal(replayApi, exchangeId, setText);
   const [composerSession, setComposerSession] = useState<string>(initialSession);
-  const [mode, setMode] = useState<ReplayMode>(exchangeId ? 'session' : 'fresh');
+  const [mode, setMode] = useState<ReplayMode>(exchangeId || initialSession ? 'session' : 'fresh');
   const [busy, setBusy] = useState(false);
   const [latest, setLatest] = useState<ReplayResult>();
   const [failure, setFailure] = useState<ReplayFailure>();

@@ -1,4 +1,5 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
+import { useDoor } from '../door/door-store.js';
 import { shortSessionKey } from './short-key.js';
 import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
@@ -23,6 +24,7 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
   const server = serverName(s);
   const clientCaps = capabilityNames(s.clientCapabilities);
   const serverCaps = capabilityNames(s.serverCapabilities);
+  const closed = useDoor((d) => d.endedSessions.has(s.sessionKey));
   return (
     <li>
       <button
@@ -34,7 +36,7 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
       >
         <span className="session-client">
           {clientName(s)}
-          {s.ended && <span className="muted"> (ended)</span>}
+          {(s.ended || closed) && <span className="muted" data-testid="session-ended" title="The client ended this session (DELETE): a replay into it will be refused"> (ended)</span>}
           {s.expired && <span className="muted" title="The server answered a request on it as a session it no longer knows"> (gone)</span>}
         </span>
         <span className="session-line muted">
