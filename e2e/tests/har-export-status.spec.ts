@@ -2,51 +2,40 @@
 // 202 Accepted carries status 202 (not 0), and the client's standing GET stream, on which the
 // server sent a notification, has the same origin as the POSTs (not http://localhost/mcp).
 // The upstream is a stateful official-SDK server that announces a change on the GET stream.
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
 
 interface HarEntry {
   request: { method: string; url: string; postData?: { text: string } };
   response: { status: number; statusText: string };
 }
 
-let upstream: Server;
+/** Announces a change outside any request: the SDK puts it on the client's standing GET stream. */
+function announcer(): McpServer {
+  const server = new McpServer({ name: 'announcer', version: '1.0.0' }, { capabilities: { resources: { listChanged: true } } });
+  server.registerResource('note', 'note://one', {}, async () => ({ contents: [{ uri: 'note://one', text: 'one' }] }));
+  server.registerTool('announce', {}, async () => {
+    setTimeout(() => server.sendResourceListChanged(), 50);
+    return { content: [{ type: 'text', text: 'announced' }] };
+  });
+  return server;
+}
+
+let upstream: SdkUpstream;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  upstream = createServer(async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
-    if (!transport) {
-      const server = new McpServer({ name: 'announcer', version: '1.0.0' }, { capabilities: { resources: { listChanged: true } } });
-      server.registerResource('note', 'note://one', {}, async () => ({ contents: [{ uri: 'note://one', text: 'one' }] }));
-      // Sent outside any request: the SDK puts it on the client's standing GET stream.
-      server.registerTool('announce', {}, async () => {
-        setTimeout(() => server.sendResourceListChanged(), 50);
-        return { content: [{ type: 'text', text: 'announced' }] };
-      });
-      const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void transports.set(id, fresh) });
-      await server.connect(fresh);
-      transport = fresh;
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  app = await runMcpscope(['--target', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`]);
+  upstream = await startSdkUpstream(announcer, 'stateful');
+  app = await runMcpscope(['--target', upstream.url]);
 });
 
 test.afterAll(async () => {
   await app?.stop();
-  upstream?.closeAllConnections();
-  await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
+  await upstream?.close();
 });
 
 test('HAR: 202 Accepted answers keep their status and the GET stream shares the POSTs\' origin', async ({ page }) => {

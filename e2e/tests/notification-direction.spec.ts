@@ -1,14 +1,12 @@
 // Issue 23 item 10: a notification says who sent it. The client's notifications/initialized reads
 // C → S and the server's notifications/message (a log line sent during a tools/call) reads S → C,
 // instead of both showing "—"; the Legend explains the Dir marks, "—" and "△ N".
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
 
 /** A server that logs to the client while it answers (notifications/message on the call's stream). */
 function loggingServer(): McpServer {
@@ -20,19 +18,12 @@ function loggingServer(): McpServer {
   return server;
 }
 
-let upstream: Server;
+let upstream: SdkUpstream;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = createServer(async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = loggingServer();
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  app = await runMcpscope(['--target', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`]);
+  upstream = await startSdkUpstream(loggingServer, 'stateless');
+  app = await runMcpscope(['--target', upstream.url]);
   const client = await sdkClient(app.mcpUrl, 'dir-client');
   await client.callTool({ name: 'work', arguments: { job: 'report' } });
   await client.close();
@@ -40,8 +31,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await app?.stop();
-  upstream?.closeAllConnections();
-  await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
+  await upstream?.close();
 });
 
 test('notifications show their direction, and the Legend explains —, the arrows and △ N', async ({ page }) => {

@@ -3,14 +3,12 @@
 // dashboard: each is replayed in a fresh session, captured and linked to its original, and the
 // table says which is fixed and which still fails, with a diff per row. Then a filter and the
 // selected call as the scope.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
 
 /** The server under repair: `weather` is fixed when `fixed` is set, `stock` stays broken. */
 const repairs = { fixed: false };
@@ -28,26 +26,17 @@ function fixtureServer(): McpServer {
   return server;
 }
 
-let upstream: Server;
+let upstream: SdkUpstream;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  // Stateless Streamable HTTP: every POST gets its own server instance (the SDK's stateless idiom).
-  upstream = createServer(async (req, res) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = fixtureServer();
-    res.on('close', () => void transport.close().then(() => server.close()));
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  app = await runMcpscope(['--target', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`]);
+  upstream = await startSdkUpstream(fixtureServer, 'stateless');
+  app = await runMcpscope(['--target', upstream.url]);
 });
 
 test.afterAll(async () => {
   await app?.stop();
-  upstream?.closeAllConnections();
-  await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
+  await upstream?.close();
 });
 
 test('after a fix, the failed calls of the view are re-run: one fixed, one still failing, each linked and diffed', async ({ page }) => {

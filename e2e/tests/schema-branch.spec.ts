@@ -2,46 +2,36 @@
 // integer is reported at that field as an integer problem (not "$.result.content.number must be
 // array", the first anyOf branch), and as a warning, because the official SDK accepts it.
 // Real official-SDK server (asks) and client (answers) through the tap.
-import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { openDashboard, row, SCREENSHOTS } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
 
-let upstream: Server;
+/** Asks the client for a number while it answers a call (elicitation/create). */
+function asker(): McpServer {
+  const server = new McpServer({ name: 'asker', version: '1.0.0' });
+  server.registerTool('ask', {}, async () => {
+    const answer = await server.server.elicitInput({ message: 'How many?', requestedSchema: { type: 'object', properties: { number: { type: 'number' } } } });
+    return { content: [{ type: 'text', text: JSON.stringify(answer.content) }] };
+  });
+  return server;
+}
+
+let upstream: SdkUpstream;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  upstream = createServer(async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
-    if (!transport) {
-      const server = new McpServer({ name: 'asker', version: '1.0.0' });
-      server.registerTool('ask', {}, async () => {
-        const answer = await server.server.elicitInput({ message: 'How many?', requestedSchema: { type: 'object', properties: { number: { type: 'number' } } } });
-        return { content: [{ type: 'text', text: JSON.stringify(answer.content) }] };
-      });
-      const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void transports.set(id, fresh) });
-      await server.connect(fresh);
-      transport = fresh;
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-  app = await runMcpscope(['--target', `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/mcp`]);
+  upstream = await startSdkUpstream(asker, 'stateful');
+  app = await runMcpscope(['--target', upstream.url]);
 });
 
 test.afterAll(async () => {
   await app?.stop();
-  upstream?.closeAllConnections();
-  await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
+  await upstream?.close();
 });
 
 test('an elicitation answer of 3.14 is diagnosed at its field as an integer warning, not "must be array"', async ({ page }) => {
