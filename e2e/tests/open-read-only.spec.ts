@@ -1,7 +1,8 @@
 // Issue 23 item 8: `mcpscope open FILE` is read-only and says so. The badge reads
 // "read-only: FILE" instead of a green "live"; Compose, Edit & replay and Re-run are disabled
 // with a hint on how to replay against a live server; the two imported sessions show distinct
-// keys; `mcpscope open --help` prints its usage.
+// keys; `mcpscope open --help` prints its usage. A replay made before the export is still marked
+// ↻ on the opened file's row, pointing at the imported original (the JSONL carries the link).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,11 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
   }
   const token = new URL(proxy.app.dashboardLoginUrl).searchParams.get('token')!;
   const headers = { authorization: `Bearer ${token}` };
+  const page0 = await (await request.get(`${proxy.app.dashboardUrl}/api/exchanges?limit=50`, { headers })).json() as { exchanges: { id: string; method?: string }[] };
+  const original = page0.exchanges.find((e) => e.method === 'tools/call')!;
+  const message = { jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 90 } } };
+  const replayed = await request.post(`${proxy.app.dashboardUrl}/api/replay`, { headers, data: { exchangeId: original.id, mode: 'fresh', message } });
+  expect(replayed.status()).toBe(200);
   const file = join(mkdtempSync(join(tmpdir(), 'mcpscope-open-')), 'shared.jsonl');
   writeFileSync(file, await (await request.get(`${proxy.app.dashboardUrl}/api/export?format=jsonl`, { headers })).text());
 
@@ -47,6 +53,15 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
     const sessions = new Set(await rows(page).evaluateAll((els) => els.map((el) => el.getAttribute('data-session'))));
     expect(new Set(stubs).size).toBe(sessions.size);
     expect(stubs.every((s) => !s.startsWith('import'))).toBe(true);
+
+    // The replay came along: one ↻ mark, and clicking it selects the imported original.
+    const mark = page.getByTestId('replay-mark');
+    await expect(mark).toHaveCount(1);
+    const originalId = await mark.getAttribute('data-replay-of');
+    await mark.click();
+    await expect(page.locator(`[data-testid="exchange-row"][data-id="${originalId}"]`)).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByTestId('detail-pane')).toContainText('"budget": 40');
+    await page.screenshot({ path: `${SCREENSHOTS}open-replay-link.png` });
 
     await row(page, 'tools/call').first().click();
     const replayButton = page.getByTestId('replay-button');

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Frame } from '@mcpscope/protocol';
-import { jsonlFrameLine, jsonlHeaderLine, readJsonl, JSONL_FORMAT } from '../src/interchange/jsonl.js';
+import { jsonlFrameLine, jsonlHeaderLine, jsonlLinkLine, readJsonl, JSONL_FORMAT } from '../src/interchange/jsonl.js';
 import { importCapture } from '../src/interchange/importer.js';
 import { writeHar } from '../src/interchange/har-writer.js';
 import { validateHar } from '../src/interchange/har-validate.js';
@@ -55,6 +55,17 @@ describe('mcpscope JSONL', () => {
       { where: 'line 6', message: expect.stringContaining('seq 3 is not after the previous frame') },
     ]);
     expect(result.report.sessionKeys).toEqual(['import:bug.jsonl:s']);
+  });
+
+  it('reads replay links back, and names a broken link line without losing the others', () => {
+    const frame = (seq: number) => jsonlFrameLine({ seq, ts: 1.7e12 + seq, sessionKey: 's', direction: 'c2s', transport: 'http-json', kind: 'data', raw: `{"jsonrpc":"2.0","id":${seq},"method":"tools/call"}` });
+    const link = { exchangeId: '3', replayOf: '1', mode: 'session', ts: 1.7e12 + 3 };
+    const text = header + frame(1) + frame(3) + jsonlLinkLine(link) + '{"type":"link","exchangeId":"x","replayOf":"1","mode":"session","ts":1}\n';
+    const read = readJsonl(text);
+    expect(read.ok && read.value.links).toEqual([link]);
+    expect(read.ok && read.value.problems).toEqual([{ where: 'line 5', message: expect.stringContaining('"exchangeId"') }]);
+    const imported = importCapture(text, 'links.jsonl');
+    expect(imported.ok && imported.report.links).toBe(1);
   });
 
   it('refuses a file from a newer mcpscope, saying which version it is', () => {

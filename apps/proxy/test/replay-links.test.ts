@@ -1,18 +1,23 @@
 // A replay is marked as one wherever the dashboard reads exchanges: the API's pages and detail,
 // the live WebSocket push (every push of the row, from the request alone to the answer), and a
 // reconnecting dashboard's catch-up. The mark survives a restart and `mcpscope rebuild`: links
-// are not derived from frames, so a rebuild must keep them.
+// are not derived from frames, so a rebuild must keep them. It also survives leaving the machine:
+// a JSONL export imported elsewhere, and `mcpscope open` of the export or of the capture file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ExchangeDetail, ExchangeSummary, ExchangesPage, ReplayResponse, ServerEvent } from '@mcpscope/protocol';
+import type { ExchangeDetail, ExchangeSummary, ExchangesPage, ImportResponse, ReplayResponse, ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
+import type { CaptureReader } from '../src/capture/capture-reader.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { api } from './replay-helpers.js';
+import { apiFetch } from './support/api.js';
 import { tempDbFile } from './store-helpers.js';
 import { spawnMcpscope } from './support/mcpscope.js';
+import { openCapture } from '../src/compose/open-capture.js';
+import { writeFileSync } from 'node:fs';
 
 /** A dashboard's socket: every exchange summary pushed, in order. */
 class Pushes {
@@ -91,6 +96,20 @@ describe('a replayed exchange carries replayOf', () => {
     }
   });
 
+  it('in a JSONL export imported into another mcpscope', async () => {
+    const text = await (await apiFetch(app, '/api/export?format=jsonl')).text();
+    expect(text).toContain('"type":"link"');
+    const other = await startTestMcpscope();
+    try {
+      const imported = await apiFetch(other, '/api/import?name=gifts.jsonl', { method: 'POST', body: text });
+      expect(imported.status).toBe(200);
+      expect(((await imported.json()) as ImportResponse).report.links).toBe(1);
+      expectReplayLinked(other.store);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('after a restart and after `mcpscope rebuild`', async () => {
     await client.close();
     await app.close();
@@ -109,3 +128,40 @@ describe('a replayed exchange carries replayOf', () => {
     expect(check()).toEqual({ replay: originalId, original: undefined, replays: [replayId] });
   });
 });
+
+describe('mcpscope open keeps the mark', () => {
+  it('of the capture database and of its JSONL export', async () => {
+    expect(stopped).toBe(true);
+    const fromDb = await openCapture({ file: db });
+    if (!fromDb.ok) throw new Error(fromDb.message);
+    let jsonl: string;
+    try {
+      expect(fromDb.value.report.links).toBe(1);
+      expectReplayLinked(fromDb.value.store);
+      jsonl = await (await apiFetch({ dashboardUrl: fromDb.value.dashboardUrl, token: fromDb.value.token }, '/api/export?format=jsonl')).text();
+    } finally {
+      await fromDb.value.close();
+    }
+    const file = `${db}.export.jsonl`;
+    writeFileSync(file, jsonl);
+    const fromJsonl = await openCapture({ file });
+    if (!fromJsonl.ok) throw new Error(fromJsonl.message);
+    try {
+      expect(fromJsonl.value.report.links).toBe(1);
+      expectReplayLinked(fromJsonl.value.store);
+    } finally {
+      await fromJsonl.value.close();
+    }
+  });
+});
+
+/** Exactly one imported exchange is a replay: the budget-80 call, marked as replaying the budget-40 one. */
+function expectReplayLinked(reader: CaptureReader): void {
+  const exchanges = reader.exchanges(50);
+  const budget = (ex: ExchangeSummary) => (JSON.parse(reader.frameRaw(ex.requestSeq!)!.raw) as { params: { arguments: { budget: number } } }).params.arguments.budget;
+  const replays = exchanges.filter((e) => e.replayOf !== undefined);
+  expect(replays).toHaveLength(1);
+  const original = exchanges.find((e) => e.id === replays[0]!.replayOf);
+  expect(original).toMatchObject({ method: 'tools/call', status: 'ok' });
+  expect([budget(original!), budget(replays[0]!)]).toEqual([40, 80]);
+}

@@ -35,6 +35,7 @@ import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { InspectorError } from '../core/errors.js';
 import type { WriteResult, WriteSet } from './capture-store.js';
+import type { StoredLink } from './replay-links.js';
 
 export interface CaptureBatch {
   frames: Frame[];
@@ -51,6 +52,17 @@ export interface CaptureBatch {
   requestsRev: number;
   /** Set when retention removed old frames after this batch was written. */
   retention?: Trim;
+}
+
+/** What an import hands the pipeline at once: a file's frames, and what refers to them by the file's seqs. */
+export interface ImportBatch {
+  frames: readonly FrameInput[];
+  /** Door records; their `frameSeqs` are the file's seqs. */
+  requests?: readonly DoorRecord[];
+  /** Each frame's seq in the file (`originalSeqs[i]` is `frames[i]`'s), to re-link what refers to it; empty for HAR. */
+  originalSeqs?: readonly number[];
+  /** Replay links; their exchange ids start with the file's seqs. */
+  links?: readonly StoredLink[];
 }
 
 export type BatchListener = (batch: CaptureBatch) => void;
@@ -178,17 +190,51 @@ export class CapturePipeline {
    * door records that came with them, under new ids: their frames re-linked from the file's seqs
    * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
    */
-  import(frames: readonly FrameInput[], requests: readonly DoorRecord[] = [], originalSeqs: readonly number[] = []): void {
+  import({ frames, requests = [], originalSeqs = [], links = [] }: ImportBatch): void {
     const status = this.health.status();
     if (status.state === 'paused') throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
     const idOf = this.doorIds(requests);
     const seqOf = new Map<number, number>();
+    const restoreLinks = this.linksRestorer(links);
     frames.forEach((frame, i) => {
       const seq = this.record(relinked(frame, idOf));
-      if (originalSeqs[i] !== undefined) seqOf.set(originalSeqs[i]!, seq);
+      const original = originalSeqs[i];
+      if (original === undefined) return;
+      seqOf.set(original, seq);
+      restoreLinks(original, seqOf);
     });
     this.importRequests(requests, (original) => seqOf.get(original), idOf);
     this.flush();
+  }
+
+  /**
+   * Puts a file's replay links back, each on the exchange its new seqs name: call the returned
+   * function right after recording the frame whose seq in the file was `original`. A link's
+   * replay is opened by a later frame than its original (a replay is sent after what it replays),
+   * so both ends are known then, and the link is in place before that frame is written: the
+   * written summary carries `replayOf` even when an import flushes part-way.
+   */
+  linksRestorer(links: readonly StoredLink[]): (original: number, seqOf: ReadonlyMap<number, number>) => void {
+    const byOpener = new Map<number, StoredLink[]>();
+    for (const link of links) {
+      const opener = Number.parseInt(link.exchangeId, 10);
+      const list = byOpener.get(opener);
+      if (list) list.push(link);
+      else byOpener.set(opener, [link]);
+    }
+    const renamed = (id: string, seqOf: ReadonlyMap<number, number>) => {
+      const dot = id.indexOf('.');
+      const seq = seqOf.get(Number.parseInt(id, 10));
+      return seq === undefined ? undefined : `${seq}${dot < 0 ? '' : id.slice(dot)}`;
+    };
+    return (original, seqOf) => {
+      if (byOpener.size === 0) return;
+      for (const link of byOpener.get(original) ?? []) {
+        const exchangeId = renamed(link.exchangeId, seqOf);
+        const replayOf = renamed(link.replayOf, seqOf);
+        if (exchangeId !== undefined && replayOf !== undefined) this.store.replayLinks.link(exchangeId, replayOf, link.mode, link.ts);
+      }
+    };
   }
 
   /** New ids for door records read from a file, by their id there. */

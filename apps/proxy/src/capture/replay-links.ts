@@ -28,10 +28,19 @@ interface Link {
   mode: string;
 }
 
+/** One row of the table, as an export carries it: `exchangeId` replays (or was made by the widget of) `replayOf`. */
+export interface StoredLink {
+  exchangeId: string;
+  replayOf: string;
+  mode: string;
+  ts: number;
+}
+
 export class ReplayLinks {
   private readonly byReplay = new Map<string, Link>();
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
+  private readonly everyLink: SqliteStatement;
 
   constructor(db: SqliteDatabase) {
     for (const row of db.prepare('SELECT exchange_id, replay_of, mode FROM replay_links').all() as { exchange_id: string; replay_of: string; mode: string }[]) {
@@ -39,6 +48,13 @@ export class ReplayLinks {
     }
     this.insert = db.prepare('INSERT OR REPLACE INTO replay_links (exchange_id, replay_of, mode, ts) VALUES (?, ?, ?, ?)');
     this.byOriginal = db.prepare('SELECT exchange_id, mode FROM replay_links WHERE replay_of = ? ORDER BY ts');
+    this.everyLink = db.prepare('SELECT exchange_id, replay_of, mode, ts FROM replay_links ORDER BY ts, exchange_id');
+  }
+
+  /** Every link, oldest first (exports carry them: they cannot be derived again from frames). */
+  all(): StoredLink[] {
+    const rows = this.everyLink.all() as { exchange_id: string; replay_of: string; mode: string; ts: number }[];
+    return rows.map((r) => ({ exchangeId: r.exchange_id, replayOf: r.replay_of, mode: r.mode, ts: r.ts }));
   }
 
   /** Records that `exchangeId` replays `replayOf` (or, in mode `widget`, was made by its widget); call it before its frames are written. */

@@ -53,7 +53,7 @@ export async function runOpen(argv: string[], env: Record<string, string | undef
     '',
     `  mcpscope is showing ${cli.file} (read-only, no proxy running)`,
     '',
-    `  Imported:                          ${report.frames} frames in ${report.sessionKeys.length} session(s)${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`,
+    `  Imported:                          ${report.frames} frames in ${report.sessionKeys.length} session(s)${report.links ? `, ${report.links} replay link(s)` : ''}${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`,
     `  Dashboard:                         ${opened.value.dashboardLoginUrl}`,
     '',
   ];

@@ -50,6 +50,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       const sessions = new Set<string>();
       let frames = 0;
       let doorRecords = 0;
+      let linkCount = 0;
       try {
         // The HTTP requests at the door come along, renamed and re-linked like the frames.
         const requests = [...source.requests()].map((r) => ({
@@ -59,25 +60,29 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
         }));
         const idOf = pipeline.doorIds(requests);
         const seqOf = new Map<number, number>();
+        const links = source.replayLinks.all();
+        const restoreLinks = pipeline.linksRestorer(links);
         for (const { seq, ...frame } of source.select()) {
           const sessionKey = importedSessionKey(name, frame.sessionKey);
           sessions.add(sessionKey);
           seqOf.set(seq, pipeline.record(relinked({ ...frame, sessionKey }, idOf)));
+          restoreLinks(seq, seqOf);
           if (++frames % 5000 === 0) pipeline.flush();
         }
         pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
         doorRecords = requests.length;
+        linkCount = store.replayLinks.all().length;
       } finally {
         source.close();
       }
-      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [], ...(doorRecords > 0 ? { requests: doorRecords } : {}) };
+      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [], ...(doorRecords > 0 ? { requests: doorRecords } : {}), ...(linkCount > 0 ? { links: linkCount } : {}) };
     } else {
       const result = importCapture(readFileSync(options.file, 'utf8'), name);
       if (!result.ok) {
         store.close();
         return { ok: false, message: `${options.file}: ${result.problem.where}: ${result.problem.message}` };
       }
-      pipeline.import(result.frames, result.requests, result.originalSeqs);
+      pipeline.import(result);
       report = result.report;
     }
   } catch (err) {
@@ -87,7 +92,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (batch) => pipeline.import(batch) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }) } },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,

@@ -168,7 +168,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
+      exports: { source: store, importFrames: (batch) => pipeline.import(batch) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
       capture: { status: () => pipeline.health.status() },

@@ -9,7 +9,8 @@ import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
 import type { CaptureReader, ExchangeFinder, Selection } from '../capture/capture-reader.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { ErrorCode } from '../core/errors.js';
-import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlRequestLine } from './jsonl.js';
+import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlLinkLine, jsonlRequestLine } from './jsonl.js';
+import type { StoredLink } from '../capture/replay-links.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
 import { VERSION } from '../core/version.js';
@@ -104,7 +105,14 @@ export function buildExport(source: CaptureReader, req: ExportRequest, now = new
         ...(req.session ? { session: req.session } : {}),
         redaction,
       });
-      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), jsonlFrameLine), mapIterable(lazy(requests), jsonlRequestLine)), redactor };
+      // Links go along when both of their exchanges did: the seqs written are noted on the way.
+      const written = new Set<number>();
+      const frameLine = (frame: Frame) => {
+        written.add(frame.seq);
+        return jsonlFrameLine(frame);
+      };
+      const links = () => linksWithin(source.replayLinks.all(), written);
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), frameLine), mapIterable(lazy(requests), jsonlRequestLine), mapIterable(lazy(links), jsonlLinkLine)), redactor };
     }
     case 'har': {
       const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, requests: requests(), ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);
@@ -135,6 +143,12 @@ export function previewExport(source: CaptureReader, req: ExportRequest): Export
   }
   for (const ex of source.exchangesInCaptureOrder(req.session)) if (ex.frameSeqs.some((s) => seqs.has(s))) exchanges.add(ex.id);
   return { frames, exchanges: exchanges.size, sessions: sessions.size, redaction: p.redactor.report() };
+}
+
+/** The links whose two exchanges were both opened by a frame in `seqs` (an exchange id starts with that frame's seq). */
+function linksWithin(links: readonly StoredLink[], seqs: ReadonlySet<number>): StoredLink[] {
+  const opener = (id: string) => Number.parseInt(id, 10);
+  return links.filter((l) => seqs.has(opener(l.exchangeId)) && seqs.has(opener(l.replayOf)));
 }
 
 /** Door records the plan selects, through the export's redactor (after the frames taught it). */

@@ -12,17 +12,10 @@ import { redactHeaderValue } from '../redaction/redact.js';
 import { cleanHeaders } from '../core/http-fields.js';
 import { looksLikeJsonl, readJsonl } from './jsonl.js';
 import { readHar, type ImportNaming } from './har-reader.js';
+import type { ImportBatch } from '../capture/capture-pipeline.js';
 
 export type ImportResult =
-  | {
-      ok: true;
-      frames: FrameInput[];
-      /** Each frame's seq in the file (JSONL), to re-link door records; empty for HAR. */
-      originalSeqs: number[];
-      /** Door records (JSONL only), renamed like the frames; their `frameSeqs` are the file's seqs. */
-      requests: DoorRecord[];
-      report: ImportReport;
-    }
+  | (Required<ImportBatch> & { ok: true; report: ImportReport })
   | { ok: false; code: 'import_unreadable'; problem: ImportProblem };
 
 export function importCapture(text: string, fileName: string): ImportResult {
@@ -38,6 +31,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
   let skipped = 0;
   let originalSeqs: number[] = [];
   let requests: DoorRecord[] = [];
+  let links: ImportBatch['links'] = [];
   const dropped: { where: string; name: string }[] = [];
   if (looksLikeJsonl(body)) {
     const read = readJsonl(body);
@@ -45,6 +39,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
     format = 'mcpscope-jsonl';
     problems = read.value.problems;
     originalSeqs = read.value.frames.map((f) => f.seq);
+    links = read.value.links;
     requests = read.value.requests.map((r) => {
       const out: DoorRecord = { ...r };
       if (r.sessionKey !== undefined) out.sessionKey = naming.sessionKey(r.sessionKey);
@@ -84,7 +79,8 @@ export function importCapture(text: string, fileName: string): ImportResult {
   const sessionKeys = [...new Set(frames.map((f) => f.sessionKey))];
   const report: ImportReport = { format, name, frames: frames.length, sessionKeys, skipped, problems };
   if (requests.length > 0) report.requests = requests.length;
-  return { ok: true, frames, originalSeqs, requests, report };
+  if (links.length > 0) report.links = links.length;
+  return { ok: true, frames, originalSeqs, requests, links, report };
 }
 
 /** A file's headers as the store keeps them: real headers only, lower-case names, secrets redacted; what was dropped is noted. */

@@ -2,13 +2,16 @@
  * mcpscope JSONL: the lossless capture format. Line 1 is a header naming the format and its
  * version; every further line is one frame exactly as stored (raw text untouched unless redaction
  * replaced a secret), then one line per door record (`"type":"request"`: every HTTP request the
- * tap received, whole). Frames are the evidence: importing them and deriving again through
- * CaptureDeriver rebuilds the same exchanges, statuses and diagnostics.
+ * tap received, whole), then one line per replay link (`"type":"link"`: which exchange replays
+ * which, the one fact frames cannot give back). Frames are the evidence: importing them and
+ * deriving again through CaptureDeriver rebuilds the same exchanges, statuses and diagnostics; the
+ * links are put back on the exchanges their seqs name.
  *
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
 import type { Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
+import type { StoredLink } from '../capture/replay-links.js';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
 export const JSONL_VERSION = 1;
@@ -29,6 +32,8 @@ export interface JsonlRead {
   frames: Frame[];
   /** Door-record lines (`"type":"request"`): every HTTP request the tap received. */
   requests: DoorRecord[];
+  /** Replay-link lines (`"type":"link"`), exchange ids as in the file. */
+  links: StoredLink[];
   problems: ImportProblem[];
 }
 
@@ -56,6 +61,11 @@ export function jsonlFrameLine(frame: Frame): string {
 /** One door record per line, marked `"type":"request"` (frame lines have no `type`). */
 export function jsonlRequestLine(record: DoorRecord): string {
   return `${JSON.stringify({ type: 'request', ...record })}\n`;
+}
+
+/** One replay link per line, marked `"type":"link"`. */
+export function jsonlLinkLine(link: StoredLink): string {
+  return `${JSON.stringify({ type: 'link', ...link })}\n`;
 }
 
 /** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
@@ -87,6 +97,7 @@ export function readJsonl(text: string): JsonlReadResult {
   const frames: Frame[] = [];
   const problems: ImportProblem[] = [];
   const requests: DoorRecord[] = [];
+  const links: StoredLink[] = [];
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -105,6 +116,12 @@ export function readJsonl(text: string): JsonlReadResult {
       else requests.push(record);
       continue;
     }
+    if ((value as { type?: unknown } | null)?.type === 'link') {
+      const link = toLink(value as Record<string, unknown>);
+      if (typeof link === 'string') problems.push({ where, message: link });
+      else links.push(link);
+      continue;
+    }
     const checked = toFrame(value);
     if (typeof checked === 'string') {
       problems.push({ where, message: checked });
@@ -117,7 +134,7 @@ export function readJsonl(text: string): JsonlReadResult {
     lastSeq = checked.seq;
     frames.push(checked);
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, requests, problems } };
+  return { ok: true, value: { header: h as JsonlHeader, frames, requests, links, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */
@@ -161,4 +178,16 @@ function toRequest(v: Record<string, unknown>): DoorRecord | string {
   if (!isRecord(r.requestHeaders) || !isRecord(r.responseHeaders) || !isRecord(r.peer)) return 'a request line needs "requestHeaders", "responseHeaders" and "peer" objects';
   if (typeof r.requestBytes !== 'number' || typeof r.responseBytes !== 'number') return 'a request line needs "requestBytes" and "responseBytes"';
   return { answer: 'upstream', end: 'complete', ...r } as DoorRecord;
+}
+
+/** An exchange id as the deriver makes them: the seq of the frame that opened it, `.N` for a batch's Nth item. */
+const EXCHANGE_ID = /^[1-9][0-9]*(\.[0-9]+)?$/;
+
+/** A replay link, or a sentence saying which field is wrong. */
+function toLink(v: Record<string, unknown>): StoredLink | string {
+  if (typeof v.exchangeId !== 'string' || !EXCHANGE_ID.test(v.exchangeId)) return 'a link line needs "exchangeId", an exchange id such as "12" or "12.1"';
+  if (typeof v.replayOf !== 'string' || !EXCHANGE_ID.test(v.replayOf)) return 'a link line needs "replayOf", an exchange id such as "12" or "12.1"';
+  if (typeof v.mode !== 'string' || v.mode === '') return 'a link line needs "mode" (session, fresh or widget)';
+  if (typeof v.ts !== 'number' || !Number.isFinite(v.ts)) return 'a link line needs "ts" (ms since the epoch)';
+  return { exchangeId: v.exchangeId, replayOf: v.replayOf, mode: v.mode, ts: v.ts };
 }

@@ -36,6 +36,8 @@ export function ImportSection({ api }: { api: ApiClient }) {
             <div>
               Imported {state.report.frames} frames from {state.report.name} into {state.report.sessionKeys.length} read-only session
               {state.report.sessionKeys.length === 1 ? '' : 's'}
+              {state.report.requests ? `, with ${state.report.requests} HTTP request${state.report.requests === 1 ? '' : 's'} at the door` : ''}
+              {state.report.links ? `, ${state.report.links} replay link${state.report.links === 1 ? '' : 's'} (↻)` : ''}
               {state.report.skipped > 0 ? `; ${state.report.skipped} non-MCP entries skipped` : ''}.
             </div>
             {state.report.problems.length > 0 && (

@@ -268,6 +268,8 @@ export interface ImportReport {
   skipped: number;
   /** HTTP requests at the door brought back (mcpscope JSONL and capture files). */
   requests?: number;
+  /** Replay links brought back (which exchange replays which; mcpscope JSONL and capture files). */
+  links?: number;
   /** Lines or entries that could not be imported; the rest was. */
   problems: ImportProblem[];
 }
