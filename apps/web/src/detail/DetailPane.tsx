@@ -38,9 +38,13 @@ export function DetailPane({ api }: { api: ApiClient }) {
   const [detail, setDetail] = useState<ExchangeDetailView | undefined>();
   const [error, setError] = useState<string | undefined>();
   const close = () => useUi.getState().closeDetail();
+  // A fetch that failed while the proxy was unreachable is tried again when the dashboard is back
+  // live: an error about a past outage must not outlive it.
+  const live = useLive((s) => s.connection === 'live');
+  const loaded = detail?.exchange.id === id && error === undefined;
 
   useEffect(() => {
-    if (!id) return;
+    if (!id || (!live && loaded)) return;
     const abort = new AbortController();
     // Whole bodies: the checks and the body views parse them (a 1 MiB cut is never valid JSON).
     wholeExchange(api, id, abort.signal)
@@ -52,8 +56,8 @@ export function DetailPane({ api }: { api: ApiClient }) {
         if (!abort.signal.aborted) setError(err.message);
       });
     return () => abort.abort();
-    // Refetch when the summary changes (a pending call got its answer).
-  }, [api, id, summary?.updatedSeq]);
+    // Refetch when the summary changes (a pending call got its answer), and on reconnection.
+  }, [api, id, summary?.updatedSeq, live]);
 
   const widget = useWidgetDeclaration(api, summary ?? (detail && detail.exchange.id === id ? detail.exchange : undefined));
 
