@@ -119,3 +119,26 @@ test('choosing a session in the sidebar narrows to it, in the URL too', async ({
   await expect(row(page, 'tools/call')).toHaveCount(2);
   await expect(sessions.filter({ hasText: 'agent-b' })).toHaveAttribute('aria-pressed', 'true');
 });
+
+test('clearing a filter brings rows back without calling them new; a captured row is', async ({ page }) => {
+  await openDashboard(page, app);
+  const all = await rows(page).count();
+  expect(all).toBeGreaterThan(3);
+  // Moving the selection off the last row stops following.
+  await page.locator('body').press('j');
+  await page.locator('body').press('j');
+  const follow = page.getByTestId('follow');
+  await expect(follow).toHaveText('↓ follow new rows');
+  const input = page.getByTestId('filter-input');
+  await input.fill('client:agent-b');
+  await expect(rows(page)).not.toHaveCount(all);
+  await input.fill('');
+  await expect(rows(page)).toHaveCount(all);
+  await expect(follow).toHaveText('↓ follow new rows');
+
+  const c = await sdkClient(app.mcpUrl, 'agent-c');
+  await c.listTools();
+  await c.close();
+  await expect(follow).toHaveText(/↓ [1-9]\d* new — follow new rows/);
+  await page.screenshot({ path: `${SCREENSHOTS}follow-new-rows.png` });
+});

@@ -27,3 +27,19 @@ describe('the live store with a session-dependent filter', () => {
     expect(store.getState().view.ids).toEqual(['1']);
   });
 });
+
+describe('rows that arrive in the view', () => {
+  it('counts captured rows that match, not rows a cleared filter brings back', () => {
+    const store = createLiveStore((run) => run());
+    const { predicate } = buildViewFilter('session:b', undefined, (key) => store.getState().sessions.get(key));
+    store.getState().setPredicate(predicate);
+    store.queueDelta({ head: 3, exchanges: [ex('1', 'a'), ex('2', 'a'), ex('3', 'b')], sessions: [session('a'), session('b')] });
+    const view = store.getState().view;
+    expect(view.arrived).toBe(1);
+    store.getState().setPredicate(buildViewFilter('', undefined, () => undefined).predicate);
+    expect(view.ids).toEqual(['1', '2', '3']);
+    expect(view.arrived).toBe(1);
+    store.queueDelta({ head: 4, exchanges: [ex('4', 'a')] });
+    expect(view.arrived).toBe(2);
+  });
+});

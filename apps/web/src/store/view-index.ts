@@ -15,6 +15,8 @@ export const matchAll: ExchangePredicate = () => true;
 export class ViewIndex {
   ids: string[] = [];
   version = 0;
+  /** Rows that entered the view because they were captured (not because the filter changed): the "N new" count. */
+  arrived = 0;
 
   constructor(private predicate: ExchangePredicate = matchAll) {}
 
@@ -34,6 +36,7 @@ export class ViewIndex {
     const matching: string[] = [];
     for (const ex of change.added) if (this.predicate(ex)) matching.push(ex.id);
     mergeSorted(this.ids, matching);
+    this.arrived += matching.length;
     for (const ex of change.updated) {
       const at = this.indexOf(ex.id);
       const now = this.predicate(ex);

@@ -68,7 +68,6 @@ export function Timeline() {
   const shown = useMemo(() => new Set<string>(layout.shown), [layout]);
   const gridStyle = { '--cols': layout.template, '--cols-min': `${layout.minWidth}px` } as CSSProperties;
   const rows = table.getRowModel().rows;
-  const unseen = useRef(0);
 
   // Bring the selected row into view when the keyboard moves it.
   useEffect(() => {
@@ -77,10 +76,11 @@ export function Timeline() {
     if (at >= 0) reveal(at);
   }, [selected, view, reveal]);
 
-  const lastCount = useRef(count);
-  if (follow) unseen.current = 0;
-  else if (count > lastCount.current) unseen.current += count - lastCount.current;
-  lastCount.current = count;
+  // New means captured since following stopped: a cleared filter brings rows back into the view,
+  // but they are not new.
+  const arrivedWhenLeft = useRef(view.arrived);
+  if (follow) arrivedWhenLeft.current = view.arrived;
+  const unseen = follow ? 0 : view.arrived - arrivedWhenLeft.current;
 
   return (
     <div className="timeline-wrap">
@@ -127,7 +127,7 @@ export function Timeline() {
       )}
       {!follow && !readOnly && (
         <button type="button" className="follow-button" data-testid="follow" onClick={() => useUi.getState().setFollow(true)}>
-          ↓ {unseen.current > 0 ? `${unseen.current} new — ` : ''}follow new rows
+          ↓ {unseen > 0 ? `${unseen} new — ` : ''}follow new rows
         </button>
       )}
     </div>
