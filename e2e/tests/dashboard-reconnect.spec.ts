@@ -71,7 +71,8 @@ test('a detail that failed while the proxy was unreachable loads on reconnection
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'graduation', budget: 30 } });
   const token = new URL(proxy.app.dashboardLoginUrl).searchParams.get('token');
   const found = await page.request.get(`${proxy.app.dashboardUrl}/api/exchanges?filter=graduation`, { headers: { authorization: `Bearer ${token}` } });
-  const [{ id }] = ((await found.json()) as { exchanges: { id: string }[] }).exchanges;
+  const id = ((await found.json()) as { exchanges: { id: string }[] }).exchanges[0]?.id;
+  expect(id).toBeDefined();
   const call = page.locator(`[data-testid="exchange-row"][data-id="${id}"]`);
   await expect(call).toBeVisible();
 
