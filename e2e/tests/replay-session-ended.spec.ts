@@ -5,7 +5,8 @@
 //   one exchange with the server's own answer (-32001 Session not found), no transport_error row;
 // - the panel words statuses as the timeline does ("tool error", not business_error), shows the
 //   original's diagnostics, and closes on Esc (leaving the detail pane open);
-// - a session chosen in the sidebar shows in the filter bar and its count, and Compose starts in it.
+// - a session chosen in the sidebar shows in the filter bar and its count, and Compose starts in it;
+// - the fresh session a replay opens reads "↻ replay as <client>" in the sidebar, not as the client's own.
 import { expect, test } from '@playwright/test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -51,6 +52,10 @@ test('a closed session is marked, and a replay into it is warned about with a fr
   await page.getByTestId('replay-send').click();
   await expect(page.getByTestId('replay-result')).toContainText('fresh session');
   await expect(page.getByTestId('replay-result')).toContainText('tool error');
+  // The fresh session is mcpscope's, not the client's: the sidebar says so.
+  const fresh = page.getByTestId('session-item').filter({ has: page.getByTestId('session-replay') });
+  await expect(fresh).toHaveCount(1);
+  await expect(fresh).toContainText('↻ replay as closing-client');
 
   // Esc closes the panel, not the detail pane behind it.
   await page.getByTestId('replay-result').click();

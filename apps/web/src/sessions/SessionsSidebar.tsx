@@ -35,6 +35,11 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
         onClick={() => useUi.getState().setSession(active ? undefined : s.sessionKey)}
       >
         <span className="session-client">
+          {s.transport === 'replay' && (
+            <span className="muted" data-testid="session-replay" title="A fresh session mcpscope opened for a replay, initialized with the captured client's clientInfo and capabilities">
+              ↻ replay as{' '}
+            </span>
+          )}
           {clientName(s)}
           {(s.ended || closed) && <span className="muted" data-testid="session-ended" title="The client ended this session (DELETE): a replay into it will be refused"> (ended)</span>}
           {s.expired && <span className="muted" title="The server answered a request on it as a session it no longer knows"> (gone)</span>}
