@@ -58,6 +58,8 @@ export type {
   ImportResponse,
   OtlpStatus,
   CaptureStatus,
+  CaptureMark,
+  MarksPage,
   RedactionHit,
   RedactionReport,
   ReplayFailure,

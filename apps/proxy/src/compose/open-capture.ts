@@ -66,6 +66,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
           if (++frames % 5000 === 0) pipeline.flush();
         }
         pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
+        pipeline.importMarks(source.marks.list(), seqOf, 0);
         doorRecords = requests.length;
       } finally {
         source.close();
@@ -77,7 +78,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
         store.close();
         return { ok: false, message: `${options.file}: ${result.problem.where}: ${result.problem.message}` };
       }
-      pipeline.import(result.frames, result.requests, result.originalSeqs);
+      pipeline.import(result.frames, result.requests, result.originalSeqs, result.marks);
       report = result.report;
     }
   } catch (err) {
@@ -87,7 +88,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (frames, requests, originalSeqs, marks) => pipeline.import(frames, requests, originalSeqs, marks) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() } },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,

@@ -168,10 +168,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, importFrames: (frames, requests, originalSeqs) => pipeline.import(frames, requests, originalSeqs) },
+      exports: { source: store, importFrames: (frames, requests, originalSeqs, marks) => pipeline.import(frames, requests, originalSeqs, marks) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
-      capture: { status: () => pipeline.health.status() },
+      capture: {
+        status: () => pipeline.health.status(),
+        marks: () => store.marks.list(),
+        controls: { pause: () => void pipeline.pauseByUser(), resume: () => void pipeline.resumeByUser(), mark: (label) => pipeline.addMark(label) },
+      },
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },

@@ -7,7 +7,7 @@
  * file must not slip past them), and what is not an HTTP header is dropped and reported (a file
  * can hold any name; a command or a replay built from it must not).
  */
-import { importedSessionKey, type DoorRecord, type FrameInput, type ImportFormat, type ImportProblem, type ImportReport } from '@mcpscope/protocol';
+import { importedSessionKey, type CaptureMark, type DoorRecord, type FrameInput, type ImportFormat, type ImportProblem, type ImportReport } from '@mcpscope/protocol';
 import { redactHeaderValue } from '../redaction/redact.js';
 import { cleanHeaders } from '../core/http-fields.js';
 import { looksLikeJsonl, readJsonl } from './jsonl.js';
@@ -21,6 +21,8 @@ export type ImportResult =
       originalSeqs: number[];
       /** Door records (JSONL only), renamed like the frames; their `frameSeqs` are the file's seqs. */
       requests: DoorRecord[];
+      /** Marks (JSONL only); their `afterSeq` is the file's seq. */
+      marks: CaptureMark[];
       report: ImportReport;
     }
   | { ok: false; code: 'import_unreadable'; problem: ImportProblem };
@@ -38,6 +40,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
   let skipped = 0;
   let originalSeqs: number[] = [];
   let requests: DoorRecord[] = [];
+  let marks: CaptureMark[] = [];
   const dropped: { where: string; name: string }[] = [];
   if (looksLikeJsonl(body)) {
     const read = readJsonl(body);
@@ -45,6 +48,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
     format = 'mcpscope-jsonl';
     problems = read.value.problems;
     originalSeqs = read.value.frames.map((f) => f.seq);
+    marks = read.value.marks;
     requests = read.value.requests.map((r) => {
       const out: DoorRecord = { ...r };
       if (r.sessionKey !== undefined) out.sessionKey = naming.sessionKey(r.sessionKey);
@@ -84,7 +88,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
   const sessionKeys = [...new Set(frames.map((f) => f.sessionKey))];
   const report: ImportReport = { format, name, frames: frames.length, sessionKeys, skipped, problems };
   if (requests.length > 0) report.requests = requests.length;
-  return { ok: true, frames, originalSeqs, requests, report };
+  return { ok: true, frames, originalSeqs, requests, marks, report };
 }
 
 /** A file's headers as the store keeps them: real headers only, lower-case names, secrets redacted; what was dropped is noted. */

@@ -2,13 +2,14 @@
  * mcpscope JSONL: the lossless capture format. Line 1 is a header naming the format and its
  * version; every further line is one frame exactly as stored (raw text untouched unless redaction
  * replaced a secret), then one line per door record (`"type":"request"`: every HTTP request the
- * tap received, whole). Frames are the evidence: importing them and deriving again through
+ * tap received, whole), then one per mark (`"type":"mark"`: a labelled line in the timeline, or
+ * where capture was paused and resumed; readers that predate marks report them as problems). Frames are the evidence: importing them and deriving again through
  * CaptureDeriver rebuilds the same exchanges, statuses and diagnostics.
  *
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
-import type { Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
+import type { CaptureMark, Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
 export const JSONL_VERSION = 1;
@@ -29,6 +30,7 @@ export interface JsonlRead {
   frames: Frame[];
   /** Door-record lines (`"type":"request"`): every HTTP request the tap received. */
   requests: DoorRecord[];
+  marks: CaptureMark[];
   problems: ImportProblem[];
 }
 
@@ -56,6 +58,22 @@ export function jsonlFrameLine(frame: Frame): string {
 /** One door record per line, marked `"type":"request"` (frame lines have no `type`). */
 export function jsonlRequestLine(record: DoorRecord): string {
   return `${JSON.stringify({ type: 'request', ...record })}\n`;
+}
+
+/** One mark per line, marked `"type":"mark"`. */
+export function jsonlMarkLine(mark: CaptureMark): string {
+  return `${JSON.stringify({ type: 'mark', ...mark })}\n`;
+}
+
+const MARK_KINDS: readonly CaptureMark['kind'][] = ['mark', 'pause', 'resume'];
+
+/** A mark line checked, or why it is not one. */
+function toMark(value: Record<string, unknown>): CaptureMark | string {
+  const { id, ts, afterSeq, kind, label } = value;
+  if (typeof id !== 'number' || typeof ts !== 'number' || typeof afterSeq !== 'number' || typeof label !== 'string' || !MARK_KINDS.includes(kind as CaptureMark['kind'])) {
+    return 'a mark line needs id, ts, afterSeq (numbers), kind (mark, pause or resume) and label (text)';
+  }
+  return { id, ts, afterSeq, kind: kind as CaptureMark['kind'], label };
 }
 
 /** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
@@ -87,6 +105,7 @@ export function readJsonl(text: string): JsonlReadResult {
   const frames: Frame[] = [];
   const problems: ImportProblem[] = [];
   const requests: DoorRecord[] = [];
+  const marks: CaptureMark[] = [];
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -105,6 +124,12 @@ export function readJsonl(text: string): JsonlReadResult {
       else requests.push(record);
       continue;
     }
+    if ((value as { type?: unknown } | null)?.type === 'mark') {
+      const mark = toMark(value as Record<string, unknown>);
+      if (typeof mark === 'string') problems.push({ where, message: mark });
+      else marks.push(mark);
+      continue;
+    }
     const checked = toFrame(value);
     if (typeof checked === 'string') {
       problems.push({ where, message: checked });
@@ -117,7 +142,7 @@ export function readJsonl(text: string): JsonlReadResult {
     lastSeq = checked.seq;
     frames.push(checked);
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, requests, problems } };
+  return { ok: true, value: { header: h as JsonlHeader, frames, requests, marks, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */

@@ -9,7 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { InspectorError } from '../../core/errors.js';
-import type { DoorRecord, FrameInput, ImportResponse } from '@mcpscope/protocol';
+import type { CaptureMark, DoorRecord, FrameInput, ImportResponse } from '@mcpscope/protocol';
 import type { CaptureReader } from '../../capture/capture-reader.js';
 import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
 import { importCapture } from '../../interchange/importer.js';
@@ -17,7 +17,7 @@ import { importCapture } from '../../interchange/importer.js';
 export interface ExportRouteDeps {
   source: CaptureReader;
   /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
-  importFrames?: (frames: FrameInput[], requests: DoorRecord[], originalSeqs: number[]) => void;
+  importFrames?: (frames: FrameInput[], requests: DoorRecord[], originalSeqs: number[], marks: CaptureMark[]) => void;
   /** MAX_IMPORT_BYTES unless a test sets less. */
   maxImportBytes?: number;
 }
@@ -108,12 +108,12 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
     const name = c.req.query('name') ?? 'upload';
     const result = importCapture(text, name);
     if (!result.ok) throw new InspectorError(result.code, `${result.problem.where}: ${result.problem.message}`);
-    const { frames, requests, originalSeqs, report } = result;
+    const { frames, requests, originalSeqs, marks, report } = result;
     if (frames.length === 0 && requests.length === 0) {
       const why = report.problems[0] ? `${report.problems[0].where}: ${report.problems[0].message}` : 'the file holds no MCP traffic';
       throw new InspectorError('import_empty', `nothing to import from ${name}: ${why}`, { report });
     }
-    deps.importFrames(frames, requests, originalSeqs);
+    deps.importFrames(frames, requests, originalSeqs, marks);
     return c.json<ImportResponse>({ report });
   });
 
