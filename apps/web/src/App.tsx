@@ -27,6 +27,7 @@ import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
 import { startDoorSync } from './door/door-sync.js';
 import { RerunHost } from './rerun/index.js';
+import { CompareBar, CompareHost } from './compare/index.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -106,6 +107,7 @@ export function App({ token }: { token: string }) {
             <>
               <FilterBar compiled={compiled} />
               <ConversationHeader />
+              <CompareBar />
               <div className={`panes${detailOpen ? ' with-detail' : ''}`}>
                 <Timeline />
                 {detailOpen && <DetailPane api={api} />}
@@ -116,6 +118,7 @@ export function App({ token }: { token: string }) {
       </div>
       <ReplayHost api={api} />
       <RerunHost api={api} />
+      <CompareHost api={api} />
     </div>
   );
 }

@@ -27,6 +27,8 @@ export type { JsonPathResult, PathPattern, PathSegment, PathStep, PatternParse, 
 export { LineSplitter, MAX_LINE_BYTES } from './wire/lines.js';
 export type { LineItem } from './wire/lines.js';
 export { ExchangeTracker } from './pairing/exchange-tracker.js';
+export { SERVER_TO_CLIENT_REQUESTS, callsBehind, isServerToClientRequest, isToolCall, openAt, requestsDuring } from './pairing/causality.js';
+export type { CallSpan, CausalBasis, CausalLink, ServerRequestSpan } from './pairing/causality.js';
 export { TRANSPORT_EVENTS, parseTransportFrame, transportFrameText } from './model/transport-frame.js';
 export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
@@ -56,6 +58,8 @@ export type {
   ImportResponse,
   OtlpStatus,
   CaptureStatus,
+  CaptureMark,
+  MarksPage,
   RedactionHit,
   RedactionReport,
   ReplayFailure,

@@ -35,6 +35,8 @@ export function storageProblem(err: unknown): string | undefined {
 /** The capture's health, kept by the pipeline. */
 export class CaptureHealth {
   private pausedFor: { reason: string; since: number } | undefined;
+  /** Set while the user paused capture from the dashboard (independent of a storage pause). */
+  private userPause: { since: number; lostBefore: number } | undefined;
   private lost = { frames: 0, requests: 0 };
   private lastError: { message: string; at: number } | undefined;
   /** Messages already printed, so a failure that repeats every tick is printed once. */
@@ -59,6 +61,32 @@ export class CaptureHealth {
     this.pausedFor = undefined;
   }
 
+  /** Whether frames handed to the pipeline are stored now (neither pause is on). */
+  get storing(): boolean {
+    return !this.pausedFor && !this.userPause;
+  }
+
+  get pausedByUser(): boolean {
+    return this.userPause !== undefined;
+  }
+
+  /** The user paused capture: frames from now on are counted, not stored. False when it already was. */
+  pauseByUser(): boolean {
+    if (this.userPause) return false;
+    this.userPause = { since: Date.now(), lostBefore: this.lost.frames };
+    this.log('mcpscope: capture paused from the dashboard. Traffic still flows through the tap; what it forwards is not stored until capture resumes.');
+    return true;
+  }
+
+  /** Ends the user's pause; returns the frames not stored during it (undefined when not paused). */
+  resumeByUser(): number | undefined {
+    if (!this.userPause) return undefined;
+    const lost = this.lost.frames - this.userPause.lostBefore;
+    this.userPause = undefined;
+    this.log(`mcpscope: capture resumed from the dashboard (${lost} frames forwarded during the pause were not stored).`);
+    return lost;
+  }
+
   notRecorded(frames: number, requests = 0): void {
     this.lost.frames += frames;
     this.lost.requests += requests;
@@ -74,8 +102,9 @@ export class CaptureHealth {
 
   status(): CaptureStatus {
     return {
-      state: this.pausedFor ? 'paused' : 'recording',
+      state: this.storing ? 'recording' : 'paused',
       ...(this.pausedFor ? { reason: this.pausedFor.reason, since: this.pausedFor.since } : {}),
+      ...(this.userPause ? { pausedByUser: { since: this.userPause.since } } : {}),
       notRecorded: { ...this.lost },
       ...(this.lastError ? { lastError: { ...this.lastError } } : {}),
     };

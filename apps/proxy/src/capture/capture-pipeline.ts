@@ -25,7 +25,7 @@
  * tick the deriver or the store fails on for any other reason keeps its frames without derived
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
-import type { CaptureDeriver, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureDeriver, CaptureMark, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
@@ -63,6 +63,8 @@ export interface ImportBatch {
   originalSeqs?: readonly number[];
   /** Replay links; their exchange ids start with the file's seqs. */
   links?: readonly StoredLink[];
+  /** Marks; their `afterSeq` is the file's seq. */
+  marks?: readonly CaptureMark[];
 }
 
 export type BatchListener = (batch: CaptureBatch) => void;
@@ -115,7 +117,7 @@ export class CapturePipeline {
   record(input: FrameInput): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
     if (this.closed) return -1;
-    if (this.health.paused) {
+    if (!this.health.storing) {
       this.health.notRecorded(1);
       return -1;
     }
@@ -147,7 +149,7 @@ export class CapturePipeline {
   doorChanged(record: DoorRecord): void {
     if (this.closed) return;
     // Paused: the record's later changes are written once capture resumes; this state is not.
-    if (this.health.paused) return;
+    if (!this.health.storing) return;
     this.doorQueue.set(record.id, record);
     // A record still under way is not written before OPEN_RECORD_DELAY_MS (see the header), so
     // its arrival, head and frames need no tick of their own: the timer covers it, and its end
@@ -190,9 +192,11 @@ export class CapturePipeline {
    * door records that came with them, under new ids: their frames re-linked from the file's seqs
    * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
    */
-  import({ frames, requests = [], originalSeqs = [], links = [] }: ImportBatch): void {
+  import({ frames, requests = [], originalSeqs = [], links = [], marks = [] }: ImportBatch): void {
     const status = this.health.status();
-    if (status.state === 'paused') throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
+    if (status.reason !== undefined) throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
+    if (status.pausedByUser) throw new InspectorError('capture_paused', 'Capture is paused from the dashboard: resume it to import (an import is stored like live traffic).');
+    const before = this.seq;
     const idOf = this.doorIds(requests);
     const seqOf = new Map<number, number>();
     const restoreLinks = this.linksRestorer(links);
@@ -205,6 +209,55 @@ export class CapturePipeline {
     });
     this.importRequests(requests, (original) => seqOf.get(original), idOf);
     this.flush();
+    this.importMarks(marks, seqOf, before);
+  }
+
+  /**
+   * Marks read from a file, each placed after the newest imported frame that came at or before it
+   * there (`seqOf`: the file's seq → the new one, in file order), or after `before` when none did.
+   */
+  importMarks(marks: readonly CaptureMark[], seqOf: ReadonlyMap<number, number>, before: number): void {
+    if (marks.length === 0) return;
+    this.flush(true);
+    for (const m of marks) {
+      let afterSeq = before;
+      for (const [original, seq] of seqOf) if (original <= m.afterSeq && seq > afterSeq) afterSeq = seq;
+      this.mark(m.kind, m.label, m.ts, afterSeq);
+    }
+  }
+
+  /**
+   * The user pauses capture from the dashboard: what is queued is stored first, a `pause` mark
+   * records where, and frames from then on are forwarded but not stored (capture-health.ts).
+   * Undefined when capture was already paused by the user.
+   */
+  pauseByUser(): CaptureMark | undefined {
+    this.flush(true);
+    if (!this.health.pauseByUser()) return undefined;
+    return this.mark('pause', 'capture paused from the dashboard: frames forwarded from here on are not stored');
+  }
+
+  /** Ends the user's pause with a `resume` mark that says how many frames were not stored. */
+  resumeByUser(): CaptureMark | undefined {
+    const lost = this.health.resumeByUser();
+    if (lost === undefined) return undefined;
+    return this.mark('resume', `capture resumed: ${lost} frame${lost === 1 ? '' : 's'} forwarded during the pause ${lost === 1 ? 'was' : 'were'} not stored`);
+  }
+
+  /** A labelled line in the timeline, after everything stored so far. */
+  addMark(label: string): CaptureMark {
+    this.flush(true);
+    return this.mark('mark', label);
+  }
+
+  private mark(kind: CaptureMark['kind'], label: string, ts = Date.now(), afterSeq = this.seq): CaptureMark {
+    try {
+      return this.store.marks.add({ ts, afterSeq, kind, label });
+    } catch (err) {
+      const problem = storageProblem(err);
+      if (problem !== undefined) throw new InspectorError('capture_paused', `The mark could not be stored: ${problem}.`);
+      throw err;
+    }
   }
 
   /**

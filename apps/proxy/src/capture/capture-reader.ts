@@ -14,6 +14,7 @@ import { InspectorError } from '../core/errors.js';
 import { SCHEMA_VERSION } from './migrations.js';
 import { ReplayLinks } from './replay-links.js';
 import { DoorTable } from './door-table.js';
+import { MarksTable } from './marks-table.js';
 
 export interface FrameRow {
   seq: number;
@@ -55,9 +56,12 @@ export class CaptureReader {
   private replayLinkTable: ReplayLinks | undefined;
   /** Door records: every HTTP request the tap received (door-table.ts holds their SQL). */
   readonly door: DoorTable;
+  /** Marks in the timeline (marks-table.ts). */
+  readonly marks: MarksTable;
 
   constructor(readonly db: SqliteDatabase) {
     this.door = new DoorTable(db);
+    this.marks = new MarksTable(db);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
     db.function('mcpscope_icontains', { deterministic: true }, (haystack: unknown, needle: unknown) =>

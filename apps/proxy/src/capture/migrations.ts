@@ -154,6 +154,18 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX door_requests_by_rev ON door_requests(rev);
   `,
+  // 7: marks in the timeline (capture/marks-table.ts): labels the user dropped, and where capture
+  // was paused and resumed from the dashboard. Not derived (a rebuild keeps them); `after_seq`
+  // places each after the newest frame stored when it was made.
+  `
+  CREATE TABLE marks (
+    id INTEGER PRIMARY KEY,
+    ts REAL NOT NULL,
+    after_seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    label TEXT NOT NULL
+  );
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

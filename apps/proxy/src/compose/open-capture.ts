@@ -70,6 +70,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
           if (++frames % 5000 === 0) pipeline.flush();
         }
         pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
+        pipeline.importMarks(source.marks.list(), seqOf, 0);
         doorRecords = requests.length;
         linkCount = store.replayLinks.all().length;
       } finally {
@@ -92,7 +93,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (batch) => pipeline.import(batch) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }) } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (batch) => pipeline.import(batch) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() } },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,

@@ -171,7 +171,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, importFrames: (batch) => pipeline.import(batch) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
-      capture: { status: () => pipeline.health.status() },
+      capture: {
+        status: () => pipeline.health.status(),
+        marks: () => store.marks.list(),
+        controls: { pause: () => void pipeline.pauseByUser(), resume: () => void pipeline.resumeByUser(), mark: (label) => pipeline.addMark(label) },
+      },
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },

@@ -3,13 +3,13 @@
  * them unless the user opted out, and writes JSONL, HAR or curl. The API route and the CLI both
  * call this, so they export byte for byte the same thing.
  */
-import { compileDoorFilter, parseFilter, type DoorPredicate, type DoorRecord, type ExportPreview, type Frame } from '@mcpscope/protocol';
+import { compileDoorFilter, parseFilter, type CaptureMark, type DoorPredicate, type DoorRecord, type ExportPreview, type Frame } from '@mcpscope/protocol';
 import { redactDoorRecord } from '../redaction/door-redaction.js';
 import { Redactor, checkRedactList } from '../redaction/export-redaction.js';
 import type { CaptureReader, ExchangeFinder, Selection } from '../capture/capture-reader.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { ErrorCode } from '../core/errors.js';
-import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlLinkLine, jsonlRequestLine } from './jsonl.js';
+import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlLinkLine, jsonlMarkLine, jsonlRequestLine } from './jsonl.js';
 import type { StoredLink } from '../capture/replay-links.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
@@ -86,6 +86,11 @@ function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
   return out;
 }
 
+/** The marks an export carries: all of them with the capture or a filtered view of it, none with one exchange. */
+function marks(source: CaptureReader, req: ExportRequest): CaptureMark[] {
+  return req.exchange === undefined ? source.marks.list() : [];
+}
+
 export function buildExport(source: CaptureReader, req: ExportRequest, now = new Date()): ExportOutput | ExportError {
   const p = plan(source, req);
   if ('ok' in p) return p;
@@ -112,7 +117,7 @@ export function buildExport(source: CaptureReader, req: ExportRequest, now = new
         return jsonlFrameLine(frame);
       };
       const links = () => linksWithin(source.replayLinks.all(), written);
-      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), frameLine), mapIterable(lazy(requests), jsonlRequestLine), mapIterable(lazy(links), jsonlLinkLine)), redactor };
+      return { ok: true, contentType: 'application/x-ndjson; charset=utf-8', filename: `mcpscope-${stamp}.jsonl`, chunks: concat([header], mapIterable(lazy(frames), frameLine), mapIterable(lazy(requests), jsonlRequestLine), mapIterable(lazy(links), jsonlLinkLine), mapIterable(lazy(() => marks(source, req)), jsonlMarkLine)), redactor };
     }
     case 'har': {
       const chunks = lazy(() => [`${JSON.stringify(writeHar(frames(), { generatorVersion: MCPSCOPE_VERSION, redaction, requests: requests(), ...(req.filter ? { filter: req.filter } : {}), ...(req.session ? { session: req.session } : {}) }), null, 2)}\n`]);

@@ -32,6 +32,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
   let originalSeqs: number[] = [];
   let requests: DoorRecord[] = [];
   let links: ImportBatch['links'] = [];
+  let marks: ImportBatch['marks'] = [];
   const dropped: { where: string; name: string }[] = [];
   if (looksLikeJsonl(body)) {
     const read = readJsonl(body);
@@ -40,6 +41,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
     problems = read.value.problems;
     originalSeqs = read.value.frames.map((f) => f.seq);
     links = read.value.links;
+    marks = read.value.marks;
     requests = read.value.requests.map((r) => {
       const out: DoorRecord = { ...r };
       if (r.sessionKey !== undefined) out.sessionKey = naming.sessionKey(r.sessionKey);
@@ -80,7 +82,7 @@ export function importCapture(text: string, fileName: string): ImportResult {
   const report: ImportReport = { format, name, frames: frames.length, sessionKeys, skipped, problems };
   if (requests.length > 0) report.requests = requests.length;
   if (links.length > 0) report.links = links.length;
-  return { ok: true, frames, originalSeqs, requests, links, report };
+  return { ok: true, frames, originalSeqs, requests, links, marks, report };
 }
 
 /** A file's headers as the store keeps them: real headers only, lower-case names, secrets redacted; what was dropped is noted. */

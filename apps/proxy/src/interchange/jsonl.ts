@@ -5,12 +5,14 @@
  * tap received, whole), then one line per replay link (`"type":"link"`: which exchange replays
  * which, the one fact frames cannot give back). Frames are the evidence: importing them and
  * deriving again through CaptureDeriver rebuilds the same exchanges, statuses and diagnostics; the
- * links are put back on the exchanges their seqs name.
+ * links are put back on the exchanges their seqs name. Then one line per mark (`"type":"mark"`: a
+ * labelled line in the timeline, or where capture was paused and resumed). Readers that predate a
+ * line type report its lines as problems and import the rest.
  *
  * The reader is forgiving line by line: a broken line is reported with its number and skipped,
  * the rest imports.
  */
-import type { Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
+import type { CaptureMark, Direction, DoorRecord, Frame, FrameKind, HttpInfo, ImportProblem, Transport } from '@mcpscope/protocol';
 import type { StoredLink } from '../capture/replay-links.js';
 
 export const JSONL_FORMAT = 'mcpscope-jsonl';
@@ -34,6 +36,7 @@ export interface JsonlRead {
   requests: DoorRecord[];
   /** Replay-link lines (`"type":"link"`), exchange ids as in the file. */
   links: StoredLink[];
+  marks: CaptureMark[];
   problems: ImportProblem[];
 }
 
@@ -68,6 +71,22 @@ export function jsonlLinkLine(link: StoredLink): string {
   return `${JSON.stringify({ type: 'link', ...link })}\n`;
 }
 
+/** One mark per line, marked `"type":"mark"`. */
+export function jsonlMarkLine(mark: CaptureMark): string {
+  return `${JSON.stringify({ type: 'mark', ...mark })}\n`;
+}
+
+const MARK_KINDS: readonly CaptureMark['kind'][] = ['mark', 'pause', 'resume'];
+
+/** A mark line checked, or why it is not one. */
+function toMark(value: Record<string, unknown>): CaptureMark | string {
+  const { id, ts, afterSeq, kind, label } = value;
+  if (typeof id !== 'number' || typeof ts !== 'number' || typeof afterSeq !== 'number' || typeof label !== 'string' || !MARK_KINDS.includes(kind as CaptureMark['kind'])) {
+    return 'a mark line needs id, ts, afterSeq (numbers), kind (mark, pause or resume) and label (text)';
+  }
+  return { id, ts, afterSeq, kind: kind as CaptureMark['kind'], label };
+}
+
 /** True when the text starts like an mcpscope JSONL file (used to sniff imports). */
 export function looksLikeJsonl(text: string): boolean {
   const first = text.slice(0, 200).trimStart();
@@ -98,6 +117,7 @@ export function readJsonl(text: string): JsonlReadResult {
   const problems: ImportProblem[] = [];
   const requests: DoorRecord[] = [];
   const links: StoredLink[] = [];
+  const marks: CaptureMark[] = [];
   let lastSeq = -Infinity;
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
@@ -122,6 +142,12 @@ export function readJsonl(text: string): JsonlReadResult {
       else links.push(link);
       continue;
     }
+    if ((value as { type?: unknown } | null)?.type === 'mark') {
+      const mark = toMark(value as Record<string, unknown>);
+      if (typeof mark === 'string') problems.push({ where, message: mark });
+      else marks.push(mark);
+      continue;
+    }
     const checked = toFrame(value);
     if (typeof checked === 'string') {
       problems.push({ where, message: checked });
@@ -134,7 +160,7 @@ export function readJsonl(text: string): JsonlReadResult {
     lastSeq = checked.seq;
     frames.push(checked);
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, requests, links, problems } };
+  return { ok: true, value: { header: h as JsonlHeader, frames, requests, links, marks, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */

@@ -46,8 +46,9 @@ export class ApiClient {
     return this.request(`/api/exchanges/${encodeURIComponent(id)}`, signal ? { signal } : {});
   }
 
-  frames(after: number, limit = 5000, signal?: AbortSignal): Promise<FramesPage> {
-    return this.request(`/api/frames?after=${after}&limit=${limit}`, signal ? { signal } : {});
+  /** Frames in capture order; with `filter` (the filter language), the frames of matching exchanges. */
+  frames(after: number, limit = 5000, signal?: AbortSignal, filter?: string): Promise<FramesPage> {
+    return this.request(`/api/frames?after=${after}&limit=${limit}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`, signal ? { signal } : {});
   }
 
   /** Door records (every HTTP request at the tap), oldest first; pass `nextAfter` as `after`. */

@@ -19,6 +19,7 @@ import type { TreeMark } from './JsonTree.js';
 import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
 import { wholeExchange } from '../api/whole-exchange.js';
+import { CausalLinks } from './CausalLinks.js';
 
 // The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
 const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
@@ -143,6 +144,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
             <dd data-testid="detail-widget-calls"><ReplayedAs ids={widgetCalls.split(' ')} kind="widget" /></dd>
           </>
         )}
+        <CausalLinks api={api} detail={detail} />
         {ex.errorMessage && (
           <>
             <dt>{ex.status === 'business_error' ? 'tool said' : 'error'}</dt>

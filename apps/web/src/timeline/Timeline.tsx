@@ -19,6 +19,7 @@ import { useColumnPrefs } from './column-prefs.js';
 import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
+import { useCompare } from '../compare/index.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -48,6 +49,7 @@ export function Timeline() {
   const view = useLive((s) => s.view);
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
+  const picked = useCompare((s) => s.picked);
   const follow = useUi((s) => s.follow);
   // A file gets no new rows: nothing to follow.
   const readOnly = useReadOnly((s) => s.file !== undefined);
@@ -91,6 +93,7 @@ export function Timeline() {
             const at = first + i;
             const ex = row.original;
             const isSelected = row.id === selected;
+            const isPicked = picked.includes(row.id);
             const sessionBreak = inConversation && startsSession(view.ids, at, (id) => index.get(id)?.sessionKey);
             return (
               <div
@@ -103,9 +106,12 @@ export function Timeline() {
                 data-status={ex.status}
                 aria-selected={isSelected}
                 data-session-break={sessionBreak || undefined}
-                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
+                data-picked={isPicked || undefined}
+                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${isPicked ? ' picked' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
                 style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
-                onClick={() => useUi.getState().select(row.id, true)}
+                title={isPicked ? 'Picked to compare (ctrl/⌘-click to unpick)' : undefined}
+                // Ctrl/⌘-click picks the row for "Compare" instead of opening it.
+                onClick={(e) => (e.ctrlKey || e.metaKey ? useCompare.getState().toggle(row.id) : useUi.getState().select(row.id, true))}
               >
                 {row.getAllCells().filter((cell) => shown.has(cell.column.id)).map((cell) => (
                   <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`} title={tooltipOf(cell.getValue())}>

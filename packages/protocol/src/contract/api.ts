@@ -213,6 +213,12 @@ export interface OtlpStatus {
  */
 export interface CaptureStatus {
   state: 'recording' | 'paused';
+  /**
+   * Set while the user paused capture (`POST /api/capture/pause`): the tap forwards everything,
+   * and the frames it forwards meanwhile are not stored (counted in `notRecorded`), until
+   * `POST /api/capture/resume`. A full disk can pause capture at the same time (`reason`).
+   */
+  pausedByUser?: { since: number };
   /** Why capture is paused, in words a banner can show: `disk full`, `the capture file is read-only`. */
   reason?: string;
   /** When capture paused (ms since the epoch). */
@@ -223,6 +229,24 @@ export interface CaptureStatus {
   lastError?: { message: string; at: number };
   /** Set by `mcpscope open FILE`: the dashboard shows a file, with no proxy to send through. */
   readOnly?: { file: string };
+}
+
+/**
+ * A line in the capture's timeline (`GET /api/marks`): a labelled mark the user dropped
+ * (`POST /api/marks {"label"}`), or where capture was paused and resumed from the dashboard.
+ * Stored in the capture file and exported with it (JSONL lines `"type":"mark"`).
+ */
+export interface CaptureMark {
+  id: number;
+  ts: number;
+  /** The newest frame stored when the mark was made: it sits after that frame's rows. */
+  afterSeq: number;
+  kind: 'mark' | 'pause' | 'resume';
+  label: string;
+}
+
+export interface MarksPage {
+  marks: CaptureMark[];
 }
 
 /** One redaction rule that matched, and how often. */
