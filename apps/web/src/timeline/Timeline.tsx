@@ -20,6 +20,7 @@ import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
+import { TimelineMarks } from '../capture/TimelineMarks.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -50,6 +51,8 @@ export function Timeline() {
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
   const picked = useCompare((s) => s.picked);
+  const cleared = useUi((s) => s.since !== undefined);
+  const filtering = useUi((s) => s.filter.trim() !== '' || s.session !== undefined);
   const follow = useUi((s) => s.follow);
   // A file gets no new rows: nothing to follow.
   const readOnly = useReadOnly((s) => s.file !== undefined);
@@ -121,12 +124,21 @@ export function Timeline() {
               </div>
             );
           })}
+          <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
         </div>
       </div>
-      {count === 0 && index.size > 0 && (
+      {count === 0 && index.size > 0 && cleared && !filtering && (
+        <div className="no-match" data-testid="no-match-cleared">
+          View cleared: new exchanges appear here (the earlier ones are still in the capture).{' '}
+          <button type="button" className="link" onClick={() => useUi.getState().setSince(undefined)}>
+            Show all
+          </button>
+        </div>
+      )}
+      {count === 0 && index.size > 0 && !(cleared && !filtering) && (
         <div className="no-match" data-testid="no-match">
           {searching ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
-          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
+          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined), useUi.getState().setSince(undefined))}>
             Show everything
           </button>
         </div>
