@@ -21,6 +21,8 @@ import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
 import { TimelineMarks } from '../capture/TimelineMarks.js';
+import { WaterfallScaleContext } from './WaterfallCell.js';
+import { waterfallScale } from './waterfall.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -66,6 +68,8 @@ export function Timeline() {
   // `tick` is the change signal of the mutable view and index.
   const data = useMemo<ExchangeSummary[]>(() => view.ids.slice(first, last + 1).map((id) => index.get(id)!), [tick, first, last, view, index]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
+  // One time scale for the rendered rows, so bars that ran at once line up side by side.
+  const scale = useMemo(() => waterfallScale(data), [data]);
   const width = useWidth(scroller);
   const chosen = useColumnPrefs((s) => s.chosen);
   const widths = useColumnPrefs((s) => s.widths);
@@ -91,6 +95,7 @@ export function Timeline() {
     <div className="timeline-wrap">
       <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
         <ColumnHeader layout={layout} />
+        <WaterfallScaleContext.Provider value={scale}>
         <div style={{ height: totalHeight, position: 'relative' }}>
           {rows.map((row, i) => {
             const at = first + i;
@@ -126,6 +131,7 @@ export function Timeline() {
           })}
           <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
         </div>
+        </WaterfallScaleContext.Provider>
       </div>
       {count === 0 && index.size > 0 && cleared && !filtering && (
         <div className="no-match" data-testid="no-match-cleared">
