@@ -28,6 +28,9 @@ import { ConnectionsView } from './door/ConnectionsView.js';
 import { startDoorSync } from './door/door-sync.js';
 import { RerunHost } from './rerun/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
+import { CaptureControls } from './capture/CaptureControls.js';
+import { useCaptureSync } from './capture/capture-state.js';
+import { orderKey } from './store/exchange-index.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -54,17 +57,22 @@ export function App({ token }: { token: string }) {
     return () => (stop(), door.stop());
   }, [api]);
   useKeyboard();
+  useCaptureSync(api);
   const theme = useUi((s) => s.theme);
   useEffect(() => void (document.documentElement.dataset.theme = theme), [theme]);
 
   const filter = useUi((s) => s.filter);
   const session = useUi((s) => s.session);
+  const since = useUi((s) => s.since);
   // A filter summaries cannot answer is searched in the capture; the view admits what it found.
   const searchVersion = useSearch((s) => s.version);
-  const compiled = useMemo(
-    () => buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key), useSearch.getState().matches),
-    [filter, session, searchVersion],
-  );
+  const compiled = useMemo(() => {
+    const built = buildViewFilter(filter, session, (key) => useLive.getState().sessions.get(key), useSearch.getState().matches);
+    if (since === undefined) return built;
+    // "Clear": rows of frames up to `since` stay in the capture but leave the view.
+    const { predicate } = built;
+    return { ...built, predicate: (ex: Parameters<typeof predicate>[0]) => orderKey(ex.id) >= since + 1 && predicate(ex) };
+  }, [filter, session, searchVersion, since]);
   useServerSearch(api, compiled.serverText);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
   useConversationView(compiled.predicate);
@@ -83,6 +91,7 @@ export function App({ token }: { token: string }) {
       <header className="topbar">
         <span className="brand">mcpscope</span>
         <ModeSwitch />
+        <CaptureControls api={api} />
         <span className="count" data-testid="count">{total} exchange{total === 1 ? '' : 's'}</span>
         <span className="spacer" />
         <TopbarActions api={api} />

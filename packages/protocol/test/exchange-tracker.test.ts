@@ -65,6 +65,17 @@ describe('ExchangeTracker', () => {
     expect(rows.get(String(first))).toMatchObject({ status: 'cancelled', frameSeqs: [first, first + 1, first + 2] });
   });
 
+  it('notes when each progress notification came, after the request, for the waterfall', () => {
+    const first = seq + 1;
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'slow', _meta: { progressToken: 9 } } }, { ts: 1000 }),
+      frame('s2c', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 9, progress: 1 } }, { ts: 1250 }),
+      frame('s2c', { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 9, progress: 2 } }, { ts: 1700 }),
+      frame('s2c', { jsonrpc: '2.0', id: 8, result: { content: [] } }, { ts: 2000 }),
+    ]);
+    expect(rows.get(String(first))).toMatchObject({ status: 'ok', progressAt: [250, 700], latencyMs: 1000 });
+  });
+
   it('pairs a response that was captured before its request', () => {
     const rows = run([frame('s2c', { jsonrpc: '2.0', id: 9, result: {} }), frame('c2s', { jsonrpc: '2.0', id: 9, method: 'ping' })]);
     expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'ok', method: 'ping' })]);

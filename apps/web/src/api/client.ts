@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { CaptureStatus, ConversationsPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
+import type { CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -76,6 +76,19 @@ export class ApiClient {
   /** Whether capture is storing (`paused` by a full disk or a read-only file system). */
   capture(): Promise<CaptureStatus> {
     return this.request('/api/capture');
+  }
+
+  /** Pauses (or resumes) storing; the tap forwards either way. Answers the new status. */
+  setCapturePaused(paused: boolean): Promise<CaptureStatus> {
+    return this.request(`/api/capture/${paused ? 'pause' : 'resume'}`, { method: 'POST', body: '{}' });
+  }
+
+  marks(): Promise<MarksPage> {
+    return this.request('/api/marks');
+  }
+
+  addMark(label: string): Promise<CaptureMark> {
+    return this.request('/api/marks', { method: 'POST', body: JSON.stringify({ label }) });
   }
 
   /** Sends one sample tools/call through the tap to the demo server (demo mode only). */

@@ -22,6 +22,8 @@ export interface UiState extends Omit<UrlState, 'exchange'> {
   closeDetail(): void;
   setMode(mode: ViewMode): void;
   setFollow(follow: boolean): void;
+  /** Hides the rows of frames up to `seq` (undefined shows everything again). */
+  setSince(seq: number | undefined): void;
   toggleTheme(): void;
 }
 
@@ -49,6 +51,7 @@ export const useUi = create<UiState>((set) => ({
   closeDetail: () => set({ detailOpen: false }),
   setMode: (mode) => set({ mode }),
   setFollow: (follow) => set({ follow }),
+  setSince: (since) => set(since === undefined ? { since: undefined } : { since }),
   toggleTheme: () =>
     set((s) => {
       const theme = s.theme === 'dark' ? 'light' : 'dark';
@@ -62,9 +65,10 @@ export const useUi = create<UiState>((set) => ({
 if (typeof window !== 'undefined') {
   useUi.subscribe((s, prev) => {
     const open = (u: UiState) => (u.detailOpen ? u.selected : undefined);
-    if (s.filter === prev.filter && s.session === prev.session && open(s) === open(prev) && s.mode === prev.mode) return;
+    if (s.filter === prev.filter && s.session === prev.session && open(s) === open(prev) && s.mode === prev.mode && s.since === prev.since) return;
     const url: UrlState = { filter: s.filter, mode: s.mode };
     if (s.session) url.session = s.session;
+    if (s.since !== undefined) url.since = s.since;
     const exchange = open(s);
     if (exchange) url.exchange = exchange;
     const query = formatUrlState(url, location.search);

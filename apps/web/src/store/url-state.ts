@@ -1,6 +1,6 @@
 /**
  * What a shared or bookmarked dashboard link carries: the filter text, the chosen session, the
- * open exchange and the view mode. Pure parse/format, so the round trip is testable; the token
+ * open exchange, the view mode and where the view was cleared. Pure parse/format, so the round trip is testable; the token
  * never goes in here (token.ts strips it from the address bar).
  */
 export type ViewMode = 'exchanges' | 'frames' | 'connections';
@@ -12,6 +12,8 @@ export interface UrlState {
   session?: string;
   exchange?: string;
   mode: ViewMode;
+  /** "Clear": rows from frames up to this seq are hidden from the view (still in the capture). */
+  since?: number;
 }
 
 export function parseUrlState(search: string): UrlState {
@@ -22,6 +24,8 @@ export function parseUrlState(search: string): UrlState {
   if (session) state.session = session;
   const exchange = params.get('x');
   if (exchange) state.exchange = exchange;
+  const since = Number(params.get('since') ?? NaN);
+  if (Number.isSafeInteger(since) && since > 0) state.since = since;
   return state;
 }
 
@@ -33,6 +37,7 @@ export function formatUrlState(state: UrlState, base = ''): string {
   put('session', state.session);
   put('x', state.exchange);
   put('view', state.mode === 'exchanges' ? undefined : state.mode);
+  put('since', state.since === undefined ? undefined : String(state.since));
   const text = params.toString();
   return text ? `?${text}` : '';
 }

@@ -20,6 +20,9 @@ import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
+import { TimelineMarks } from '../capture/TimelineMarks.js';
+import { WaterfallScaleContext } from './WaterfallCell.js';
+import { waterfallScale } from './waterfall.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -50,6 +53,8 @@ export function Timeline() {
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
   const picked = useCompare((s) => s.picked);
+  const cleared = useUi((s) => s.since !== undefined);
+  const filtering = useUi((s) => s.filter.trim() !== '' || s.session !== undefined);
   const follow = useUi((s) => s.follow);
   // A file gets no new rows: nothing to follow.
   const readOnly = useReadOnly((s) => s.file !== undefined);
@@ -63,6 +68,8 @@ export function Timeline() {
   // `tick` is the change signal of the mutable view and index.
   const data = useMemo<ExchangeSummary[]>(() => view.ids.slice(first, last + 1).map((id) => index.get(id)!), [tick, first, last, view, index]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
+  // One time scale for the rendered rows, so bars that ran at once line up side by side.
+  const scale = useMemo(() => waterfallScale(data), [data]);
   const width = useWidth(scroller);
   const chosen = useColumnPrefs((s) => s.chosen);
   const widths = useColumnPrefs((s) => s.widths);
@@ -88,6 +95,7 @@ export function Timeline() {
     <div className="timeline-wrap">
       <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
         <ColumnHeader layout={layout} />
+        <WaterfallScaleContext.Provider value={scale}>
         <div style={{ height: totalHeight, position: 'relative' }}>
           {rows.map((row, i) => {
             const at = first + i;
@@ -121,12 +129,22 @@ export function Timeline() {
               </div>
             );
           })}
+          <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
         </div>
+        </WaterfallScaleContext.Provider>
       </div>
-      {count === 0 && index.size > 0 && (
+      {count === 0 && index.size > 0 && cleared && !filtering && (
+        <div className="no-match" data-testid="no-match-cleared">
+          View cleared: new exchanges appear here (the earlier ones are still in the capture).{' '}
+          <button type="button" className="link" onClick={() => useUi.getState().setSince(undefined)}>
+            Show all
+          </button>
+        </div>
+      )}
+      {count === 0 && index.size > 0 && !(cleared && !filtering) && (
         <div className="no-match" data-testid="no-match">
           {searching ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
-          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined))}>
+          <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined), useUi.getState().setSince(undefined))}>
             Show everything
           </button>
         </div>

@@ -6,11 +6,11 @@ const all = new Set(COLUMN_SPECS.map((c) => c.id));
 const total = COLUMN_SPECS.reduce((n, c) => n + c.width, 0);
 
 describe('timeline columns', () => {
-  it('shows every column in fixed tracks when there is room; only the target stretches', () => {
+  it('shows every column in fixed tracks when there is room; only the target and the waterfall stretch', () => {
     const layout = layoutColumns(total + 200, all);
     expect(layout.shown).toEqual(COLUMN_SPECS.map((c) => c.id));
     expect(layout.squeezed).toEqual([]);
-    expect(layout.template).toBe('112px 150px 64px 180px minmax(140px, 1fr) 56px 180px 72px 68px 52px');
+    expect(layout.template).toBe('112px 150px 64px 180px minmax(140px, 1fr) 56px 180px 72px 68px 52px minmax(120px, 1fr)');
   });
 
   it('drops the least important columns first when narrow, keeping method, status and direction', () => {

@@ -6,7 +6,7 @@
  * the user's choices.
  */
 
-export type ColumnId = 'time' | 'session' | 'direction' | 'method' | 'target' | 'id' | 'status' | 'latency' | 'size' | 'diagnostics';
+export type ColumnId = 'time' | 'session' | 'direction' | 'method' | 'target' | 'id' | 'status' | 'latency' | 'size' | 'diagnostics' | 'waterfall';
 
 export interface ColumnSpec {
   id: ColumnId;
@@ -33,7 +33,12 @@ export const COLUMN_SPECS: readonly ColumnSpec[] = [
   { id: 'latency', label: 'Latency', width: 72, min: 48, priority: 4, help: 'Request to answer' },
   { id: 'size', label: 'Size', width: 68, min: 44, priority: 9, help: 'Bytes of all its frames' },
   { id: 'diagnostics', label: 'Diag', width: 52, min: 36, priority: 7, help: 'Findings (△ N: N diagnostics)' },
+  // Stretches like the target; left out before Size when room runs short (the latency stays).
+  { id: 'waterfall', label: 'Waterfall', width: 120, min: 80, priority: 8.5, help: 'Timing across the rows in view: a bar from request to answer, ticks for progress; bars side by side ran at once' },
 ];
+
+/** Columns whose track takes a share of the room left (at least their width). */
+const STRETCHES: ReadonlySet<ColumnId> = new Set(['target', 'waterfall']);
 
 export const specOf = (id: ColumnId): ColumnSpec => COLUMN_SPECS.find((c) => c.id === id)!;
 
@@ -88,6 +93,6 @@ export function layoutColumns(available: number, chosen: ReadonlySet<ColumnId>, 
     squeezed.push(spec.id);
   }
   const shown = COLUMN_SPECS.filter((c) => kept.has(c.id)).map((c) => c.id);
-  const template = shown.map((id) => (id === 'target' ? `minmax(${kept.get(id)}px, 1fr)` : `${kept.get(id)}px`)).join(' ');
+  const template = shown.map((id) => (STRETCHES.has(id) ? `minmax(${kept.get(id)}px, 1fr)` : `${kept.get(id)}px`)).join(' ');
   return { shown, squeezed, template, minWidth: used };
 }

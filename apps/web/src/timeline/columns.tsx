@@ -10,6 +10,7 @@ import { ReplayMark } from './ReplayMark.js';
 import { StatusBadge } from './StatusBadge.js';
 import { formatDuration, formatSize } from './status.js';
 import { specOf } from './column-layout.js';
+import { WaterfallCell } from './WaterfallCell.js';
 
 export const features = tableFeatures({});
 const helper = createColumnHelper<typeof features, ExchangeSummary>();
@@ -68,4 +69,5 @@ export const columns = helper.columns([
       return n > 0 ? <span className="diag-count" title={`${n} diagnostic${n === 1 ? '' : 's'}`}>△ {n}</span> : null;
     },
   }),
+  helper.display({ id: 'waterfall', header: specOf('waterfall').label, cell: (info) => <WaterfallCell ex={info.row.original} /> }),
 ]);

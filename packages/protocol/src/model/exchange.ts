@@ -63,6 +63,8 @@ export interface ExchangeSummary {
    * the conversation it joined. Exchanges of a session follow the session's `conversationKey`.
    */
   conversation?: string;
+  /** When its progress notifications came, in ms after the request (the first PROGRESS_MARKS_MAX of them). */
+  progressAt?: number[];
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
   /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */

@@ -114,6 +114,15 @@ export function attach(ex: ExchangeSummary, frame: Frame, changed: Set<ExchangeS
   changed.add(ex);
 }
 
+/** Progress notes kept per exchange for the waterfall; a call that reports 10,000 times keeps its first ones. */
+export const PROGRESS_MARKS_MAX = 32;
+
+/** Notes when a progress notification came, as ms after the request (the waterfall's ticks). */
+export function noteProgress(ex: ExchangeSummary, frame: Frame): void {
+  const at = (ex.progressAt ??= []);
+  if (at.length < PROGRESS_MARKS_MAX) at.push(Math.max(0, frame.ts - ex.startTs));
+}
+
 /** Sets status and error fields from the answer. */
 export function applyOutcome(ex: ExchangeSummary, msg: ResponseMessage | ErrorMessage): void {
   if (msg.kind === 'error') {

@@ -26,7 +26,7 @@ import type { ExchangeSummary } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
 import { parseTransportFrame } from '../model/transport-frame.js';
 import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
-import { applyOutcome, attach, invalidRow, notificationRow, orphanRow, requestRow, transportRow, type Side } from './exchange-rows.js';
+import { applyOutcome, attach, invalidRow, noteProgress, notificationRow, orphanRow, requestRow, transportRow, type Side } from './exchange-rows.js';
 
 /** Answers waiting for a request that never comes are forgotten, oldest first, past this. */
 export const MAX_ORPHANS = 1024;
@@ -240,7 +240,10 @@ export class ExchangeTracker {
     const params = msg.params;
     if (msg.method === 'notifications/progress' && params && 'progressToken' in params) {
       const ex = this.progress.get(`${frame.sessionKey}|${idKey(params.progressToken as string | number)}`);
-      if (ex) return attach(ex, frame, changed);
+      if (ex) {
+        noteProgress(ex, frame);
+        return attach(ex, frame, changed);
+      }
     }
     if (msg.method === 'notifications/cancelled' && params && 'requestId' in params) {
       const requestId = params.requestId;

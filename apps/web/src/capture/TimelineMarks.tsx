@@ -1,0 +1,43 @@
+/**
+ * The capture's marks drawn across the timeline: a line between the rows stored before a mark and
+ * those after, with its label (the user's words, or the pause and its end). An overlay, not rows:
+ * the view index and the fixed row height stay as they are, and each render costs one binary
+ * search per mark (marks are clicks, so few). Marks inside the cleared part stay hidden with it.
+ */
+import type { CaptureMark } from '@mcpscope/protocol';
+import { lowerBound } from '../store/exchange-index.js';
+import { useLive } from '../store/live-store.js';
+import { useUi } from '../store/ui-store.js';
+import { useCapture } from './capture-state.js';
+
+const ICON: Record<CaptureMark['kind'], string> = { mark: '▸', pause: '‖', resume: '▶' };
+
+const clock = (ts: number) => new Date(ts).toLocaleTimeString();
+
+export function TimelineMarks({ first, last, rowHeight }: { first: number; last: number; rowHeight: number }) {
+  const marks = useCapture((s) => s.marks);
+  const since = useUi((s) => s.since);
+  useLive((s) => s.tick);
+  const view = useLive((s) => s.view);
+  // Marks at one place (a pause, then its resume with nothing stored between) share one line.
+  const lines = new Map<number, CaptureMark[]>();
+  for (const m of marks) {
+    if (since !== undefined && m.afterSeq < since) continue;
+    const at = lowerBound(view.ids, m.afterSeq + 1);
+    if (at < first - 1 || at > last + 2) continue;
+    lines.set(at, [...(lines.get(at) ?? []), m]);
+  }
+  return (
+    <>
+      {[...lines].map(([at, group]) => (
+        <div key={group[0]!.id} className={`timeline-mark mark-${group[group.length - 1]!.kind}`} role="separator" data-testid="timeline-mark" data-kinds={group.map((m) => m.kind).join(' ')} style={{ transform: `translateY(${at * rowHeight}px)` }}>
+          {group.map((m) => (
+            <span key={m.id} className={`timeline-mark-label mark-${m.kind}`} data-testid="timeline-mark-label" data-kind={m.kind} title={`${clock(m.ts)}: ${m.label}`}>
+              {ICON[m.kind]} {m.label} <span className="timeline-mark-time">{clock(m.ts)}</span>
+            </span>
+          ))}
+        </div>
+      ))}
+    </>
+  );
+}
