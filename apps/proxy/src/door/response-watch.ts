@@ -9,8 +9,8 @@
  * The methods live on the class, not on each response: the door used to wrap them as own
  * properties of every response, and a response carrying its own `end` (even one that only passed
  * the call on) made V8 allocate the forwarder's per-request objects straight into the old
- * generation, so every request was promoted at the next scavenge: about 3× the bytes promoted per
- * call and a third more CPU per call with the door on (bench/README.md, 4 Dec 2026).
+ * generation, so every request was promoted at the next scavenge: nearly 3× the bytes promoted
+ * per scavenge and a quarter more CPU per call with the door on (bench/README.md, 4 Dec 2026).
  */
 import { ServerResponse, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 

@@ -59,8 +59,8 @@ export function forward(req: IncomingMessage, res: ServerResponse, deps: Forward
  * it gets flags, never a reference. V8 may allocate it straight into the old generation
  * (pretenuring), and an old object pointing at an answer's young objects keeps every answer alive
  * through the next scavenge: when `respond` stored its departure handler here (a closure over its
- * whole scope), each call promoted about 8 KB more and capture-off CPU per call rose by a third
- * (bench/README.md, 4 Dec 2026).
+ * whole scope), each call promoted about 6 KB more and capture-off CPU per call rose by a fifth to
+ * a third (bench/README.md, 4 Dec 2026).
  */
 interface Exchange {
   req: IncomingMessage;
