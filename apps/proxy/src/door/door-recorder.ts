@@ -19,8 +19,6 @@ import { BodyCapture, keepsBodies } from './body-capture.js';
 import { watchResponse } from './response-watch.js';
 import { DoorWatch, type DoorSink } from './door-watch.js';
 
-export type { DoorSink } from './door-watch.js';
-
 export interface DoorRecorderDeps {
   sink: DoorSink;
   now(): number;

@@ -4,8 +4,8 @@
  * record's latest state within the tick.
  *
  * One object with methods rather than a closure per event: every request on the MCP path gets one,
- * and the closures (a dozen per request, with their context) were most of what the door allocated
- * per call.
+ * and the closures (a dozen per request, with their context) were a third of what the door
+ * allocated per call (1.84 KB, now 1.22 KB; bench/README.md, 4 Dec 2026).
  */
 import { DOOR_FRAME_SEQ_LIMIT, type DoorRecord } from '@mcpscope/protocol';
 import type { RequestWatch } from '../core/request-watch.js';
