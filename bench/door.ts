@@ -10,28 +10,16 @@
  * Budget (issue 15): the door keeps the tap rows within noise; here, CPU per call with the door
  * on stays within 15 % of door off.
  */
-import { readFileSync } from 'node:fs';
 import { startPaths, type PathKind } from './paths.js';
 import { skipped, type BenchOptions, type BenchRow } from './report.js';
 import { Samples } from './samples.js';
 import { spread } from './stats.js';
 import { startHelper } from './support/processes.js';
 import { load } from './support/load.js';
+import { cpuMs } from './support/proc-cpu.js';
 
 const BENCH = 'door';
 const PATHS: PathKind[] = ['mcpscope', 'door off', 'capture off'];
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
-
-/** utime + stime of a process, in ms (undefined where /proc is not available). */
-function cpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const rounds = options.smoke ? 1 : 6;

@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { WatchedResponse } from '../door/response-watch.js';
 import type { FrameInput } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { openCaptureStore } from '../capture/open-store.js';
@@ -145,7 +146,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
           },
         }),
   });
-  const tapHttp = createServer(tapHandler);
+  // Responses the door can watch without wrapping each one (door/response-watch.ts).
+  const tapHttp = createServer({ ServerResponse: WatchedResponse }, tapHandler);
   // A request the HTTP parser refuses never reaches the handler: answer it as Node would, and
   // record it at the door too.
   tapHttp.on('clientError', (err: Error & { code?: string }, socket) => {

@@ -11,17 +11,13 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { DOOR_FRAME_SEQ_LIMIT, doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
+import { doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
 import type { RequestWatch } from '../core/request-watch.js';
 import { capturedHeaders } from '../upstream/captured-headers.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import { BodyCapture, keepsBodies } from './body-capture.js';
 import { watchResponse } from './response-watch.js';
-
-export interface DoorSink {
-  nextDoorId(): number;
-  doorChanged(record: DoorRecord): void;
-}
+import { DoorWatch, type DoorSink } from './door-watch.js';
 
 export interface DoorRecorderDeps {
   sink: DoorSink;
@@ -62,77 +58,14 @@ export class DoorRecorder {
     if (typeof req.headers['mcp-session-id'] === 'string') record.mcpSessionId = req.headers['mcp-session-id'];
 
     const withBodies = !record.mcp && keepsBodies(doorRole(record));
-    const requestBody = withBodies ? new BodyCapture() : undefined;
-    const responseBody = withBodies ? new BodyCapture() : undefined;
-    const changed = () => sink.doorChanged(record);
-
-    req.on('data', (chunk: Buffer) => {
-      record.requestBytes += chunk.length;
-      requestBody?.push(chunk);
-    });
-    req.on('end', () => {
-      if (requestBody && requestBody.size > 0) {
-        record.requestBody = requestBody.body();
-        changed();
-      }
-    });
-    watchResponse(res, {
-      head: (status, headers) => {
-        record.status = status;
-        record.firstByteMs = now() - ts;
-        if (headers.location !== undefined) headers.location = redactUrlSecrets(headers.location);
-        record.responseHeaders = capturedHeaders(headers);
-        const session = headers['mcp-session-id'];
-        if (session !== undefined && record.mcpSessionId === undefined) record.mcpSessionId = session;
-        changed();
-      },
-      chunk: (data) => {
-        record.responseBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-        responseBody?.push(data);
-      },
-    });
-    let cut = false;
-    const finish = (end: DoorRecord['end']) => {
-      if (record.end !== 'open') return;
-      record.end = cut ? 'upstream-cut' : end;
-      record.endMs = now() - ts;
-      if (responseBody && responseBody.size > 0) record.responseBody = responseBody.body();
-      if (requestBody && requestBody.size > 0 && !record.requestBody) record.requestBody = requestBody.body();
-      changed();
-    };
-    res.on('finish', () => finish('complete'));
-    res.on('close', () => finish(res.writableFinished ? 'complete' : 'client-gone'));
-    changed();
-
-    return {
-      id: record.id,
-      refused: (reason) => {
-        record.answer = 'refused';
-        record.note = reason;
-      },
-      answeredByTap: (kind) => {
-        record.answer = kind;
-      },
-      frame: (seq, sessionKey) => {
-        record.mcp = true;
-        record.sessionKey = sessionKey;
-        record.frameCount = (record.frameCount ?? 0) + 1;
-        const seqs = (record.frameSeqs ??= []);
-        // A frame capture could not keep (paused: a full disk) has no seq to link to.
-        if (seq >= 0 && seqs.length < DOOR_FRAME_SEQ_LIMIT) {
-          seqs.push(seq);
-          changed();
-        }
-      },
-      upstreamFailed: (reason) => {
-        record.answer = 'upstream-failed';
-        record.note = reason;
-      },
-      upstreamCut: (reason) => {
-        cut = true;
-        record.note = reason;
-      },
-    };
+    const watch = new DoorWatch(record, sink, now, withBodies ? new BodyCapture() : undefined, withBodies ? new BodyCapture() : undefined);
+    req.on('data', (chunk: Buffer) => watch.requestChunk(chunk));
+    req.on('end', () => watch.requestEnded());
+    watchResponse(res, watch);
+    // 'close' follows 'finish' (in the next tick) or comes alone when the client left first.
+    res.on('close', () => watch.finish(res.writableFinished ? 'complete' : 'client-gone'));
+    watch.changed();
+    return watch;
   }
 
   /**
