@@ -17,17 +17,20 @@ export function hiddenBefore(ids: readonly string[], since: number | undefined):
   return since === undefined ? 0 : lowerBound(ids, since + 1);
 }
 
-function ClearButton() {
-  const since = useUi((s) => s.since);
+/** After a clear: how many rows it hides (read on every batch, so only while cleared). */
+function ShowAllButton({ since }: { since: number }) {
   useLive((s) => s.tick);
   const hidden = hiddenBefore(useLive.getState().index.ids, since);
-  if (since !== undefined) {
-    return (
-      <button type="button" className="small" data-testid="capture-show-all" title="Show the rows the clear hid again (they never left the capture)" onClick={() => useUi.getState().setSince(undefined)}>
-        Show all ({hidden} hidden)
-      </button>
-    );
-  }
+  return (
+    <button type="button" className="small" data-testid="capture-show-all" title="Show the rows the clear hid again (they never left the capture)" onClick={() => useUi.getState().setSince(undefined)}>
+      Show all ({hidden} hidden)
+    </button>
+  );
+}
+
+function ClearButton() {
+  const since = useUi((s) => s.since);
+  if (since !== undefined) return <ShowAllButton since={since} />;
   return (
     <button type="button" className="small" data-testid="capture-clear" title="Clear the view: hide the rows so far (the capture keeps them; Show all brings them back)" onClick={() => useUi.getState().setSince(useLive.getState().head)}>
       Clear

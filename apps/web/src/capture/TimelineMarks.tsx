@@ -17,7 +17,7 @@ const clock = (ts: number) => new Date(ts).toLocaleTimeString();
 export function TimelineMarks({ first, last, rowHeight }: { first: number; last: number; rowHeight: number }) {
   const marks = useCapture((s) => s.marks);
   const since = useUi((s) => s.since);
-  useLive((s) => s.tick);
+  // No tick subscription of its own: the Timeline re-renders it on every batch.
   const view = useLive((s) => s.view);
   // Marks at one place (a pause, then its resume with nothing stored between) share one line.
   const lines = new Map<number, CaptureMark[]>();

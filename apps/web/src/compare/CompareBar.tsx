@@ -7,13 +7,17 @@ import { useLive } from '../store/live-store.js';
 
 export function CompareBar() {
   const picked = useCompare((s) => s.picked);
+  return picked.length === 0 ? null : <PickedBar picked={picked} />;
+}
+
+/** Split from CompareBar so that nothing re-renders on every batch while no row is picked. */
+function PickedBar({ picked }: { picked: readonly string[] }) {
   useLive((s) => s.tick); // the labels read the (mutable) index
   const index = useLive((s) => s.index);
   const label = (id: string) => {
     const ex = index.get(id);
     return ex ? `#${id} ${ex.method ?? '(not JSON-RPC)'}${ex.target ? ` ${ex.target}` : ''}` : `#${id}`;
   };
-  if (picked.length === 0) return null;
   return (
     <div className="compare-bar" data-testid="compare-bar" role="status">
       <span>

@@ -96,41 +96,41 @@ export function Timeline() {
       <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
         <ColumnHeader layout={layout} />
         <WaterfallScaleContext.Provider value={scale}>
-        <div style={{ height: totalHeight, position: 'relative' }}>
-          {rows.map((row, i) => {
-            const at = first + i;
-            const ex = row.original;
-            const isSelected = row.id === selected;
-            const isPicked = picked.includes(row.id);
-            const sessionBreak = inConversation && startsSession(view.ids, at, (id) => index.get(id)?.sessionKey);
-            return (
-              <div
-                key={row.id}
-                role="row"
-                data-testid="exchange-row"
-                data-id={ex.id}
-                data-method={ex.method ?? ''}
-                data-session={ex.sessionKey}
-                data-status={ex.status}
-                aria-selected={isSelected}
-                data-session-break={sessionBreak || undefined}
-                data-picked={isPicked || undefined}
-                className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${isPicked ? ' picked' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
-                style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
-                title={isPicked ? 'Picked to compare (ctrl/⌘-click to unpick)' : undefined}
-                // Ctrl/⌘-click picks the row for "Compare" instead of opening it.
-                onClick={(e) => (e.ctrlKey || e.metaKey ? useCompare.getState().toggle(row.id) : useUi.getState().select(row.id, true))}
-              >
-                {row.getAllCells().filter((cell) => shown.has(cell.column.id)).map((cell) => (
-                  <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`} title={tooltipOf(cell.getValue())}>
-                    <table.FlexRender cell={cell} />
-                  </div>
-                ))}
-              </div>
-            );
-          })}
-          <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
-        </div>
+          <div style={{ height: totalHeight, position: 'relative' }}>
+            {rows.map((row, i) => {
+              const at = first + i;
+              const ex = row.original;
+              const isSelected = row.id === selected;
+              const isPicked = picked.includes(row.id);
+              const sessionBreak = inConversation && startsSession(view.ids, at, (id) => index.get(id)?.sessionKey);
+              return (
+                <div
+                  key={row.id}
+                  role="row"
+                  data-testid="exchange-row"
+                  data-id={ex.id}
+                  data-method={ex.method ?? ''}
+                  data-session={ex.sessionKey}
+                  data-status={ex.status}
+                  aria-selected={isSelected}
+                  data-session-break={sessionBreak || undefined}
+                  data-picked={isPicked || undefined}
+                  className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${isPicked ? ' picked' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
+                  style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+                  title={isPicked ? 'Picked to compare (ctrl/⌘-click to unpick)' : undefined}
+                  // Ctrl/⌘-click picks the row for "Compare" instead of opening it.
+                  onClick={(e) => (e.ctrlKey || e.metaKey ? useCompare.getState().toggle(row.id) : useUi.getState().select(row.id, true))}
+                >
+                  {row.getAllCells().filter((cell) => shown.has(cell.column.id)).map((cell) => (
+                    <div key={cell.id} role="gridcell" className={`cell col-${cell.column.id}`} title={tooltipOf(cell.getValue())}>
+                      <table.FlexRender cell={cell} />
+                    </div>
+                  ))}
+                </div>
+              );
+            })}
+            <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
+          </div>
         </WaterfallScaleContext.Provider>
       </div>
       {count === 0 && index.size > 0 && cleared && !filtering && (
