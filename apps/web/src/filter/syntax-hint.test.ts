@@ -16,6 +16,10 @@ describe('syntaxHint', () => {
     expect(parseFilter(meant).ok).toBe(true);
   });
 
+  it('drops an "and" before closing the gap it leaves: one suggestion, not two', () => {
+    expect(syntaxHint('latency and > latency')?.fixed).toBe('latency>latency');
+  });
+
   it.each(['latency>10', 'status:err | status:pending', '"latency > 10"', 'weather > sunny', 'hello world'])('leaves %s alone', (typed) => {
     expect(syntaxHint(typed)).toBeUndefined();
   });
@@ -29,6 +33,7 @@ describe('syntaxHint', () => {
         expect(hint.fixed.match(/"[^"]*"/g) ?? []).toEqual(typed.match(/"[^"]*"/g) ?? []);
         expect(syntaxHint(hint.fixed)).toBeUndefined();
       }),
+      { numRuns: 2000 },
     );
   });
 });

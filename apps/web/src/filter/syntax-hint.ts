@@ -25,14 +25,14 @@ export function syntaxHint(text: string): SyntaxHint | undefined {
   const fixed = pieces
     .map((piece, i) => {
       if (i % 2 === 1) return piece;
-      let out = piece.replace(SPACED_OPERATOR, (all: string, lead: string, field: string, op1?: string, op2?: string) => {
+      // The words first: dropping an `and` can bring a field and an operator together
+      // (`latency and > 10`), and the suggestion must not need a second one.
+      const out = piece.replace(OR_WORD, () => (reasons.add('| means or'), '|')).replace(AND_WORD, () => (reasons.add('a space means and'), ''));
+      return out.replace(SPACED_OPERATOR, (all: string, lead: string, field: string, op1?: string, op2?: string) => {
         if (!FIELDS.has(field.toLowerCase())) return all;
         reasons.add(`no spaces around ${op1 ?? op2}`);
         return `${lead}${field}${op1 ?? op2}`;
       });
-      out = out.replace(OR_WORD, () => (reasons.add('| means or'), '|'));
-      out = out.replace(AND_WORD, () => (reasons.add('a space means and'), ''));
-      return out;
     })
     .join('');
   return fixed === text ? undefined : { fixed, reasons: [...reasons] };
