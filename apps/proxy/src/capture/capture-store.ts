@@ -137,6 +137,8 @@ export class CaptureStore extends CaptureReader {
     );
     this.writeTransaction = this.db.transaction((set: WriteSet) => {
       for (const f of set.frames) {
+        // A large frame the writer thread stored already (large-writer.ts): only its derived rows are this tick's.
+        if (f.stored) continue;
         this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
       }
       const requests = set.requests && set.requests.length > 0 ? this.door.write(set.requests) : [];

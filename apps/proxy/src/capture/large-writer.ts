@@ -1,0 +1,254 @@
+/**
+ * Large frames written from a worker thread, so one big body never holds the tap's thread.
+ *
+ * Storing a 50 MB result on the tap's thread cost about a second of one synchronous call (the
+ * SQLite INSERT binding and copying the text into overflow pages), plus the decode, the join of
+ * the decoded pieces and the redaction pre-check over the whole text; every other client's
+ * requests waited behind it (profile-tap --large=50). Here a body past LARGE_BODY_BYTES goes to
+ * the writer as bytes while it streams (copied once into 1 MiB blocks that are transferred, never
+ * cloned: the tap's own chunks may still be queued on the client's socket). When the pipeline says
+ * so (after every earlier frame is committed) the writer decodes it, builds its skeleton
+ * (frame-skeleton.ts, run from its source text), inserts the frame row on its own connection and
+ * answers with what the tap's thread needs to derive and publish the frame: its length, byte
+ * count, first characters and skeleton. The tap's thread never holds the whole text.
+ *
+ * What the writer does not do: redaction (a body that mentions a secret's name, or has no
+ * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
+ * come here: the pipeline batches them on the tap's thread, which is faster for them than any
+ * hand-off (a whole-pipeline worker halved the 50-client rate on 2 cores).
+ *
+ * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
+ * thread's SQLite driver (sqlite.ts's `workerSqlite`).
+ */
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { FRAME_RAW_LIMIT, type Frame } from '@mcpscope/protocol';
+import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
+import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';
+import { MENTIONS_SECRET } from '../redaction/redact-body.js';
+
+/** Bodies past this many bytes go to the writer (a few chunks over the skeleton's threshold). */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+/** The blocks a large body crosses the thread in. */
+const BLOCK_BYTES = 1024 * 1024;
+/** How long closing waits for a write under way. */
+const SETTLE_MS = 30_000;
+
+/** A large body on its way to the writer, pushed as it streams. */
+export interface LargeBody {
+  push(chunk: Uint8Array): void;
+  /** The body will not be recorded (cut, or the capture closed): the writer forgets it. */
+  abandon(): void;
+}
+
+/** The writer's answer for one frame. */
+export type LargeResult =
+  | { kind: 'stored'; chars: number; bytes: number; head: string; skeleton: string }
+  /** The tap's thread must handle it (redaction, or no skeleton): the bytes, decoded there. */
+  | { kind: 'returned'; body: Uint8Array }
+  | { kind: 'failed'; error: Error };
+
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { isUtf8 } = require('node:buffer');
+// tsx and esbuild may name nested functions through this helper inside the function's source.
+const __name = (f) => f;
+const frameSkeleton = (${frameSkeleton.toString()});
+const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flags);
+${WORKER_OPEN_SQLITE}
+const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
+db.exec('PRAGMA synchronous = NORMAL');
+// Valid UTF-8 is stored from its bytes (CAST keeps them as they are: the text the tap would have
+// decoded); anything else as the decoded text, whose bad sequences became U+FFFD as on the tap.
+const insert = db.prepare('INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)');
+const port = workerData.port;
+const done = new Int32Array(workerData.done);
+const bodies = new Map();
+const answer = (message, transfer) => {
+  port.postMessage(message, transfer);
+  Atomics.add(done, 0, 1);
+  Atomics.notify(done, 0);
+};
+const write = (m) => {
+  const blocks = bodies.get(m.id) || [];
+  bodies.delete(m.id);
+  let bytes = Buffer.concat(blocks);
+  blocks.length = 0;
+  let text = bytes.toString('utf8');
+  const skeleton = text.length >= workerData.skeletonFrom ? frameSkeleton(text, workerData.keep) : undefined;
+  if (skeleton === undefined || MENTIONS.test(text)) {
+    text = undefined;
+    const body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+    return answer({ id: m.id, kind: 'returned', body }, [bytes.buffer]);
+  }
+  const chars = text.length;
+  const head = text.slice(0, workerData.headChars);
+  const valid = isUtf8(bytes);
+  const stored = valid ? bytes.length : Buffer.byteLength(text);
+  if (valid) text = undefined;
+  else bytes = undefined;
+  const f = m.row;
+  insert.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, valid ? bytes : text, f.http, stored);
+  answer({ id: m.id, kind: 'stored', chars, bytes: stored, head, skeleton });
+};
+port.on('message', (m) => {
+  if (m.type === 'block') {
+    let blocks = bodies.get(m.id);
+    if (!blocks) bodies.set(m.id, (blocks = []));
+    blocks.push(new Uint8Array(m.block, 0, m.length));
+  } else if (m.type === 'drop') {
+    bodies.delete(m.id);
+  } else if (m.type === 'write') {
+    try { write(m); } catch (err) { bodies.delete(m.id); answer({ id: m.id, kind: 'failed', error: err }); }
+  } else if (m.type === 'stop') {
+    try { db.close(); } catch {}
+    answer({ id: -1, kind: 'stopped' });
+    port.close();
+  }
+});
+`;
+
+interface Answer {
+  id: number;
+  kind: LargeResult['kind'] | 'stopped';
+  chars?: number;
+  bytes?: number;
+  head?: string;
+  skeleton?: string;
+  body?: Uint8Array;
+  error?: Error;
+}
+
+/** One capture file's large-frame writer: a worker thread, started on the first large body. */
+export class LargeWriter {
+  private worker: Worker | undefined;
+  private port: MessagePort | undefined;
+  /** Answers the worker has posted (it adds one per answer). */
+  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private nextId = 0;
+  private readonly waiting = new Map<number, (result: LargeResult) => void>();
+  private failed: Error | undefined;
+
+  constructor(private readonly file: string) {}
+
+  /** A new body to push bytes into; undefined when the writer cannot be used (it failed). */
+  open(): LargeBody | undefined {
+    if (this.failed) return undefined;
+    const port = this.start();
+    const id = ++this.nextId;
+    let block = new Uint8Array(BLOCK_BYTES);
+    let used = 0;
+    let gone = false;
+    const send = () => {
+      if (used === 0) return;
+      port.postMessage({ type: 'block', id, block: block.buffer, length: used }, [block.buffer]);
+      block = new Uint8Array(BLOCK_BYTES);
+      used = 0;
+    };
+    const body: LargeBody & { id: number; seal(): void } = {
+      id,
+      push(chunk) {
+        if (gone) return;
+        let from = 0;
+        while (from < chunk.length) {
+          const n = Math.min(chunk.length - from, BLOCK_BYTES - used);
+          block.set(chunk.subarray(from, from + n), used);
+          used += n;
+          from += n;
+          if (used === BLOCK_BYTES) send();
+        }
+      },
+      abandon() {
+        if (gone) return;
+        gone = true;
+        port.postMessage({ type: 'drop', id });
+      },
+      seal() {
+        send();
+        block = new Uint8Array(0);
+        gone = true;
+      },
+    };
+    return body;
+  }
+
+  /**
+   * Stores `frame` (its text is `body`'s bytes) once every earlier frame is committed: the caller
+   * says so by calling this. `landed` runs once with the outcome, from a later turn of the event
+   * loop, or from `settle()`.
+   */
+  write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
+    const b = body as LargeBody & { id: number; seal(): void };
+    b.seal();
+    this.waiting.set(b.id, landed);
+    const row = { seq: frame.seq, ts: frame.ts, sessionKey: frame.sessionKey, direction: frame.direction, transport: frame.transport, kind: frame.kind, http: frame.http ? JSON.stringify(frame.http) : null };
+    this.port!.postMessage({ type: 'write', id: b.id, row });
+  }
+
+  /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
+  settle(): void {
+    const port = this.port;
+    if (!port) return;
+    const deadline = Date.now() + SETTLE_MS;
+    while (this.waiting.size > 0 && Date.now() < deadline) {
+      const seen = Atomics.load(this.done, 0);
+      let message = receiveMessageOnPort(port);
+      if (message === undefined) {
+        Atomics.wait(this.done, 0, seen, Math.max(1, deadline - Date.now()));
+        message = receiveMessageOnPort(port);
+      }
+      if (message !== undefined) this.answered(message.message as Answer);
+    }
+  }
+
+  /** Closes the worker's connection (after a write under way) and ends it. */
+  stop(): void {
+    this.settle();
+    const port = this.port;
+    if (!port) return;
+    const seen = Atomics.load(this.done, 0);
+    port.postMessage({ type: 'stop' });
+    // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
+    Atomics.wait(this.done, 0, seen, 5000);
+    port.close();
+    void this.worker!.terminate();
+    this.port = undefined;
+    this.worker = undefined;
+  }
+
+  private start(): MessagePort {
+    if (this.port) return this.port;
+    const { port1, port2 } = new MessageChannel();
+    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', () => this.fail(new Error('the large-frame writer stopped')));
+    // It must not keep a process alive that is otherwise done.
+    worker.unref();
+    port1.on('message', (message: Answer) => this.answered(message));
+    port1.unref();
+    this.worker = worker;
+    this.port = port1;
+    return port1;
+  }
+
+  private answered(message: Answer): void {
+    const landed = this.waiting.get(message.id);
+    if (!landed) return;
+    this.waiting.delete(message.id);
+    if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, skeleton: message.skeleton! });
+    else if (message.kind === 'returned') landed({ kind: 'returned', body: message.body! });
+    else landed({ kind: 'failed', error: message.error ?? new Error('the large-frame writer failed') });
+  }
+
+  /** The worker died: what waits fails (counted by the pipeline), and no new body comes here. */
+  private fail(error: Error): void {
+    if (this.port === undefined) return;
+    this.failed = error;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    this.port.close();
+    this.port = undefined;
+    this.worker = undefined;
+    for (const landed of waiting) landed({ kind: 'failed', error });
+  }
+}

@@ -1,0 +1,118 @@
+// Large bodies stored from the writer thread (capture/large-writer.ts), seen from outside: a 50 MB
+// tool result is recorded byte for byte, keeps its place in capture order, reaches a live
+// dashboard only once it is committed to the file, and the tap answers other clients meanwhile.
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerEvent } from '@mcpscope/protocol';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { openSqlite } from '../src/capture/sqlite.js';
+import { startTestMcpscope } from './support/mcpscope.js';
+import { apiFetch } from './support/api.js';
+import { sharedUpstream } from './support/proxy-fixture.js';
+import { startFaultyUpstream } from './reliability/fixtures/faulty-upstream.js';
+import { eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
+
+const shared = sharedUpstream(startFaultyUpstream);
+let app: Mcpscope | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** A live dashboard that, on every `frames/add`, checks each frame is already in the file. */
+function watchDashboard(mcpscope: Mcpscope, file: string) {
+  const reader = openSqlite(file, { readonly: true });
+  const stored = reader.prepare('SELECT length(raw) AS chars FROM frames WHERE seq = ?');
+  const seen: { seq: number; size: number; committedChars: number | undefined }[] = [];
+  const ws = new WebSocket(`${mcpscope.dashboardUrl.replace('http', 'ws')}/ws?after=0`, ['mcpscope', `mcpscope.token.${mcpscope.token}`]);
+  ws.on('message', (data) => {
+    const event = JSON.parse(String(data)) as ServerEvent;
+    if (event.type !== 'frames/add') return;
+    // Read at once, in the same turn the event arrived: a frame shown must be committed now.
+    for (const f of event.frames) seen.push({ seq: f.seq, size: f.size, committedChars: (stored.get(f.seq) as { chars: number } | undefined)?.chars });
+  });
+  const open = new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return {
+    seen,
+    open,
+    close() {
+      ws.close();
+      reader.close();
+    },
+  };
+}
+
+async function callEcho(url: string, text: string): Promise<unknown> {
+  const id = rpcId();
+  const body = (await (await post(url, toolCall(id, 'echo', { text }))).json()) as { id: number; result: { content: { text: string }[] } };
+  return body.id === id ? body.result.content[0]!.text : body;
+}
+
+describe('large frames from the writer thread', () => {
+  it('records a 50 MB result byte for byte, in order, shown live only once committed, while other clients are answered', async () => {
+    const db = tempDb();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    const dashboard = watchDashboard(app, db);
+    await dashboard.open;
+    const url = app.mcpUrl;
+    try {
+      expect(await callEcho(url, 'before')).toBe('before');
+      const id = rpcId();
+      let done = false;
+      const big = (async () => {
+        const res = await post(url, toolCall(id, 'big', { mb: 50 }));
+        const body = Buffer.from(await res.arrayBuffer());
+        done = true;
+        return body;
+      })();
+      // Ten other clients keep calling while the result streams and is stored.
+      const answers: unknown[] = [];
+      const others = Array.from({ length: 10 }, async (_, client) => {
+        for (let n = 0; !done || n < 3; n++) answers.push(await callEcho(url, `client ${client} call ${n}`));
+      });
+      const received = await big;
+      await Promise.all(others);
+      expect(answers.every((a) => typeof a === 'string' && a.startsWith('client '))).toBe(true);
+      expect(await callEcho(url, 'after')).toBe('after');
+
+      const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the large exchange to be complete');
+      const frames = await framesAfter(app);
+      const largeSeq = ex.frameSeqs[1]!;
+      const large = frames.find((f) => f.seq === largeSeq)!;
+      expect(large.size).toBe(received.length);
+      expect(large.truncated).toBe(true);
+      expect(large.raw).toBe(received.subarray(0, large.raw.length).toString());
+      // The whole text, as downloaded from the API, is the bytes the client received.
+      const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${largeSeq}/raw`)).arrayBuffer());
+      expect(raw.equals(received)).toBe(true);
+      // Capture order: the request, then its answer, then what came after the answer was recorded.
+      const afterFrame = frames.find((f) => f.raw.includes('"text":"after"'))!;
+      expect(ex.frameSeqs[0]).toBeLessThan(largeSeq);
+      expect(afterFrame.seq).toBeGreaterThan(largeSeq);
+      expect(frames.map((f) => f.seq)).toEqual([...frames.map((f) => f.seq)].sort((a, b) => a - b));
+
+      // The dashboard got every frame once, in order, each already committed when it arrived.
+      const last = frames[frames.length - 1]!.seq;
+      await eventually(async () => (dashboard.seen.some((s) => s.seq === last) ? true : undefined), 'the dashboard to see the last frame');
+      expect(dashboard.seen.map((s) => s.seq)).toEqual(frames.map((f) => f.seq));
+      expect(dashboard.seen.filter((s) => s.committedChars === undefined)).toEqual([]);
+      expect(dashboard.seen.find((s) => s.seq === largeSeq)).toEqual({ seq: largeSeq, size: received.length, committedChars: received.length });
+    } finally {
+      dashboard.close();
+    }
+  }, 120_000);
+
+  it('records a large body that names a secret field on the tap thread, byte for byte, and keeps it after a restart', async () => {
+    const db = tempDb();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    // 2 MB of text that mentions `access_token` (escaped inside the tool's text: not a field, so kept).
+    const text = `{"access_token":"not-a-field"} ${'y'.repeat(2 * 1024 * 1024)}`;
+    const id = rpcId();
+    const received = Buffer.from(await (await post(app.mcpUrl, toolCall(id, 'echo', { text }))).arrayBuffer());
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
+    await app.close();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${ex.frameSeqs[1]}/raw`)).arrayBuffer());
+    expect(raw.equals(received)).toBe(true);
+  }, 60_000);
+});
