@@ -6,6 +6,8 @@ import WebSocket from 'ws';
 import type { ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { openSqlite } from '../src/capture/sqlite.js';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { apiFetch } from './support/api.js';
 import { sharedUpstream } from './support/proxy-fixture.js';
@@ -115,4 +117,33 @@ describe('large frames from the writer thread', () => {
     const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${ex.frameSeqs[1]}/raw`)).arrayBuffer());
     expect(raw.equals(received)).toBe(true);
   }, 60_000);
+
+  it('a shutdown right after a large answer waits for its write, then stores what came after it, in order', () => {
+    const file = tempDb();
+    let store = new CaptureStore(file);
+    let pipeline = new CapturePipeline(store);
+    const at = (ts: number, direction: 'c2s' | 's2c', raw: string) => ({ ts, sessionKey: 's1', direction, transport: 'http-json' as const, kind: 'data' as const, raw });
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'é'.repeat(3 * 1024 * 1024) }] } });
+    pipeline.record(at(1, 'c2s', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } })));
+    const body = pipeline.largeBody()!;
+    const bytes = Buffer.from(text);
+    for (let i = 0; i < bytes.length; i += 65_536) body.push(bytes.subarray(i, i + 65_536));
+    const largeSeq = pipeline.record(at(2, 's2c', ''), body);
+    const nextSeq = pipeline.record(at(3, 'c2s', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })));
+    pipeline.close();
+    store.close();
+
+    store = new CaptureStore(file);
+    pipeline = new CapturePipeline(store);
+    try {
+      expect(store.frameRaw(largeSeq)).toEqual({ raw: text, bytes: bytes.length });
+      expect(nextSeq).toBe(largeSeq + 1);
+      expect(store.frameRaw(nextSeq)?.raw).toContain('tools/list');
+      const call = store.frames([1, largeSeq]);
+      expect(call.map((f) => f.seq)).toEqual([1, largeSeq]);
+    } finally {
+      pipeline.close();
+      store.close();
+    }
+  });
 });

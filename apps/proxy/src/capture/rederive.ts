@@ -23,14 +23,19 @@ export function derive(deriver: CaptureDeriver, frames: readonly Frame[], messag
   for (const frame of frames) {
     // A cut body is not the message that was sent: reported as such, never read as one.
     const cut = frame.http?.cut;
-    const sse = frame.transport === 'sse';
-    const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
-    const derived = cut ? deriver.ingest(frame, { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${cut.size} ${sse ? 'characters' : 'bytes'} were kept` }) : deriver.ingest(frame, messages?.get(frame) ?? largeFrameMessage(frame));
+    const derived = cut ? deriver.ingest(frame, cutMessage(frame, cut.size)) : deriver.ingest(frame, messages?.get(frame) ?? largeFrameMessage(frame));
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
     for (const d of derived.diagnostics) diagnostics.push(d);
   }
   return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics, conversations: deriver.takeConversations() };
+}
+
+/** What a cut frame reads as (counted only for those: a byte count walks the whole text). */
+function cutMessage(frame: Frame, size: number): Message {
+  const sse = frame.transport === 'sse';
+  const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
+  return { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${size} ${sse ? 'characters' : 'bytes'} were kept` };
 }
 
 /** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
