@@ -24,7 +24,8 @@ afterEach(async () => {
 /** A live dashboard that, on every `frames/add`, checks each frame is already in the file. */
 function watchDashboard(mcpscope: Mcpscope, file: string) {
   const reader = openSqlite(file, { readonly: true });
-  const stored = reader.prepare('SELECT length(raw) AS chars FROM frames WHERE seq = ?');
+  // A large frame's text is stored in pieces (migration 7): all of them count.
+  const stored = reader.prepare('SELECT length(raw) + (SELECT COALESCE(SUM(length(raw)), 0) FROM frame_parts p WHERE p.seq = f.seq) AS chars FROM frames f WHERE seq = ?');
   const seen: { seq: number; size: number; committedChars: number | undefined }[] = [];
   const ws = new WebSocket(`${mcpscope.dashboardUrl.replace('http', 'ws')}/ws?after=0`, ['mcpscope', `mcpscope.token.${mcpscope.token}`]);
   ws.on('message', (data) => {
@@ -146,4 +147,22 @@ describe('large frames from the writer thread', () => {
       store.close();
     }
   });
+
+  it('finds a large frame by text past its first stored piece, and exports it whole', async () => {
+    app = await startTestMcpscope({ target: shared.upstream.url, db: tempDb() });
+    // 3 MB: the text past the first million characters is in later pieces.
+    const text = `${'z'.repeat(3 * 1024 * 1024)} needle-past-the-first-piece`;
+    const id = rpcId();
+    // The request spells the needle with a JSON escape, so only the answer holds it as text.
+    const request = toolCall(id, 'echo', { text }).replace('needle', '\\u006eeedle');
+    expect(request).not.toContain('needle-past');
+    const received = await (await post(app.mcpUrl, request)).text();
+    expect(received).toContain('needle-past-the-first-piece');
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
+    const found = await (await apiFetch(app, `/api/exchanges?filter=${encodeURIComponent('"needle-past-the-first-piece"')}`)).json() as { exchanges: { id: string }[] };
+    expect(found.exchanges.map((e) => e.id)).toEqual([ex.id]);
+    const exported = await (await apiFetch(app, '/api/export?format=jsonl')).text();
+    const frames = exported.trim().split('\n').map((line) => JSON.parse(line) as { raw?: string });
+    expect(frames.some((f) => f.raw === received)).toBe(true);
+  }, 60_000);
 });

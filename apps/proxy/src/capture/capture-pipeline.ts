@@ -320,8 +320,7 @@ export class CapturePipeline {
       if (message.kind !== 'invalid') this.largeMessages.set(frame, message);
     } else if (result.kind === 'returned') {
       // Redaction, or no skeleton to derive from: this thread's path, as for any frame.
-      const text = Buffer.from(result.body.buffer, result.body.byteOffset, result.body.byteLength).toString('utf8');
-      frame.raw = redactBodySecrets(text, isMcpBody(frame.http?.path, text));
+      frame.raw = redactBodySecrets(result.text, isMcpBody(frame.http?.path, result.text));
     } else {
       this.health.noteError(result.error);
       this.health.notRecorded(1);

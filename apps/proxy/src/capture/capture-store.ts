@@ -17,7 +17,7 @@ import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader, sortKey } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
-export { sortKey, toFrame, type FrameRow } from './capture-reader.js';
+export { sortKey, type FrameRow } from './capture-reader.js';
 
 /** Frames written before checkpoints move to a worker thread. */
 const CHECKPOINTER_AFTER_FRAMES = 2000;

@@ -7,10 +7,12 @@
  * requests waited behind it (profile-tap --large=50). Here a body past LARGE_BODY_BYTES goes to
  * the writer as bytes while it streams (copied once into 1 MiB blocks that are transferred, never
  * cloned: the tap's own chunks may still be queued on the client's socket). When the pipeline says
- * so (after every earlier frame is committed) the writer decodes it, builds its skeleton
- * (frame-skeleton.ts, run from its source text), inserts the frame row on its own connection and
- * answers with what the tap's thread needs to derive and publish the frame: its length, byte
- * count, first characters and skeleton. The tap's thread never holds the whole text.
+ * so (after every earlier frame is committed) the writer, which decoded the blocks as they came,
+ * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts the frame in
+ * pieces of PART_CHARS characters on its own connection, in one transaction (one 50 MB value made
+ * SQLite copy it twice, over 100 MB for the write alone: migration 7), and answers with what the
+ * tap's thread needs to derive and publish the frame: its length, byte count, first characters and
+ * skeleton. The tap's thread never holds the whole text.
  *
  * What the writer does not do: redaction (a body that mentions a secret's name, or has no
  * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
@@ -30,6 +32,8 @@ import { MENTIONS_SECRET } from '../redaction/redact-body.js';
 export const LARGE_BODY_BYTES = 1024 * 1024;
 /** The blocks a large body crosses the thread in. */
 const BLOCK_BYTES = 1024 * 1024;
+/** Characters per stored piece of a large frame's text (migration 7: `frame_parts`). */
+const PART_CHARS = 1024 * 1024;
 /** How long closing waits for a write under way. */
 const SETTLE_MS = 30_000;
 
@@ -43,13 +47,13 @@ export interface LargeBody {
 /** The writer's answer for one frame. */
 export type LargeResult =
   | { kind: 'stored'; chars: number; bytes: number; head: string; skeleton: string }
-  /** The tap's thread must handle it (redaction, or no skeleton): the bytes, decoded there. */
-  | { kind: 'returned'; body: Uint8Array }
+  /** The tap's thread must handle it (redaction, or no skeleton): the text, decoded. */
+  | { kind: 'returned'; text: string }
   | { kind: 'failed'; error: Error };
 
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
-const { isUtf8 } = require('node:buffer');
+const { StringDecoder } = require('node:string_decoder');
 // tsx and esbuild may name nested functions through this helper inside the function's source.
 const __name = (f) => f;
 const frameSkeleton = (${frameSkeleton.toString()});
@@ -57,44 +61,60 @@ const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flag
 ${WORKER_OPEN_SQLITE}
 const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
 db.exec('PRAGMA synchronous = NORMAL');
-// Valid UTF-8 is stored from its bytes (CAST keeps them as they are: the text the tap would have
-// decoded); anything else as the decoded text, whose bad sequences became U+FFFD as on the tap.
-const insert = db.prepare('INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, CAST(? AS TEXT), ?, ?)');
+const insert = db.prepare('INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+const insertPart = db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (?, ?, ?)');
+const begin = db.prepare('BEGIN');
+const commit = db.prepare('COMMIT');
+const rollback = db.prepare('ROLLBACK');
 const port = workerData.port;
 const done = new Int32Array(workerData.done);
+/** Bodies being received, decoded as their blocks come (the tap decodes the same way, chunk by chunk). */
 const bodies = new Map();
-const answer = (message, transfer) => {
-  port.postMessage(message, transfer);
+const answer = (message) => {
+  port.postMessage(message);
   Atomics.add(done, 0, 1);
   Atomics.notify(done, 0);
 };
-const write = (m) => {
-  const blocks = bodies.get(m.id) || [];
-  bodies.delete(m.id);
-  let bytes = Buffer.concat(blocks);
-  blocks.length = 0;
-  let text = bytes.toString('utf8');
-  const skeleton = text.length >= workerData.skeletonFrom ? frameSkeleton(text, workerData.keep) : undefined;
-  if (skeleton === undefined || MENTIONS.test(text)) {
-    text = undefined;
-    const body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-    return answer({ id: m.id, kind: 'returned', body }, [bytes.buffer]);
+/** Where the text's pieces end: every partChars characters, never inside a surrogate pair. */
+const pieceEnds = (text) => {
+  const ends = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + workerData.partChars);
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    ends.push(end);
+    at = end;
   }
-  const chars = text.length;
-  const head = text.slice(0, workerData.headChars);
-  const valid = isUtf8(bytes);
-  const stored = valid ? bytes.length : Buffer.byteLength(text);
-  if (valid) text = undefined;
-  else bytes = undefined;
+  return ends;
+};
+const write = (m) => {
+  const body = bodies.get(m.id) || { decoder: new StringDecoder('utf8'), pieces: [] };
+  bodies.delete(m.id);
+  const rest = body.decoder.end();
+  if (rest.length > 0) body.pieces.push(rest);
+  const text = body.pieces.join('');
+  body.pieces = [];
+  const skeleton = text.length >= workerData.skeletonFrom ? frameSkeleton(text, workerData.keep) : undefined;
+  if (skeleton === undefined || MENTIONS.test(text)) return answer({ id: m.id, kind: 'returned', text });
+  const bytes = Buffer.byteLength(text);
+  const ends = pieceEnds(text);
   const f = m.row;
-  insert.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, valid ? bytes : text, f.http, stored);
-  answer({ id: m.id, kind: 'stored', chars, bytes: stored, head, skeleton });
+  begin.run();
+  try {
+    insert.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, text.slice(0, ends[0]), f.http, bytes, ends.length - 1);
+    for (let i = 1; i < ends.length; i++) insertPart.run(f.seq, i, text.slice(ends[i - 1], ends[i]));
+    commit.run();
+  } catch (err) {
+    try { rollback.run(); } catch {}
+    throw err;
+  }
+  answer({ id: m.id, kind: 'stored', chars: text.length, bytes, head: text.slice(0, workerData.headChars), skeleton });
 };
 port.on('message', (m) => {
   if (m.type === 'block') {
-    let blocks = bodies.get(m.id);
-    if (!blocks) bodies.set(m.id, (blocks = []));
-    blocks.push(new Uint8Array(m.block, 0, m.length));
+    let body = bodies.get(m.id);
+    if (!body) bodies.set(m.id, (body = { decoder: new StringDecoder('utf8'), pieces: [] }));
+    const piece = body.decoder.write(Buffer.from(m.block, 0, m.length));
+    if (piece.length > 0) body.pieces.push(piece);
   } else if (m.type === 'drop') {
     bodies.delete(m.id);
   } else if (m.type === 'write') {
@@ -114,7 +134,7 @@ interface Answer {
   bytes?: number;
   head?: string;
   skeleton?: string;
-  body?: Uint8Array;
+  text?: string;
   error?: Error;
 }
 
@@ -218,7 +238,7 @@ export class LargeWriter {
   private start(): MessagePort {
     if (this.port) return this.port;
     const { port1, port2 } = new MessageChannel();
-    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
+    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', () => this.fail(new Error('the large-frame writer stopped')));
@@ -236,7 +256,7 @@ export class LargeWriter {
     if (!landed) return;
     this.waiting.delete(message.id);
     if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, skeleton: message.skeleton! });
-    else if (message.kind === 'returned') landed({ kind: 'returned', body: message.body! });
+    else if (message.kind === 'returned') landed({ kind: 'returned', text: message.text! });
     else landed({ kind: 'failed', error: message.error ?? new Error('the large-frame writer failed') });
   }
 
