@@ -7,7 +7,7 @@ import type { ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
-import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { CapturePipeline, TICK_LIMIT } from '../src/capture/capture-pipeline.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { apiFetch } from './support/api.js';
 import { sharedUpstream } from './support/proxy-fixture.js';
@@ -165,4 +165,36 @@ describe('large frames from the writer thread', () => {
     const frames = exported.trim().split('\n').map((line) => JSON.parse(line) as { raw?: string });
     expect(frames.some((f) => f.raw === received)).toBe(true);
   }, 60_000);
+
+  it('releases the traffic held behind a large frame in order, a bounded batch per tick, each committed before it is published', async () => {
+    const file = tempDb();
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    const reader = openSqlite(file, { readonly: true });
+    const committed = reader.prepare('SELECT COUNT(*) AS n FROM frames WHERE seq <= ?');
+    const batches: { seqs: number[]; committed: number }[] = [];
+    pipeline.onBatch((batch) => {
+      const seqs = batch.frames.map((f) => f.seq);
+      batches.push({ seqs, committed: (committed.get(seqs[seqs.length - 1] ?? 0) as { n: number }).n });
+    });
+    try {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
+      const body = pipeline.largeBody()!;
+      body.push(Buffer.from(text));
+      const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
+      pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+      const held = 3 * TICK_LIMIT;
+      for (let i = 0; i < held; i++) pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } })));
+      await eventually(async () => (batches.flatMap((b) => b.seqs).length === held + 1 ? true : undefined), 'every frame to be published');
+      expect(batches.flatMap((b) => b.seqs)).toEqual(Array.from({ length: held + 1 }, (_, i) => i + 1));
+      expect(batches.every((b) => b.seqs.length <= TICK_LIMIT)).toBe(true);
+      // Published only once committed: every frame up to a batch's last is in the file by then.
+      expect(batches.every((b) => b.committed === b.seqs[b.seqs.length - 1])).toBe(true);
+      expect(store.frameRaw(1)?.raw).toBe(text);
+    } finally {
+      reader.close();
+      pipeline.close();
+      store.close();
+    }
+  });
 });

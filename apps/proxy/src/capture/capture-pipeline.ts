@@ -70,6 +70,13 @@ export type BatchListener = (batch: CaptureBatch) => void;
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
+/**
+ * Frames (and door records) one tick writes at most when a backlog waits (after a large frame's
+ * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients); a tick
+ * of live traffic is far smaller.
+ */
+export const TICK_LIMIT = 500;
+
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
 
@@ -193,12 +200,19 @@ export class CapturePipeline {
     this.doorTimer.unref();
   }
 
-  /** The queued door records to write now (see the header); the rest wait for the timer. */
-  private readyDoorRecords(everything: boolean): DoorRecord[] {
+  /**
+   * The queued door records to write now (see the header); the rest wait for the timer, or, past
+   * `limit` (a backlog, see TICK_LIMIT), for the next tick.
+   */
+  private readyDoorRecords(everything: boolean, limit = Infinity): DoorRecord[] {
     const ready: DoorRecord[] = [];
     const now = performance.timeOrigin + performance.now();
     for (const [id, r] of this.doorQueue) {
       if (!everything && r.end === 'open' && now - r.ts < OPEN_RECORD_DELAY_MS) continue;
+      if (ready.length === limit) {
+        this.schedule();
+        break;
+      }
       ready.push(r);
       this.doorQueue.delete(id);
     }
@@ -283,10 +297,20 @@ export class CapturePipeline {
     const at = this.largeBodies.size === 0 ? -1 : frames.findIndex((f) => this.largeBodies.has(f));
     const large = at === -1 ? undefined : frames[at]!;
     if (at === 0) return this.storeLarge(large!);
-    const requests = this.readyDoorRecords(everything);
+    const ready = at === -1 ? frames.length : at;
+    // A backlog (the frames held behind a large one) is written TICK_LIMIT at a time, so no one
+    // tick holds the event loop for long; door records follow once their frames are written.
+    const split = !everything && ready > TICK_LIMIT;
+    const requests = split ? [] : this.readyDoorRecords(everything, everything ? Infinity : TICK_LIMIT);
     if (frames.length === 0 && requests.length === 0) return;
-    this.queue = at === -1 ? [] : frames.slice(at);
-    if (at !== -1) frames = frames.slice(0, at);
+    const cut = split ? TICK_LIMIT : ready;
+    if (cut === frames.length) {
+      this.queue = [];
+    } else {
+      this.queue = frames.slice(cut);
+      frames = frames.slice(0, cut);
+    }
+    if (split) this.schedule();
     for (const r of requests) r.rev = ++this.doorRev;
     let derived = NOTHING_DERIVED;
     if (frames.length > 0) {
@@ -298,7 +322,7 @@ export class CapturePipeline {
       }
     }
     this.write({ ...derived, frames, requests }, frames, requests);
-    if (large && !this.held) this.storeLarge(large);
+    if (large && !split && !this.held) this.storeLarge(large);
   }
 
   /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
