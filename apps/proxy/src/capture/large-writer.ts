@@ -34,6 +34,8 @@ export const LARGE_BODY_BYTES = 1024 * 1024;
 const BLOCK_BYTES = 1024 * 1024;
 /** Characters per stored piece of a large frame's text (migration 7: `frame_parts`). */
 const PART_CHARS = 1024 * 1024;
+/** The writer thread's CPU priority (Linux nice; the tap's thread keeps 0). */
+const WRITER_NICE = 10;
 /** How long closing waits for a write under way. */
 const SETTLE_MS = 30_000;
 
@@ -54,6 +56,12 @@ export type LargeResult =
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const { StringDecoder } = require('node:string_decoder');
+// Forwarding first: on Linux this thread alone gets a lower CPU priority (nice 10), so on a busy
+// machine the tap's thread wins the CPU and the write waits (it holds capture, not traffic).
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
 // tsx and esbuild may name nested functions through this helper inside the function's source.
 const __name = (f) => f;
 const frameSkeleton = (${frameSkeleton.toString()});
@@ -238,7 +246,7 @@ export class LargeWriter {
   private start(): MessagePort {
     if (this.port) return this.port;
     const { port1, port2 } = new MessageChannel();
-    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
+    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', () => this.fail(new Error('the large-frame writer stopped')));
