@@ -207,9 +207,14 @@ export class LargeWriter {
   write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
     const b = body as LargeBody & { id: number; seal(): void };
     b.seal();
+    if (!this.port) {
+      // The worker died after the body began: the frame is lost (the pipeline counts it).
+      const error = this.failed ?? new Error('the large-frame writer is stopped');
+      return void setImmediate(() => landed({ kind: 'failed', error }));
+    }
     this.waiting.set(b.id, landed);
     const row = { seq: frame.seq, ts: frame.ts, sessionKey: frame.sessionKey, direction: frame.direction, transport: frame.transport, kind: frame.kind, http: frame.http ? JSON.stringify(frame.http) : null };
-    this.port!.postMessage({ type: 'write', id: b.id, row });
+    this.port.postMessage({ type: 'write', id: b.id, row });
   }
 
   /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
