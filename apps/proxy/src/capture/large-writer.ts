@@ -5,8 +5,9 @@
  * SQLite INSERT binding and copying the text into overflow pages), plus the decode, the join of
  * the decoded pieces and the redaction pre-check over the whole text; every other client's
  * requests waited behind it (profile-tap --large=50). Here a body past LARGE_BODY_BYTES goes to
- * the writer as bytes while it streams (copied once into 1 MiB blocks that are transferred, never
- * cloned: the tap's own chunks may still be queued on the client's socket). When the pipeline says
+ * the writer as bytes while it streams (copied into a 1 MiB block that is posted, a copy, each
+ * time it fills: the tap's own chunks may still be queued on the client's socket, so they are
+ * never transferred, and a reused block costs this thread no garbage). When the pipeline says
  * so (after every earlier frame is committed) the writer, which decoded the blocks as they came,
  * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts the frame in
  * pieces of PART_CHARS characters on its own connection, in one transaction (one 50 MB value made
@@ -121,7 +122,7 @@ port.on('message', (m) => {
   if (m.type === 'block') {
     let body = bodies.get(m.id);
     if (!body) bodies.set(m.id, (body = { decoder: new StringDecoder('utf8'), pieces: [] }));
-    const piece = body.decoder.write(Buffer.from(m.block, 0, m.length));
+    const piece = body.decoder.write(Buffer.from(m.block.buffer, m.block.byteOffset, m.block.length));
     if (piece.length > 0) body.pieces.push(piece);
   } else if (m.type === 'drop') {
     bodies.delete(m.id);
@@ -168,8 +169,9 @@ export class LargeWriter {
     let gone = false;
     const send = () => {
       if (used === 0) return;
-      port.postMessage({ type: 'block', id, block: block.buffer, length: used }, [block.buffer]);
-      block = new Uint8Array(BLOCK_BYTES);
+      // Cloned into the message (one copy, outside this thread's heap), so the block is reused:
+      // a fresh block per MiB would leave this thread's GC a trail of 1 MiB buffers to collect.
+      port.postMessage({ type: 'block', id, block: block.subarray(0, used) });
       used = 0;
     };
     const body: LargeBody & { id: number; seal(): void } = {
