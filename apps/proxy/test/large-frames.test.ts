@@ -197,4 +197,24 @@ describe('large frames from the writer thread', () => {
       store.close();
     }
   });
+
+  it('forgets the pieces of a large frame whose row never committed (a crash between the two), so its seq can come again', () => {
+    const file = tempDb();
+    let store = new CaptureStore(file);
+    // What a crash leaves: the writer thread's pieces for seq 1, and no frame row for them.
+    store.db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (1, 1, ?)').run('left behind');
+    store.close();
+    store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    try {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'v'.repeat(2 * 1024 * 1024) }] } });
+      const body = pipeline.largeBody()!;
+      body.push(Buffer.from(text));
+      expect(pipeline.record({ ts: 1, sessionKey: 's1', direction: 's2c', transport: 'http-json', kind: 'data', raw: '' }, body)).toBe(1);
+      pipeline.close();
+      expect(store.frameRaw(1)?.raw).toBe(text);
+    } finally {
+      store.close();
+    }
+  });
 });

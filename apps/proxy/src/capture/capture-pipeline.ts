@@ -11,12 +11,12 @@
  * (large-writer.ts) and this thread never holds their text. Order and the promise stay: the tick
  * that reaches a large frame writes the frames before it, then hands the large one to the writer
  * and holds everything after it (frames, door records, hub publishes) until the writer has
- * committed it; then the large frame's derived rows and the held frames go in the next tick, as
- * one. So the window of a large frame, and of every frame behind it, is its own write (about a
- * second for 50 MB here), and the dashboard still sees nothing that is not committed. A crash in
- * that window loses what was held, as a crash loses the current tick; a crash between the writer's
- * commit and the next tick leaves the large frame stored without its derived rows (the exchange
- * still pending), which `mcpscope rebuild` derives again.
+ * committed the text's pieces; then the next tick writes the frame's row (its head) with its
+ * derived rows, so readers see the frame whole and at once, and the held traffic follows,
+ * TICK_LIMIT frames a tick. So the window of a large frame, and of every frame behind it, is its
+ * own write (about a second for 50 MB here, more on a busy machine), and the dashboard still sees
+ * nothing that is not committed. A crash in that window loses the large frame and what was held,
+ * as a crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
  * record in place and calls `doorChanged`; a flush gives each changed record a new `rev` and
@@ -336,7 +336,7 @@ export class CapturePipeline {
     this.storing = undefined;
     this.largeBodies.delete(frame);
     if (result.kind === 'stored') {
-      frame.stored = { chars: result.chars, bytes: result.bytes, head: result.head };
+      frame.stored = { chars: result.chars, bytes: result.bytes, head: result.head, pieces: result.pieces };
       // Whoever reads the whole text (an export of the batch, a listener) reads it back.
       const store = this.store;
       Object.defineProperty(frame, 'raw', { enumerable: true, configurable: true, get: () => store.frameRaw(frame.seq)?.raw ?? '' });

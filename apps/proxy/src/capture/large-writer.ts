@@ -9,11 +9,13 @@
  * time it fills: the tap's own chunks may still be queued on the client's socket, so they are
  * never transferred, and a reused block costs this thread no garbage). When the pipeline says
  * so (after every earlier frame is committed) the writer, which decoded the blocks as they came,
- * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts the frame in
- * pieces of PART_CHARS characters on its own connection, in one transaction (one 50 MB value made
- * SQLite copy it twice, over 100 MB for the write alone: migration 7), and answers with what the
- * tap's thread needs to derive and publish the frame: its length, byte count, first characters and
- * skeleton. The tap's thread never holds the whole text.
+ * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts all of the
+ * text but its head (the first FRAME_RAW_LIMIT characters) as pieces of PART_CHARS characters on
+ * its own connection, in one transaction (one 50 MB value made SQLite copy it twice, over 100 MB
+ * for the write alone: migration 7), and answers with what the tap's thread needs to derive, write
+ * and publish the frame: its length, byte count, head, piece count and skeleton. The tap's thread
+ * writes the frame's row (the head) with its derived rows, so the frame appears to readers whole
+ * and at once, and never holds the whole text.
  *
  * What the writer does not do: redaction (a body that mentions a secret's name, or has no
  * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
@@ -49,7 +51,7 @@ export interface LargeBody {
 
 /** The writer's answer for one frame. */
 export type LargeResult =
-  | { kind: 'stored'; chars: number; bytes: number; head: string; skeleton: string }
+  | { kind: 'stored'; chars: number; bytes: number; head: string; pieces: number; skeleton: string }
   /** The tap's thread must handle it (redaction, or no skeleton): the text, decoded. */
   | { kind: 'returned'; text: string }
   | { kind: 'failed'; error: Error };
@@ -70,7 +72,6 @@ const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flag
 ${WORKER_OPEN_SQLITE}
 const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
 db.exec('PRAGMA synchronous = NORMAL');
-const insert = db.prepare('INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
 const insertPart = db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (?, ?, ?)');
 const begin = db.prepare('BEGIN');
 const commit = db.prepare('COMMIT');
@@ -84,11 +85,11 @@ const answer = (message) => {
   Atomics.add(done, 0, 1);
   Atomics.notify(done, 0);
 };
-/** Where the text's pieces end: every partChars characters, never inside a surrogate pair. */
+/** Where the text's pieces end: the head, then every partChars characters, never inside a surrogate pair. */
 const pieceEnds = (text) => {
   const ends = [];
   for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + workerData.partChars);
+    let end = Math.min(text.length, at + (at === 0 ? workerData.headChars : workerData.partChars));
     if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
     ends.push(end);
     at = end;
@@ -106,17 +107,17 @@ const write = (m) => {
   if (skeleton === undefined || MENTIONS.test(text)) return answer({ id: m.id, kind: 'returned', text });
   const bytes = Buffer.byteLength(text);
   const ends = pieceEnds(text);
-  const f = m.row;
+  // Every piece but the head; the tap's thread writes the frame's row with the head, with its
+  // derived rows, in its next tick: until then no reader sees the frame (see the header).
   begin.run();
   try {
-    insert.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, text.slice(0, ends[0]), f.http, bytes, ends.length - 1);
-    for (let i = 1; i < ends.length; i++) insertPart.run(f.seq, i, text.slice(ends[i - 1], ends[i]));
+    for (let i = 1; i < ends.length; i++) insertPart.run(m.seq, i, text.slice(ends[i - 1], ends[i]));
     commit.run();
   } catch (err) {
     try { rollback.run(); } catch {}
     throw err;
   }
-  answer({ id: m.id, kind: 'stored', chars: text.length, bytes, head: text.slice(0, workerData.headChars), skeleton });
+  answer({ id: m.id, kind: 'stored', chars: text.length, bytes, head: text.slice(0, ends[0]), pieces: ends.length - 1, skeleton });
 };
 port.on('message', (m) => {
   if (m.type === 'block') {
@@ -142,6 +143,7 @@ interface Answer {
   chars?: number;
   bytes?: number;
   head?: string;
+  pieces?: number;
   skeleton?: string;
   text?: string;
   error?: Error;
@@ -202,8 +204,8 @@ export class LargeWriter {
   }
 
   /**
-   * Stores `frame` (its text is `body`'s bytes) once every earlier frame is committed: the caller
-   * says so by calling this. `landed` runs once with the outcome, from a later turn of the event
+   * Stores `frame`'s text (`body`'s bytes) but its head, once every earlier frame is committed:
+   * the caller says so by calling this. `landed` runs once with the outcome, from a later turn of the event
    * loop, or from `settle()`.
    */
   write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
@@ -215,8 +217,7 @@ export class LargeWriter {
       return void setImmediate(() => landed({ kind: 'failed', error }));
     }
     this.waiting.set(b.id, landed);
-    const row = { seq: frame.seq, ts: frame.ts, sessionKey: frame.sessionKey, direction: frame.direction, transport: frame.transport, kind: frame.kind, http: frame.http ? JSON.stringify(frame.http) : null };
-    this.port.postMessage({ type: 'write', id: b.id, row });
+    this.port.postMessage({ type: 'write', id: b.id, seq: frame.seq });
   }
 
   /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
@@ -270,7 +271,7 @@ export class LargeWriter {
     const landed = this.waiting.get(message.id);
     if (!landed) return;
     this.waiting.delete(message.id);
-    if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, skeleton: message.skeleton! });
+    if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, pieces: message.pieces!, skeleton: message.skeleton! });
     else if (message.kind === 'returned') landed({ kind: 'returned', text: message.text! });
     else landed({ kind: 'failed', error: message.error ?? new Error('the large-frame writer failed') });
   }

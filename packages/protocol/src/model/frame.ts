@@ -71,8 +71,10 @@ export interface StoredText {
   chars: number;
   /** UTF-8 bytes of `raw`. */
   bytes: number;
-  /** The first characters of `raw` (at least FRAME_RAW_LIMIT of them, or all). */
+  /** The first characters of `raw` (FRAME_RAW_LIMIT of them, one less before a surrogate pair, or all). */
   head: string;
+  /** How many stored pieces follow `head` (the capture file's `frame_parts`). */
+  pieces: number;
 }
 
 /** A frame's length in characters, without reading a stored text back. */
