@@ -75,7 +75,7 @@ export const OPEN_RECORD_DELAY_MS = 1000;
  * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients); a tick
  * of live traffic is far smaller.
  */
-export const TICK_LIMIT = 500;
+export const TICK_LIMIT = 100;
 
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
