@@ -72,8 +72,7 @@ export const OPEN_RECORD_DELAY_MS = 1000;
 
 /**
  * Frames (and door records) one tick writes at most when a backlog waits (after a large frame's
- * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients); a tick
- * of live traffic is far smaller.
+ * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients).
  */
 export const TICK_LIMIT = 100;
 
@@ -110,6 +109,8 @@ export class CapturePipeline {
   private storing: Frame | undefined;
   /** What the stored large frames' skeletons read as, for the deriver. */
   private readonly largeMessages = new WeakMap<Frame, Message>();
+  /** Set from a large frame's landing until the traffic held behind it is written (TICK_LIMIT). */
+  private draining = false;
 
   constructor(
     private readonly store: CaptureStore,
@@ -298,10 +299,13 @@ export class CapturePipeline {
     const large = at === -1 ? undefined : frames[at]!;
     if (at === 0) return this.storeLarge(large!);
     const ready = at === -1 ? frames.length : at;
-    // A backlog (the frames held behind a large one) is written TICK_LIMIT at a time, so no one
-    // tick holds the event loop for long; door records follow once their frames are written.
-    const split = !everything && ready > TICK_LIMIT;
-    const requests = split ? [] : this.readyDoorRecords(everything, everything ? Infinity : TICK_LIMIT);
+    // The backlog held behind a large frame is written TICK_LIMIT frames at a time, so no one tick
+    // holds the event loop for long; door records follow once their frames are written. (Other
+    // ticks, an import's included, write everything queued, as one.)
+    const limit = this.draining && !everything ? TICK_LIMIT : Infinity;
+    const split = ready > limit;
+    const requests = split ? [] : this.readyDoorRecords(everything, limit);
+    if (!split && requests.length < limit) this.draining = false;
     if (frames.length === 0 && requests.length === 0) return;
     const cut = split ? TICK_LIMIT : ready;
     if (cut === frames.length) {
@@ -334,6 +338,7 @@ export class CapturePipeline {
   /** The writer is done with a large frame: it joins the queue's next tick, whatever the outcome. */
   private largeLanded(frame: Frame, result: LargeResult): void {
     this.storing = undefined;
+    this.draining = true;
     this.largeBodies.delete(frame);
     if (result.kind === 'stored') {
       frame.stored = { chars: result.chars, bytes: result.bytes, head: result.head, pieces: result.pieces };
