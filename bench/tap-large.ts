@@ -66,7 +66,8 @@ function curlLarge(origin: string, bytes: number): Promise<number> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
-  const rounds = options.smoke ? 1 : 2;
+  // LARGE_ROUNDS: more rounds when a loaded machine makes two too few to read a median from.
+  const rounds = options.smoke ? 1 : Number(process.env.LARGE_ROUNDS ?? 2);
   const sizes = options.smoke ? [1] : [10, 50];
   const dir = mkdtempSync(join(tmpdir(), 'mcpscope-bench-large-'));
   const upstream = await startHelper('./fast-upstream.ts');

@@ -2,7 +2,8 @@
  * @mcpscope/protocol — pure, browser-safe MCP protocol logic shared by the proxy and the dashboard.
  * No I/O: no `node:` imports, sockets, timers or storage. Values in, values out.
  */
-export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, Transport } from './model/frame.js';
+export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, StoredText, Transport } from './model/frame.js';
+export { rawLength } from './model/frame.js';
 export type {
   BatchMessage,
   ErrorMessage,

@@ -7,6 +7,17 @@
  * Durability window: a frame handed to `record()` is committed before the next turn of the event
  * loop (setImmediate), i.e. within one tick of being forwarded.
  *
+ * Large frames (a body past LARGE_BODY_BYTES, on a capture file) are stored by a writer thread
+ * (large-writer.ts) and this thread never holds their text. Order and the promise stay: the tick
+ * that reaches a large frame writes the frames before it, then hands the large one to the writer
+ * and holds everything after it (frames, door records, hub publishes) until the writer has
+ * committed the text's pieces; then the next tick writes the frame's row (its head) with its
+ * derived rows, so readers see the frame whole and at once, and the held traffic follows,
+ * TICK_LIMIT frames a tick. So the window of a large frame, and of every frame behind it, is its
+ * own write (about a second for 50 MB here, more on a busy machine), and the dashboard still sees
+ * nothing that is not committed. A crash in that window loses the large frame and what was held,
+ * as a crash loses the current tick (pieces stored without their row are deleted on the next open).
+ *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
  * record in place and calls `doorChanged`; a flush gives each changed record a new `rev` and
  * writes it in the same transaction as the tick's frames. A record whose answer is still under
@@ -25,7 +36,7 @@
  * tick the deriver or the store fails on for any other reason keeps its frames without derived
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
-import type { CaptureDeriver, CaptureMark, ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, FrameInput, SessionSummary } from '@mcpscope/protocol';
+import { classifyText, type CaptureDeriver, type CaptureMark, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Frame, type FrameInput, type Message, type SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
@@ -36,6 +47,7 @@ import { CaptureHealth, storageProblem } from './capture-health.js';
 import { InspectorError } from '../core/errors.js';
 import type { WriteResult, WriteSet } from './capture-store.js';
 import type { StoredLink } from './replay-links.js';
+import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
 
 export interface CaptureBatch {
   frames: Frame[];
@@ -72,6 +84,12 @@ export type BatchListener = (batch: CaptureBatch) => void;
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
+/**
+ * Frames (and door records) one tick writes at most when a backlog waits (after a large frame's
+ * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients).
+ */
+export const TICK_LIMIT = 100;
+
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
 
@@ -97,6 +115,16 @@ export class CapturePipeline {
   /** While paused: the write the store refused, retried by `retryTimer`. */
   private held: { set: WriteSet & DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
+  /** Writes large frames off this thread (a capture file only: a worker cannot share `:memory:`). */
+  private readonly largeWriter: LargeWriter | undefined;
+  /** Queued large frames whose text is with the writer, until it has stored them. */
+  private readonly largeBodies = new Map<Frame, LargeBody>();
+  /** The large frame the writer is storing now; the queue waits behind it. */
+  private storing: Frame | undefined;
+  /** What the stored large frames' skeletons read as, for the deriver. */
+  private readonly largeMessages = new WeakMap<Frame, Message>();
+  /** Set from a large frame's landing until the traffic held behind it is written (TICK_LIMIT). */
+  private draining = false;
 
   constructor(
     private readonly store: CaptureStore,
@@ -111,28 +139,52 @@ export class CapturePipeline {
     this.retention = new Retention(store, limits);
     this.retention.enforce();
     ({ id: this.doorId, rev: this.doorRev } = store.door.heads());
+    if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
   }
 
-  /** Queues a frame; it is stored within the current tick. Returns its seq. */
-  record(input: FrameInput): number {
+  /** A body for the large-frame writer, or undefined (no capture file, paused, or closed). */
+  largeBody(): LargeBody | undefined {
+    if (this.closed || !this.health.storing) return undefined;
+    return this.largeWriter?.open();
+  }
+
+  /**
+   * Queues a frame; it is stored within the current tick. Returns its seq. With `large`, the
+   * frame's text is that body's (large-writer.ts) and `input.raw` is ignored; it is stored once
+   * the frames before it are (see the header).
+   */
+  record(input: FrameInput, large?: LargeBody): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
-    if (this.closed) return -1;
+    if (this.closed) {
+      large?.abandon();
+      return -1;
+    }
     if (!this.health.storing) {
+      large?.abandon();
       this.health.notRecorded(1);
       return -1;
+    }
+    if (large) {
+      const frame: Frame = { ...this.redactedHttp(input), raw: '', seq: ++this.seq };
+      this.largeBodies.set(frame, large);
+      this.queue.push(frame);
+      this.schedule();
+      return frame.seq;
     }
     // JSON on an MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool
     // argument or junk, never an OAuth code, and stays as sent. OAuth endpoints and form bodies
     // are read as OAuth traffic, where `code` is the authorization code.
-    const mcp = !isOAuthEndpoint(input.http?.path) && /^\s*[[{]/.test(input.raw);
-    const raw = redactBodySecrets(input.raw, mcp);
-    const frame: Frame = { ...input, raw, seq: ++this.seq };
-    // `?api_key=…` in the URL a client used is a credential too: every frame's path loses it.
-    const path = input.http && redactUrlSecrets(input.http.path);
-    if (path !== undefined && path !== input.http!.path) frame.http = { ...input.http!, path };
+    const mcp = isMcpBody(input.http?.path, input.raw);
+    const frame: Frame = { ...this.redactedHttp(input), raw: redactBodySecrets(input.raw, mcp), seq: ++this.seq };
     this.queue.push(frame);
     this.schedule();
     return frame.seq;
+  }
+
+  /** `?api_key=…` in the URL a client used is a credential too: every frame's path loses it. */
+  private redactedHttp(input: FrameInput): FrameInput {
+    const path = input.http && redactUrlSecrets(input.http.path);
+    return path !== undefined && path !== input.http!.path ? { ...input, http: { ...input.http!, path } } : input;
   }
 
   /** The id for a new door record (arrival order, continuing the file's). */
@@ -167,12 +219,19 @@ export class CapturePipeline {
     this.doorTimer.unref();
   }
 
-  /** The queued door records to write now (see the header); the rest wait for the timer. */
-  private readyDoorRecords(everything: boolean): DoorRecord[] {
+  /**
+   * The queued door records to write now (see the header); the rest wait for the timer, or, past
+   * `limit` (a backlog, see TICK_LIMIT), for the next tick.
+   */
+  private readyDoorRecords(everything: boolean, limit = Infinity): DoorRecord[] {
     const ready: DoorRecord[] = [];
     const now = performance.timeOrigin + performance.now();
     for (const [id, r] of this.doorQueue) {
       if (!everything && r.end === 'open' && now - r.ts < OPEN_RECORD_DELAY_MS) continue;
+      if (ready.length === limit) {
+        this.schedule();
+        break;
+      }
       ready.push(r);
       this.doorQueue.delete(id);
     }
@@ -319,6 +378,13 @@ export class CapturePipeline {
     if (this.retryTimer) clearInterval(this.retryTimer);
     if (this.held) this.retryHeld();
     this.flush(true);
+    // Large frames in the queue: each is written (waiting for the writer), then what follows it.
+    while (this.storing && this.largeWriter) {
+      this.largeWriter.settle();
+      if (this.storing) break;
+      this.flush(true);
+    }
+    this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
     if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => saveSnapshot(this.store, this.deriver, this.seq));
     this.closed = true;
@@ -327,22 +393,73 @@ export class CapturePipeline {
   /** Writes everything queued. Called once per tick, and on shutdown. Never throws. */
   flush(everything = false): void {
     this.scheduled = false;
-    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held) return;
-    const requests = this.readyDoorRecords(everything);
-    if (this.queue.length === 0 && requests.length === 0) return;
-    const frames = this.queue;
-    this.queue = [];
+    // A large frame being stored holds everything behind it (see the header).
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) return;
+    let frames = this.queue;
+    // The first large frame not stored yet: the frames before it are written now, it goes to the
+    // writer, and the rest wait for it. (No large frame queued: nothing to look for.)
+    const at = this.largeBodies.size === 0 ? -1 : frames.findIndex((f) => this.largeBodies.has(f));
+    const large = at === -1 ? undefined : frames[at]!;
+    if (at === 0) return this.storeLarge(large!);
+    const ready = at === -1 ? frames.length : at;
+    // The backlog held behind a large frame is written TICK_LIMIT frames at a time, so no one tick
+    // holds the event loop for long; door records follow once their frames are written. (Other
+    // ticks, an import's included, write everything queued, as one.)
+    const limit = this.draining && !everything ? TICK_LIMIT : Infinity;
+    const split = ready > limit;
+    const requests = split ? [] : this.readyDoorRecords(everything, limit);
+    if (!split && requests.length < limit) this.draining = false;
+    if (frames.length === 0 && requests.length === 0) return;
+    const cut = split ? TICK_LIMIT : ready;
+    if (cut === frames.length) {
+      this.queue = [];
+    } else {
+      this.queue = frames.slice(cut);
+      frames = frames.slice(0, cut);
+    }
+    if (split) this.schedule();
     for (const r of requests) r.rev = ++this.doorRev;
     let derived = NOTHING_DERIVED;
     if (frames.length > 0) {
       try {
-        derived = derive(this.deriver, frames);
+        derived = derive(this.deriver, frames, this.largeMessages);
       } catch (err) {
         // A frame the deriver could not take: the frames are still evidence, stored underived.
         this.health.noteError(err);
       }
     }
     this.write({ ...derived, frames, requests }, frames, requests);
+    if (large && !split && !this.held) this.storeLarge(large);
+  }
+
+  /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
+  private storeLarge(frame: Frame): void {
+    this.storing = frame;
+    this.largeWriter!.write(this.largeBodies.get(frame)!, frame, (result) => this.largeLanded(frame, result));
+  }
+
+  /** The writer is done with a large frame: it joins the queue's next tick, whatever the outcome. */
+  private largeLanded(frame: Frame, result: LargeResult): void {
+    this.storing = undefined;
+    this.draining = true;
+    this.largeBodies.delete(frame);
+    if (result.kind === 'stored') {
+      frame.stored = { chars: result.chars, bytes: result.bytes, head: result.head, pieces: result.pieces };
+      // Whoever reads the whole text (an export of the batch, a listener) reads it back.
+      const store = this.store;
+      Object.defineProperty(frame, 'raw', { enumerable: true, configurable: true, get: () => store.frameRaw(frame.seq)?.raw ?? '' });
+      const message = classifyText(result.skeleton);
+      if (message.kind !== 'invalid') this.largeMessages.set(frame, message);
+    } else if (result.kind === 'returned') {
+      // Redaction, or no skeleton to derive from: this thread's path, as for any frame.
+      frame.raw = redactBodySecrets(result.text, isMcpBody(frame.http?.path, result.text));
+    } else {
+      this.health.noteError(result.error);
+      this.health.notRecorded(1);
+      this.queue = this.queue.filter((f) => f !== frame);
+    }
+    if (this.closed) return;
+    this.schedule();
   }
 
   /** Stores one tick; on a storage failure, holds it and pauses (see the header). */
@@ -376,6 +493,8 @@ export class CapturePipeline {
     this.health.notRecorded(this.queue.length, this.doorQueue.size);
     this.queue = [];
     this.doorQueue.clear();
+    for (const body of this.largeBodies.values()) body.abandon();
+    this.largeBodies.clear();
     this.retryTimer ??= setInterval(() => this.retryHeld(), RETRY_MS);
     this.retryTimer.unref();
   }
@@ -428,6 +547,11 @@ export class CapturePipeline {
       return undefined;
     }
   }
+}
+
+/** Whether a body is read as MCP traffic when redacting (see `record`). */
+function isMcpBody(path: string | undefined, raw: string): boolean {
+  return !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw);
 }
 
 /** A frame with its `http.requestId` moved to the imported record's new id (or dropped: none came). */

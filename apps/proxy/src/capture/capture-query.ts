@@ -9,7 +9,7 @@
  */
 import { matchesExchange, type ExchangeSummary, type Filter, type FilterContext, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT, toFrameView } from '@mcpscope/protocol';
-import { sortKey, toFrame, type CaptureReader, type FrameRow } from './capture-reader.js';
+import { sortKey, type CaptureReader, type FrameRow } from './capture-reader.js';
 import { filterToSql, usesField } from './filter-sql.js';
 
 /**
@@ -129,7 +129,7 @@ export class CaptureQuery {
         }
         if (ok) {
           if (out.length === limit) return { frames: out, nextAfter: out[limit - 1]!.seq };
-          out.push(toFrameView(toFrame(row), FRAME_RAW_LIMIT));
+          out.push(toFrameView(this.store.toFrame(row), FRAME_RAW_LIMIT));
           lastTaken = row.seq;
         }
       }

@@ -25,6 +25,8 @@ export interface FrameRow {
   kind: Frame['kind'];
   raw: string;
   http: string | null;
+  /** Pieces of the text after `raw`, in `frame_parts` (a large frame; 0 for the others). */
+  parts: number;
 }
 
 interface DiagnosticRow {
@@ -131,35 +133,48 @@ export class CaptureReader {
   /** Frames after `after`, oldest first, bodies cut at `rawLimit`. */
   framesAfter(after: number, limit: number, rawLimit = FRAME_RAW_LIMIT): FrameView[] {
     const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
-    return rows.map((r) => toFrameView(toFrame(r), rawLimit));
+    return rows.map((r) => toFrameView(this.toFrame(r), rawLimit));
+  }
+
+  /** A stored row as a frame, its text whole (a large frame's pieces joined). */
+  toFrame(r: FrameRow): Frame {
+    if (r.parts > 0) r.raw = this.wholeText(r.seq, r.raw);
+    return toFrame(r);
+  }
+
+  /** A large frame's text: its first piece (`frames.raw`) and the rest, in order. */
+  private wholeText(seq: number, first: string): string {
+    const rest = this.stmt('SELECT raw FROM frame_parts WHERE seq = ? ORDER BY part').all(seq) as { raw: string }[];
+    return first + rest.map((p) => p.raw).join('');
   }
 
   /** Whole frames (never cut), oldest first, for re-deriving them. */
   rawFramesAfter(after: number, limit: number): Frame[] {
     const rows = this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?').all(after, limit) as FrameRow[];
-    return rows.map(toFrame);
+    return rows.map((r) => this.toFrame(r));
   }
 
   /** Frames by seq, oldest first, bodies cut at `rawLimit` (whole by default), with their sizes. */
   framesBySeq(seqs: readonly number[], rawLimit = Infinity): FrameView[] {
-    return this.frameRows(seqs).map((r) => toFrameView(toFrame(r), rawLimit));
+    return this.frameRows(seqs).map((r) => toFrameView(this.toFrame(r), rawLimit));
   }
 
   /** Whole frames by seq, oldest first, as exports write them. */
   frames(seqs: readonly number[]): Frame[] {
-    return this.frameRows(seqs).map(toFrame);
+    return this.frameRows(seqs).map((r) => this.toFrame(r));
   }
 
   /** One frame's raw text, whole (for downloads); undefined when there is no such frame. */
   frameRaw(seq: number): { raw: string; bytes: number } | undefined {
-    return this.stmt('SELECT raw, bytes FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number } | undefined;
+    const row = this.stmt('SELECT raw, bytes, parts FROM frames WHERE seq = ?').get(seq) as { raw: string; bytes: number; parts: number } | undefined;
+    return row && { raw: row.parts > 0 ? this.wholeText(seq, row.raw) : row.raw, bytes: row.bytes };
   }
 
   /** The raw text of several frames joined by newlines (for free-text filters). */
   framesText(seqs: readonly number[]): string {
     if (seqs.length === 0) return '';
-    const rows = this.stmt(`SELECT raw FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as { raw: string }[];
-    return rows.map((r) => r.raw).join('\n');
+    const rows = this.stmt(`SELECT seq, raw, parts FROM frames WHERE seq IN (${seqs.map(() => '?').join(',')})`).all(...seqs) as { seq: number; raw: string; parts: number }[];
+    return rows.map((r) => (r.parts > 0 ? this.wholeText(r.seq, r.raw) : r.raw)).join('\n');
   }
 
   /**
@@ -177,7 +192,7 @@ export class CaptureReader {
       let after = -1;
       for (;;) {
         const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as FrameRow[];
-        for (const r of rows) yield toFrame(r);
+        for (const r of rows) yield this.toFrame(r);
         if (rows.length < CHUNK) return;
         after = rows[rows.length - 1]!.seq;
       }
@@ -310,7 +325,8 @@ export class CaptureReader {
 /** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */
 export const sortKey = exchangeOrderKey;
 
-export function toFrame(r: FrameRow): Frame {
+/** A row as a frame, as stored: a large frame's pieces are joined by `CaptureReader.toFrame`. */
+function toFrame(r: FrameRow): Frame {
   const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
   if (r.http) frame.http = JSON.parse(r.http) as Frame['http'];
   return frame;

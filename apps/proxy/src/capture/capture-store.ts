@@ -17,7 +17,7 @@ import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader, sortKey } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
-export { sortKey, toFrame, type FrameRow } from './capture-reader.js';
+export { sortKey, type FrameRow } from './capture-reader.js';
 
 /** Frames written before checkpoints move to a worker thread. */
 const CHECKPOINTER_AFTER_FRAMES = 2000;
@@ -73,6 +73,9 @@ function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock
     db.pragma('cache_size = -32768');
     db.pragma('temp_store = MEMORY');
     migrate(db);
+    // Pieces of a large frame whose row never committed (a crash after the writer thread stored
+    // them, before the tick that writes the row): nobody saw that frame, and its seq comes again.
+    db.exec('DELETE FROM frame_parts WHERE seq NOT IN (SELECT seq FROM frames WHERE parts > 0)');
     if (file !== ':memory:') db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
   } catch (err) {
     db.close();
@@ -104,7 +107,7 @@ export class CaptureStore extends CaptureReader {
     super(db);
     this.lock = lock;
     this.insertFrame = this.db.prepare(
-      'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.upsertExchange = this.db.prepare(
       `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
@@ -137,7 +140,11 @@ export class CaptureStore extends CaptureReader {
     );
     this.writeTransaction = this.db.transaction((set: WriteSet) => {
       for (const f of set.frames) {
-        this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, f.http ? JSON.stringify(f.http) : null, Buffer.byteLength(f.raw));
+        const http = f.http ? JSON.stringify(f.http) : null;
+        // A large frame whose text the writer thread stored but its head (large-writer.ts): its
+        // row, with the head, commits here with its derived rows.
+        if (f.stored) this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
+        else this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0);
       }
       const requests = set.requests && set.requests.length > 0 ? this.door.write(set.requests) : [];
       return { exchanges: this.writeDerived(set, set.frames[0]?.seq ?? 0), requests };

@@ -15,14 +15,57 @@ export const SKELETON_FROM_CHARS = 1024 * 1024;
 /** Characters a cut string keeps (a multiple of 4: a cut base64 value stays base64). */
 export const SKELETON_STRING_CHARS = 1024;
 
-// JSON forbids raw control characters inside strings.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f]/;
-/** A backslash that does not start a JSON escape (checked at every backslash, so no false pass). */
-const BAD_ESCAPE = /\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
+/**
+ * The skeleton of `raw`, or undefined when it has no long string or cannot be cut safely.
+ *
+ * Self-contained on purpose (its helpers and patterns inside, nothing from the module around it):
+ * the large-frame writer thread runs it from its source text (large-writer.ts), which works the
+ * same from the TypeScript source, the build and the bundle.
+ */
+// `keep` defaults to SKELETON_STRING_CHARS, spelt out: nothing outside the function may be named.
+export function frameSkeleton(raw: string, keep = 1024): string | undefined {
+  // JSON forbids raw control characters inside strings.
+  // eslint-disable-next-line no-control-regex
+  const CONTROL = /[\u0000-\u001f]/;
+  /** A backslash that does not start a JSON escape (checked at every backslash, so no false pass). */
+  const BAD_ESCAPE = /\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
 
-/** The skeleton of `raw`, or undefined when it has no long string or cannot be cut safely. */
-export function frameSkeleton(raw: string, keep = SKELETON_STRING_CHARS): string | undefined {
+  /** The index of the quote that closes a string whose content starts at `start` (-1: none). */
+  const closingQuote = (start: number): number => {
+    let at = start;
+    for (;;) {
+      const q = raw.indexOf('"', at);
+      if (q === -1) return -1;
+      let slashes = 0;
+      while (raw.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
+      if (slashes % 2 === 0) return q;
+      at = q + 1;
+    }
+  };
+
+  /** Where to cut a string's content at most `keep` characters in, never inside an escape. */
+  const escapeBoundary = (start: number): number => {
+    const end = start + keep;
+    let at = start;
+    while (at < end) {
+      if (raw.charCodeAt(at) !== 0x5c) {
+        at++;
+        continue;
+      }
+      const length = raw.charCodeAt(at + 1) === 0x75 /* u */ ? 6 : 2;
+      if (at + length > end) return at;
+      at += length;
+    }
+    return at;
+  };
+
+  /** Whether the string that closed just before `at` is an object key (a colon follows). */
+  const isKey = (at: number): boolean => {
+    let c = raw.charCodeAt(at);
+    while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = raw.charCodeAt(++at);
+    return c === 0x3a;
+  };
+
   const parts: string[] = [];
   let from = 0;
   let cut = false;
@@ -31,15 +74,15 @@ export function frameSkeleton(raw: string, keep = SKELETON_STRING_CHARS): string
   for (;;) {
     const open = raw.indexOf('"', from);
     if (open === -1) break;
-    const close = closingQuote(raw, open + 1);
+    const close = closingQuote(open + 1);
     if (close === -1) return undefined;
     // Keys stay whole (a cut key would be another key), and so do the values of `id` and
     // `method`: pairing matches them with the other side's, read whole.
-    const key = isKey(raw, close + 1);
+    const key = isKey(close + 1);
     const cuttable = !key && lastKey !== 'id' && lastKey !== 'method';
     lastKey = key && close - open - 1 <= 6 ? raw.slice(open + 1, close) : undefined;
     if (cuttable && close - open - 1 > keep) {
-      const at = escapeBoundary(raw, open + 1, keep);
+      const at = escapeBoundary(open + 1);
       const dropped = raw.slice(at, close);
       if (CONTROL.test(dropped) || BAD_ESCAPE.test(dropped)) return undefined;
       parts.push(raw.slice(from, at), '"');
@@ -52,40 +95,4 @@ export function frameSkeleton(raw: string, keep = SKELETON_STRING_CHARS): string
   if (!cut) return undefined;
   parts.push(raw.slice(from));
   return parts.join('');
-}
-
-/** The index of the quote that closes a string whose content starts at `start` (-1: none). */
-function closingQuote(raw: string, start: number): number {
-  let at = start;
-  for (;;) {
-    const q = raw.indexOf('"', at);
-    if (q === -1) return -1;
-    let slashes = 0;
-    while (raw.charCodeAt(q - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return q;
-    at = q + 1;
-  }
-}
-
-/** Where to cut a string's content at most `keep` characters in, never inside an escape. */
-function escapeBoundary(raw: string, start: number, keep: number): number {
-  const end = start + keep;
-  let at = start;
-  while (at < end) {
-    if (raw.charCodeAt(at) !== 0x5c) {
-      at++;
-      continue;
-    }
-    const length = raw.charCodeAt(at + 1) === 0x75 /* u */ ? 6 : 2;
-    if (at + length > end) return at;
-    at += length;
-  }
-  return at;
-}
-
-/** Whether the string that closed just before `at` is an object key (a colon follows). */
-function isKey(raw: string, at: number): boolean {
-  let c = raw.charCodeAt(at);
-  while (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) c = raw.charCodeAt(++at);
-  return c === 0x3a;
 }

@@ -166,6 +166,22 @@ export const MIGRATIONS: readonly string[] = [
     label TEXT NOT NULL
   );
   `,
+  // 8: a large frame's text in pieces (large-writer.ts): `frames.raw` holds the first piece and
+  // `frames.parts` says how many follow in `frame_parts`; the reader joins them (capture-reader.ts).
+  // SQLite copies a bound value twice (the binding, then the row it builds), so one 50 MB row cost
+  // over 100 MB of memory for the write alone; a piece costs that much of a megabyte. Pieces go
+  // with their frame (retention deletes frames only).
+  `
+  ALTER TABLE frames ADD COLUMN parts INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE frame_parts (
+    seq INTEGER NOT NULL,
+    part INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    PRIMARY KEY (seq, part)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER frame_parts_go_with_frame AFTER DELETE ON frames WHEN old.parts > 0
+  BEGIN DELETE FROM frame_parts WHERE seq = old.seq; END;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

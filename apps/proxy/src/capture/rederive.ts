@@ -2,7 +2,7 @@
  * Re-deriving: feeding frames through a deriver, per tick (the pipeline) and page by page from
  * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
  */
-import { classifyText, type CaptureDeriver, type ConversationSummary, type Derived, type Diagnostic, type ExchangeSummary, type Frame, type Message, type SessionSummary } from '@mcpscope/protocol';
+import { classifyText, rawLength, type CaptureDeriver, type ConversationSummary, type Derived, type Diagnostic, type ExchangeSummary, type Frame, type Message, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import { SKELETON_FROM_CHARS, frameSkeleton } from './frame-skeleton.js';
 
@@ -12,22 +12,30 @@ export const REDERIVE_PAGE = 5000;
 /** What a batch of frames changed: rows merged (last state wins), and the conversations they touched. */
 export type DerivedBatch = Derived & { conversations: ConversationSummary[] };
 
-/** Runs frames through the deriver, merging what changed (last state of each row wins). */
-export function derive(deriver: CaptureDeriver, frames: readonly Frame[]): DerivedBatch {
+/**
+ * Runs frames through the deriver, merging what changed (last state of each row wins). `messages`
+ * has what large frames stored by the writer thread read as (from their skeletons).
+ */
+export function derive(deriver: CaptureDeriver, frames: readonly Frame[], messages?: WeakMap<Frame, Message>): DerivedBatch {
   const exchanges = new Map<string, ExchangeSummary>();
   const sessions = new Map<string, SessionSummary>();
   const diagnostics: Diagnostic[] = [];
   for (const frame of frames) {
     // A cut body is not the message that was sent: reported as such, never read as one.
     const cut = frame.http?.cut;
-    const sse = frame.transport === 'sse';
-    const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
-    const derived = cut ? deriver.ingest(frame, { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${cut.size} ${sse ? 'characters' : 'bytes'} were kept` }) : deriver.ingest(frame, largeFrameMessage(frame));
+    const derived = cut ? deriver.ingest(frame, cutMessage(frame, cut.size)) : deriver.ingest(frame, messages?.get(frame) ?? largeFrameMessage(frame));
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const s of derived.sessions) sessions.set(s.sessionKey, s);
     for (const d of derived.diagnostics) diagnostics.push(d);
   }
   return { exchanges: [...exchanges.values()], sessions: [...sessions.values()], diagnostics, conversations: deriver.takeConversations() };
+}
+
+/** What a cut frame reads as (counted only for those: a byte count walks the whole text). */
+function cutMessage(frame: Frame, size: number): Message {
+  const sse = frame.transport === 'sse';
+  const kept = sse ? frame.raw.length : Buffer.byteLength(frame.raw);
+  return { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${size} ${sse ? 'characters' : 'bytes'} were kept` };
 }
 
 /** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
@@ -54,7 +62,7 @@ export function rederiveInto(
  * would not: the body is parsed whole then, so the reason given is the body's own.
  */
 function largeFrameMessage(frame: Frame): Message | undefined {
-  if (frame.kind !== 'data' || frame.raw.length < SKELETON_FROM_CHARS) return undefined;
+  if (frame.kind !== 'data' || rawLength(frame) < SKELETON_FROM_CHARS) return undefined;
   const skeleton = frameSkeleton(frame.raw);
   if (skeleton === undefined) return undefined;
   const message = classifyText(skeleton);

@@ -11,7 +11,7 @@
  * Door records (HTTP requests at the tap) follow: none older than the oldest frame kept, and with
  * `--max-frames N` at most N of them (their bodies are bounded, so a count bounds their bytes).
  */
-import type { RetentionInfo } from '@mcpscope/protocol';
+import type { Frame, RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import type { CaptureReader } from './capture-reader.js';
 
@@ -55,9 +55,9 @@ export class Retention {
   }
 
   /** Accounts for frames (and door records) just written and trims when over a limit. */
-  afterWrite(frames: readonly { raw: string }[], doorRecords = 0): Trim | undefined {
+  afterWrite(frames: readonly Pick<Frame, 'raw' | 'stored'>[], doorRecords = 0): Trim | undefined {
     this.count += frames.length;
-    for (const f of frames) this.bytes += Buffer.byteLength(f.raw);
+    for (const f of frames) this.bytes += f.stored ? f.stored.bytes : Buffer.byteLength(f.raw);
     this.doorWrites += doorRecords;
     const trim = this.enforce();
     if (this.limits.maxFrames !== undefined && this.doorWrites >= DOOR_CHECK_EVERY) {

@@ -145,6 +145,21 @@ export function sqliteDriver(): SqliteDriver {
   return choose().driver;
 }
 
+/**
+ * JavaScript for a worker evaluated from a string: defines `openWorkerSqlite(sqlite, file, timeout)`,
+ * which opens `file` with the driver `workerSqlite()` named (a worker cannot import this module
+ * the same way from the source, the build and the bundle).
+ */
+export const WORKER_OPEN_SQLITE = `
+const openWorkerSqlite = (sqlite, file, timeout) => {
+  if (sqlite.driver !== 'node:sqlite') return new (require(sqlite.path))(file, { timeout });
+  // As in sqlite.ts: keep node:sqlite's "experimental" notice out of the user's terminal.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (w, ...rest) => String(w).includes('SQLite is an experimental') || emitWarning.call(process, w, ...rest);
+  try { return new (require('node:sqlite').DatabaseSync)(file, { timeout }); } finally { process.emitWarning = emitWarning; }
+};
+`;
+
 export function workerSqlite(): WorkerSqlite {
   const c = choose();
   return c.driver === 'node:sqlite' ? { driver: c.driver } : { driver: c.driver, path: c.path };

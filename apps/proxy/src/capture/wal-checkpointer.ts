@@ -16,22 +16,15 @@
  * (tsx, vitest), the build and the bundle, with the main thread's SQLite driver (sqlite.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { workerSqlite } from './sqlite.js';
+import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
 
 /** Pages (4 KiB) the writer lets the WAL reach before it checkpoints by itself. */
 export const WRITER_AUTOCHECKPOINT_PAGES = 16_384;
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const openNodeSqlite = () => {
-  // As in sqlite.ts: keep node:sqlite's "experimental" notice out of the user's terminal.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = (w, ...rest) => String(w).includes('SQLite is an experimental') || emitWarning.call(process, w, ...rest);
-  try { return require('node:sqlite').DatabaseSync; } finally { process.emitWarning = emitWarning; }
-};
-const db = workerData.sqlite.driver === 'node:sqlite'
-  ? new (openNodeSqlite())(workerData.file, { timeout: 1000 })
-  : new (require(workerData.sqlite.path))(workerData.file, { timeout: 1000 });
+${WORKER_OPEN_SQLITE}
+const db = openWorkerSqlite(workerData.sqlite, workerData.file, 1000);
 const checkpoint = () => {
   // Busy (the writer holds a lock we need) or any other failure: the next round tries again,
   // and the writer's own threshold is the backstop.

@@ -11,6 +11,7 @@ import type { FrameInput } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { openCaptureStore } from '../capture/open-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
+import type { LargeBody } from '../capture/large-writer.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
@@ -96,7 +97,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const hub = new LiveHub(store, pipeline, options.hub);
   let connections = 0;
-  const record = options.capture === false ? () => -1 : (frame: FrameInput) => pipeline.record(frame);
+  const record = options.capture === false ? () => -1 : (frame: FrameInput, large?: LargeBody) => pipeline.record(frame, large);
   const now = () => performance.timeOrigin + performance.now();
   const request = options.request ?? upstreamRequest;
 
@@ -136,6 +137,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             mcpPath,
             legacy: new LegacyEndpoints(),
             record,
+            ...(options.capture === false ? {} : { largeBody: () => pipeline.largeBody() }),
             request,
             now,
             nextConnectionId: () => `h${++connections}`,

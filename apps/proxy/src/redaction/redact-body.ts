@@ -23,14 +23,17 @@ const formPattern = (keys: string[]) => new RegExp(`(^|&)((?:${keys.join('|')})=
 const JSON_ALWAYS = jsonPattern(ALWAYS);
 const JSON_OAUTH = jsonPattern([...ALWAYS, ...OAUTH_ONLY]);
 const FORM_OAUTH = formPattern([...ALWAYS, ...OAUTH_ONLY]);
-/** Cheap pre-check: most frames contain none of the names and are returned untouched. */
-const MENTIONS = /access_token|refresh_token|id_token|client_secret|client_assertion|code_verifier|"code"|(?:^|&)code=|assertion|subject_token|actor_token|device_code|password/;
+/**
+ * Cheap pre-check: most frames contain none of the names and are returned untouched. (The
+ * large-frame writer thread runs it too: a large body that matches comes back here.)
+ */
+export const MENTIONS_SECRET = /access_token|refresh_token|id_token|client_secret|client_assertion|code_verifier|"code"|(?:^|&)code=|assertion|subject_token|actor_token|device_code|password/;
 
 const marker = (value: string) => `${REDACTED} (${value.length} chars)`;
 
 /** Redacts secret fields of a body; returns the same string when there is nothing to redact. */
 export function redactBodySecrets(raw: string, mcp: boolean): string {
-  if (!MENTIONS.test(raw)) return raw;
+  if (!MENTIONS_SECRET.test(raw)) return raw;
   if (mcp) return raw.replace(JSON_ALWAYS, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
   const json = raw.replace(JSON_OAUTH, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
   return json.replace(FORM_OAUTH, (_m, sep: string, key: string, value: string) => `${sep}${key}${encodeURIComponent(marker(value))}`);

@@ -3,7 +3,7 @@
  * (which consumes it). DESIGN.md's "Contract" section names these routes; keep them stable.
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
-import type { Frame } from '../model/frame.js';
+import { rawLength, type Frame } from '../model/frame.js';
 import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -333,7 +333,10 @@ export type ExchangeStatusCounts = Partial<Record<ExchangeStatus, number>>;
 
 /** The list form of a frame: the raw text cut at `rawLimit`, with its full size stated. */
 export function toFrameView(frame: Frame, rawLimit = FRAME_RAW_LIMIT): FrameView {
-  const truncated = frame.raw.length > rawLimit;
+  const size = rawLength(frame);
+  const truncated = size > rawLimit;
+  // A stored large frame's head covers the usual limit; a longer one reads the text back.
+  const text = frame.stored && truncated && rawLimit <= frame.stored.head.length ? frame.stored.head : frame.raw;
   const view: FrameView = {
     seq: frame.seq,
     ts: frame.ts,
@@ -341,8 +344,8 @@ export function toFrameView(frame: Frame, rawLimit = FRAME_RAW_LIMIT): FrameView
     direction: frame.direction,
     transport: frame.transport,
     kind: frame.kind,
-    raw: truncated ? frame.raw.slice(0, rawLimit) : frame.raw,
-    size: frame.raw.length,
+    raw: truncated ? text.slice(0, rawLimit) : text,
+    size,
     truncated,
   };
   if (frame.http) view.http = frame.http;

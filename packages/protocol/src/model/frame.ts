@@ -57,4 +57,27 @@ export interface FrameInput {
 /** A stored frame: `seq` is global and strictly increasing in capture order. */
 export interface Frame extends FrameInput {
   seq: number;
+  /**
+   * Set on a large frame the capture thread never held whole (its text went straight to the store
+   * from a writer thread): reading `raw` reads it back from the store, so what only needs its
+   * length or its first characters reads them here.
+   */
+  stored?: StoredText;
+}
+
+/** What the capture thread keeps of a large frame's text (see `Frame.stored`). */
+export interface StoredText {
+  /** `raw.length`. */
+  chars: number;
+  /** UTF-8 bytes of `raw`. */
+  bytes: number;
+  /** The first characters of `raw` (FRAME_RAW_LIMIT of them, one less before a surrogate pair, or all). */
+  head: string;
+  /** How many stored pieces follow `head` (the capture file's `frame_parts`). */
+  pieces: number;
+}
+
+/** A frame's length in characters, without reading a stored text back. */
+export function rawLength(frame: Frame): number {
+  return frame.stored ? frame.stored.chars : frame.raw.length;
 }

@@ -3,7 +3,7 @@
  * answer that came first, a notification, junk, a transport failure nobody waited on), and how an
  * answer sets a row's outcome. Which row a frame belongs to is exchange-tracker.ts's job.
  */
-import type { Frame } from '../model/frame.js';
+import { rawLength, type Frame } from '../model/frame.js';
 import { isJsonObject, type ErrorMessage, type JsonObject, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../model/json-rpc.js';
 import type { ExchangeSummary } from '../model/exchange.js';
 
@@ -23,7 +23,7 @@ export function requestRow(frame: Frame, msg: RequestMessage, rowId: string, sid
     startTs: frame.ts,
     requestSeq: frame.seq,
     frameSeqs: [frame.seq],
-    size: frame.raw.length,
+    size: rawLength(frame),
     diagnostics: 0,
     updatedSeq: frame.seq,
   };
@@ -45,7 +45,7 @@ export function orphanRow(frame: Frame, msg: ResponseMessage | ErrorMessage, row
     endTs: frame.ts,
     responseSeq: frame.seq,
     frameSeqs: [frame.seq],
-    size: frame.raw.length,
+    size: rawLength(frame),
     diagnostics: 1,
     updatedSeq: frame.seq,
   };
@@ -65,7 +65,7 @@ export function notificationRow(frame: Frame, msg: NotificationMessage, rowId: s
     status: 'ok',
     startTs: frame.ts,
     frameSeqs: [frame.seq],
-    size: frame.raw.length,
+    size: rawLength(frame),
     diagnostics: 0,
     updatedSeq: frame.seq,
   };
@@ -83,7 +83,7 @@ export function invalidRow(frame: Frame, reason: string, rowId: string): Exchang
     startTs: frame.ts,
     frameSeqs: [frame.seq],
     errorMessage: reason,
-    size: frame.raw.length,
+    size: rawLength(frame),
     diagnostics: 1,
     updatedSeq: frame.seq,
   };

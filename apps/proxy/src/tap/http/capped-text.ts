@@ -11,8 +11,14 @@
  * one decode of the whole body after its last byte, which held the event loop for a 50 MB result
  * (profile-tap --large=50: Buffer concat and toString about 13 % of the tap's busy time). The
  * received chunks are not kept: the decoded text is the only copy.
+ *
+ * Given `spill` (a response body on a capture file), a body that grows past LARGE_BODY_BYTES
+ * within the limit goes to the large-frame writer thread instead (capture/large-writer.ts): its
+ * bytes so far (kept until then, at most that many) and every later chunk are pushed there, and
+ * nothing more is decoded here. The decoded head stays, in case the body then passes the limit.
  */
 import { StringDecoder } from 'node:string_decoder';
+import { LARGE_BODY_BYTES, type LargeBody } from '../../capture/large-writer.js';
 
 /** Bytes of one HTTP body kept whole for capture: above the 50 MB results users inspect whole. */
 export const MAX_CAPTURED_BODY_BYTES = 64 * 1024 * 1024;
@@ -31,26 +37,65 @@ export class CappedText {
   private knownTooLarge = false;
   /** Bytes seen, kept or not. */
   size = 0;
+  /** Set once the body went to the large-frame writer (see the header). */
+  large: LargeBody | undefined;
+  /** The chunks received while the body may still go to the writer. */
+  private received: Uint8Array[] = [];
 
-  constructor(private readonly limit = MAX_CAPTURED_BODY_BYTES) {
+  constructor(
+    private readonly limit = MAX_CAPTURED_BODY_BYTES,
+    private spill?: () => LargeBody | undefined,
+  ) {
     this.cutKeep = Math.min(CUT_BODY_KEPT_BYTES, limit);
   }
 
   /** The body is known to pass the limit (it is being streamed on): decode no more than the head. */
   tooLarge(): void {
     this.knownTooLarge = true;
+    this.spill = undefined;
+    this.received = [];
+    if (this.large) this.leaveWriter();
   }
 
   push(chunk: Uint8Array): void {
     this.size += chunk.length;
+    if (this.large) {
+      if (this.size <= this.limit) return this.large.push(chunk);
+      return this.leaveWriter();
+    }
     if (this.head !== undefined) return;
     this.decoded = undefined;
     // (The decoder may hold up to 3 bytes of a character not yet whole: decode past the head by that.)
-    if (this.decodedBytes >= this.cutKeep + 3 && (this.knownTooLarge || this.size > this.limit)) return this.cutToHead();
+    const headDecoded = this.decodedBytes >= this.cutKeep + 3;
+    if (headDecoded && (this.knownTooLarge || this.size > this.limit)) return this.cutToHead();
+    if (this.spill) {
+      if (headDecoded && this.size > LARGE_BODY_BYTES && this.toWriter(chunk)) return;
+      this.received.push(chunk);
+    }
     const text = this.decoder.write(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
     this.decodedBytes += chunk.length;
     if (text.length > 0) this.pieces.push(text);
     if (this.size > this.limit) this.cutToHead();
+  }
+
+  /** Hands the body to the large-frame writer; false when it cannot take it. */
+  private toWriter(chunk: Uint8Array): boolean {
+    const large = this.spill!();
+    this.spill = undefined;
+    const received = this.received;
+    this.received = [];
+    if (!large) return false;
+    this.large = large;
+    for (const c of received) large.push(c);
+    large.push(chunk);
+    return true;
+  }
+
+  /** The body passed the limit after all: the writer forgets it, and the head decoded here stays. */
+  private leaveWriter(): void {
+    this.large!.abandon();
+    this.large = undefined;
+    this.cutToHead();
   }
 
   /** Too large to keep whole: only the text of the first `cutKeep` bytes stays. */

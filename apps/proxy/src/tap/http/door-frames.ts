@@ -5,13 +5,15 @@
  */
 import { transportFrameText, type FrameInput, type HttpInfo, type Transport } from '@mcpscope/protocol';
 import type { RequestWatch } from '../../core/request-watch.js';
+import type { LargeBody } from '../../capture/large-writer.js';
 
-export type RecordFrame = (frame: FrameInput) => number;
+/** Records a frame; a large one's text comes from `large` (capture/large-writer.ts), not `raw`. */
+export type RecordFrame = (frame: FrameInput, large?: LargeBody) => number;
 
 /** `record` that also tells the door which frames rode on this request. */
 export function linkedToDoor(record: RecordFrame, watch: RequestWatch): RecordFrame {
-  return (frame) => {
-    const seq = record(frame);
+  return (frame, large) => {
+    const seq = record(frame, large);
     watch.frame(seq, frame.sessionKey);
     return seq;
   };

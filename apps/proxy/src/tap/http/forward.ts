@@ -13,6 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrameInput, HttpInfo } from '@mcpscope/protocol';
+import type { LargeBody } from '../../capture/large-writer.js';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 import { answerUpstreamFailure, describeError } from '../../upstream/failure.js';
 import { downstreamResponseHeaders, headerValue, upstreamRequestHeaders } from '../../upstream/http-headers.js';
@@ -35,7 +36,9 @@ export interface ForwardDeps {
   mcpPath: string;
   /** Message endpoints learnt from legacy `endpoint` events. */
   legacy: LegacyEndpoints;
-  record(frame: FrameInput): number;
+  record(frame: FrameInput, large?: LargeBody): number;
+  /** A body for the large-frame writer thread (capture/large-writer.ts), when capture has one. */
+  largeBody?(): LargeBody | undefined;
   request: UpstreamRequest;
   now(): number;
   nextConnectionId(): string;
@@ -170,6 +173,7 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
     sessionKey: exchange.request.sessionKey!,
     transport: isSse ? 'sse' : isLegacyPost ? 'legacy-sse' : 'http-json',
     http: { method, path: exchange.url, status: up.statusCode, responseHeaders: recordHere ? capturedHeaders(up.headers) : {}, connectionId: exchange.connectionId, ...doorLink(exchange.watch) },
+    ...(deps.largeBody ? { largeBody: () => deps.largeBody!() } : {}),
   };
   if (up.statusText) res.writeHead(up.statusCode, up.statusText, headers);
   else res.writeHead(up.statusCode, headers);

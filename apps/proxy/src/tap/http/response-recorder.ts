@@ -7,6 +7,7 @@
 import { SseParser, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
 import type { RecordFrame } from './door-frames.js';
 import { CappedText } from './capped-text.js';
+import type { LargeBody } from '../../capture/large-writer.js';
 
 /** Where one response's frames go. */
 export interface ResponseFrames {
@@ -15,6 +16,8 @@ export interface ResponseFrames {
   sessionKey: string;
   transport: Transport;
   http: HttpInfo;
+  /** A large-frame writer's body for a body that turns out large (none: capture keeps it here). */
+  largeBody?: () => LargeBody | undefined;
 }
 
 export interface ResponseRecorder {
@@ -74,7 +77,7 @@ export class BodyRecorder implements ResponseRecorder {
     private readonly frames: ResponseFrames,
     maxBodyBytes: number | undefined,
   ) {
-    this.collected = new CappedText(maxBodyBytes);
+    this.collected = new CappedText(maxBodyBytes, frames.largeBody);
   }
 
   push(chunk: Buffer): void {
@@ -83,9 +86,11 @@ export class BodyRecorder implements ResponseRecorder {
 
   end(): void {
     const collected = this.collected;
+    const frames = this.frames;
+    // A large body went to the writer thread as it streamed: the frame is recorded without its text.
+    if (collected.large) return void frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: '', http: frames.http }, collected.large);
     const text = collected.text();
     if (text.length === 0) return;
-    const frames = this.frames;
     frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: text, http: collected.cut ? { ...frames.http, cut: { size: collected.size } } : frames.http });
   }
 

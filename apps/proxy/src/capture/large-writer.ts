@@ -1,0 +1,290 @@
+/**
+ * Large frames written from a worker thread, so one big body never holds the tap's thread.
+ *
+ * Storing a 50 MB result on the tap's thread cost about a second of one synchronous call (the
+ * SQLite INSERT binding and copying the text into overflow pages), plus the decode, the join of
+ * the decoded pieces and the redaction pre-check over the whole text; every other client's
+ * requests waited behind it (profile-tap --large=50). Here a body past LARGE_BODY_BYTES goes to
+ * the writer as bytes while it streams (copied into a 1 MiB block that is posted, a copy, each
+ * time it fills: the tap's own chunks may still be queued on the client's socket, so they are
+ * never transferred, and a reused block costs this thread no garbage). When the pipeline says
+ * so (after every earlier frame is committed) the writer, which decoded the blocks as they came,
+ * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts all of the
+ * text but its head (the first FRAME_RAW_LIMIT characters) as pieces of PART_CHARS characters on
+ * its own connection, in one transaction (one 50 MB value made SQLite copy it twice, over 100 MB
+ * for the write alone: migration 7), and answers with what the tap's thread needs to derive, write
+ * and publish the frame: its length, byte count, head, piece count and skeleton. The tap's thread
+ * writes the frame's row (the head) with its derived rows, so the frame appears to readers whole
+ * and at once, and never holds the whole text.
+ *
+ * What the writer does not do: redaction (a body that mentions a secret's name, or has no
+ * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
+ * come here: the pipeline batches them on the tap's thread, which is faster for them than any
+ * hand-off (a whole-pipeline worker halved the 50-client rate on 2 cores).
+ *
+ * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
+ * thread's SQLite driver (sqlite.ts's `workerSqlite`).
+ */
+import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { FRAME_RAW_LIMIT, type Frame } from '@mcpscope/protocol';
+import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
+import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';
+import { MENTIONS_SECRET } from '../redaction/redact-body.js';
+
+/** Bodies past this many bytes go to the writer (a few chunks over the skeleton's threshold). */
+export const LARGE_BODY_BYTES = 1024 * 1024;
+/** The blocks a large body crosses the thread in. */
+const BLOCK_BYTES = 1024 * 1024;
+/** Characters per stored piece of a large frame's text (migration 7: `frame_parts`). */
+const PART_CHARS = 1024 * 1024;
+/** The writer thread's CPU priority (Linux nice; the tap's thread keeps 0). */
+const WRITER_NICE = 10;
+/** How long closing waits for a write under way. */
+const SETTLE_MS = 30_000;
+
+/** A large body on its way to the writer, pushed as it streams. */
+export interface LargeBody {
+  push(chunk: Uint8Array): void;
+  /** The body will not be recorded (cut, or the capture closed): the writer forgets it. */
+  abandon(): void;
+}
+
+/** The writer's answer for one frame. */
+export type LargeResult =
+  | { kind: 'stored'; chars: number; bytes: number; head: string; pieces: number; skeleton: string }
+  /** The tap's thread must handle it (redaction, or no skeleton): the text, decoded. */
+  | { kind: 'returned'; text: string }
+  | { kind: 'failed'; error: Error };
+
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const { StringDecoder } = require('node:string_decoder');
+// Forwarding first: on Linux this thread alone gets a lower CPU priority (nice 10), so on a busy
+// machine the tap's thread wins the CPU and the write waits (it holds capture, not traffic).
+try {
+  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+  require('node:os').setPriority(tid, workerData.nice);
+} catch {}
+// tsx and esbuild may name nested functions through this helper inside the function's source.
+const __name = (f) => f;
+const frameSkeleton = (${frameSkeleton.toString()});
+const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flags);
+${WORKER_OPEN_SQLITE}
+const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
+db.exec('PRAGMA synchronous = NORMAL');
+const insertPart = db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (?, ?, ?)');
+const begin = db.prepare('BEGIN');
+const commit = db.prepare('COMMIT');
+const rollback = db.prepare('ROLLBACK');
+const port = workerData.port;
+const done = new Int32Array(workerData.done);
+/** Bodies being received, decoded as their blocks come (the tap decodes the same way, chunk by chunk). */
+const bodies = new Map();
+const answer = (message) => {
+  port.postMessage(message);
+  Atomics.add(done, 0, 1);
+  Atomics.notify(done, 0);
+};
+/** Where the text's pieces end: the head, then every partChars characters, never inside a surrogate pair. */
+const pieceEnds = (text) => {
+  const ends = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + (at === 0 ? workerData.headChars : workerData.partChars));
+    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
+    ends.push(end);
+    at = end;
+  }
+  return ends;
+};
+const write = (m) => {
+  const body = bodies.get(m.id) || { decoder: new StringDecoder('utf8'), pieces: [] };
+  bodies.delete(m.id);
+  const rest = body.decoder.end();
+  if (rest.length > 0) body.pieces.push(rest);
+  const text = body.pieces.join('');
+  body.pieces = [];
+  const skeleton = text.length >= workerData.skeletonFrom ? frameSkeleton(text, workerData.keep) : undefined;
+  if (skeleton === undefined || MENTIONS.test(text)) return answer({ id: m.id, kind: 'returned', text });
+  const bytes = Buffer.byteLength(text);
+  const ends = pieceEnds(text);
+  // Every piece but the head; the tap's thread writes the frame's row with the head, with its
+  // derived rows, in its next tick: until then no reader sees the frame (see the header).
+  begin.run();
+  try {
+    for (let i = 1; i < ends.length; i++) insertPart.run(m.seq, i, text.slice(ends[i - 1], ends[i]));
+    commit.run();
+  } catch (err) {
+    try { rollback.run(); } catch {}
+    throw err;
+  }
+  answer({ id: m.id, kind: 'stored', chars: text.length, bytes, head: text.slice(0, ends[0]), pieces: ends.length - 1, skeleton });
+};
+port.on('message', (m) => {
+  if (m.type === 'block') {
+    let body = bodies.get(m.id);
+    if (!body) bodies.set(m.id, (body = { decoder: new StringDecoder('utf8'), pieces: [] }));
+    const piece = body.decoder.write(Buffer.from(m.block.buffer, m.block.byteOffset, m.block.length));
+    if (piece.length > 0) body.pieces.push(piece);
+  } else if (m.type === 'drop') {
+    bodies.delete(m.id);
+  } else if (m.type === 'write') {
+    try { write(m); } catch (err) { bodies.delete(m.id); answer({ id: m.id, kind: 'failed', error: err }); }
+  } else if (m.type === 'stop') {
+    try { db.close(); } catch {}
+    answer({ id: -1, kind: 'stopped' });
+    port.close();
+  }
+});
+`;
+
+interface Answer {
+  id: number;
+  kind: LargeResult['kind'] | 'stopped';
+  chars?: number;
+  bytes?: number;
+  head?: string;
+  pieces?: number;
+  skeleton?: string;
+  text?: string;
+  error?: Error;
+}
+
+/** One capture file's large-frame writer: a worker thread, started on the first large body. */
+export class LargeWriter {
+  private worker: Worker | undefined;
+  private port: MessagePort | undefined;
+  /** Answers the worker has posted (it adds one per answer). */
+  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private nextId = 0;
+  private readonly waiting = new Map<number, (result: LargeResult) => void>();
+  private failed: Error | undefined;
+
+  constructor(private readonly file: string) {}
+
+  /** A new body to push bytes into; undefined when the writer cannot be used (it failed). */
+  open(): LargeBody | undefined {
+    if (this.failed) return undefined;
+    const port = this.start();
+    const id = ++this.nextId;
+    let block = new Uint8Array(BLOCK_BYTES);
+    let used = 0;
+    let gone = false;
+    const send = () => {
+      if (used === 0) return;
+      // Cloned into the message (one copy, outside this thread's heap), so the block is reused:
+      // a fresh block per MiB would leave this thread's GC a trail of 1 MiB buffers to collect.
+      port.postMessage({ type: 'block', id, block: block.subarray(0, used) });
+      used = 0;
+    };
+    const body: LargeBody & { id: number; seal(): void } = {
+      id,
+      push(chunk) {
+        if (gone) return;
+        let from = 0;
+        while (from < chunk.length) {
+          const n = Math.min(chunk.length - from, BLOCK_BYTES - used);
+          block.set(chunk.subarray(from, from + n), used);
+          used += n;
+          from += n;
+          if (used === BLOCK_BYTES) send();
+        }
+      },
+      abandon() {
+        if (gone) return;
+        gone = true;
+        port.postMessage({ type: 'drop', id });
+      },
+      seal() {
+        send();
+        block = new Uint8Array(0);
+        gone = true;
+      },
+    };
+    return body;
+  }
+
+  /**
+   * Stores `frame`'s text (`body`'s bytes) but its head, once every earlier frame is committed:
+   * the caller says so by calling this. `landed` runs once with the outcome, from a later turn of the event
+   * loop, or from `settle()`.
+   */
+  write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
+    const b = body as LargeBody & { id: number; seal(): void };
+    b.seal();
+    if (!this.port) {
+      // The worker died after the body began: the frame is lost (the pipeline counts it).
+      const error = this.failed ?? new Error('the large-frame writer is stopped');
+      return void setImmediate(() => landed({ kind: 'failed', error }));
+    }
+    this.waiting.set(b.id, landed);
+    this.port.postMessage({ type: 'write', id: b.id, seq: frame.seq });
+  }
+
+  /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
+  settle(): void {
+    const port = this.port;
+    if (!port) return;
+    const deadline = Date.now() + SETTLE_MS;
+    while (this.waiting.size > 0 && Date.now() < deadline) {
+      const seen = Atomics.load(this.done, 0);
+      let message = receiveMessageOnPort(port);
+      if (message === undefined) {
+        Atomics.wait(this.done, 0, seen, Math.max(1, deadline - Date.now()));
+        message = receiveMessageOnPort(port);
+      }
+      if (message !== undefined) this.answered(message.message as Answer);
+    }
+  }
+
+  /** Closes the worker's connection (after a write under way) and ends it. */
+  stop(): void {
+    this.settle();
+    const port = this.port;
+    if (!port) return;
+    const seen = Atomics.load(this.done, 0);
+    port.postMessage({ type: 'stop' });
+    // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
+    Atomics.wait(this.done, 0, seen, 5000);
+    port.close();
+    void this.worker!.terminate();
+    this.port = undefined;
+    this.worker = undefined;
+  }
+
+  private start(): MessagePort {
+    if (this.port) return this.port;
+    const { port1, port2 } = new MessageChannel();
+    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
+    worker.on('error', (err) => this.fail(err));
+    worker.on('exit', () => this.fail(new Error('the large-frame writer stopped')));
+    // It must not keep a process alive that is otherwise done.
+    worker.unref();
+    port1.on('message', (message: Answer) => this.answered(message));
+    port1.unref();
+    this.worker = worker;
+    this.port = port1;
+    return port1;
+  }
+
+  private answered(message: Answer): void {
+    const landed = this.waiting.get(message.id);
+    if (!landed) return;
+    this.waiting.delete(message.id);
+    if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, pieces: message.pieces!, skeleton: message.skeleton! });
+    else if (message.kind === 'returned') landed({ kind: 'returned', text: message.text! });
+    else landed({ kind: 'failed', error: message.error ?? new Error('the large-frame writer failed') });
+  }
+
+  /** The worker died: what waits fails (counted by the pipeline), and no new body comes here. */
+  private fail(error: Error): void {
+    if (this.port === undefined) return;
+    this.failed = error;
+    const waiting = [...this.waiting.values()];
+    this.waiting.clear();
+    this.port.close();
+    this.port = undefined;
+    this.worker = undefined;
+    for (const landed of waiting) landed({ kind: 'failed', error });
+  }
+}

@@ -1,0 +1,220 @@
+// Large bodies stored from the writer thread (capture/large-writer.ts), seen from outside: a 50 MB
+// tool result is recorded byte for byte, keeps its place in capture order, reaches a live
+// dashboard only once it is committed to the file, and the tap answers other clients meanwhile.
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerEvent } from '@mcpscope/protocol';
+import type { Mcpscope } from '../src/compose/start-mcpscope.js';
+import { openSqlite } from '../src/capture/sqlite.js';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline, TICK_LIMIT } from '../src/capture/capture-pipeline.js';
+import { startTestMcpscope } from './support/mcpscope.js';
+import { apiFetch } from './support/api.js';
+import { sharedUpstream } from './support/proxy-fixture.js';
+import { startFaultyUpstream } from './reliability/fixtures/faulty-upstream.js';
+import { eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
+
+const shared = sharedUpstream(startFaultyUpstream);
+let app: Mcpscope | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+/** A live dashboard that, on every `frames/add`, checks each frame is already in the file. */
+function watchDashboard(mcpscope: Mcpscope, file: string) {
+  const reader = openSqlite(file, { readonly: true });
+  // A large frame's text is stored in pieces (migration 7): all of them count.
+  const stored = reader.prepare('SELECT length(raw) + (SELECT COALESCE(SUM(length(raw)), 0) FROM frame_parts p WHERE p.seq = f.seq) AS chars FROM frames f WHERE seq = ?');
+  const seen: { seq: number; size: number; committedChars: number | undefined }[] = [];
+  const ws = new WebSocket(`${mcpscope.dashboardUrl.replace('http', 'ws')}/ws?after=0`, ['mcpscope', `mcpscope.token.${mcpscope.token}`]);
+  ws.on('message', (data) => {
+    const event = JSON.parse(String(data)) as ServerEvent;
+    if (event.type !== 'frames/add') return;
+    // Read at once, in the same turn the event arrived: a frame shown must be committed now.
+    for (const f of event.frames) seen.push({ seq: f.seq, size: f.size, committedChars: (stored.get(f.seq) as { chars: number } | undefined)?.chars });
+  });
+  const open = new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return {
+    seen,
+    open,
+    close() {
+      ws.close();
+      reader.close();
+    },
+  };
+}
+
+async function callEcho(url: string, text: string): Promise<unknown> {
+  const id = rpcId();
+  const body = (await (await post(url, toolCall(id, 'echo', { text }))).json()) as { id: number; result: { content: { text: string }[] } };
+  return body.id === id ? body.result.content[0]!.text : body;
+}
+
+describe('large frames from the writer thread', () => {
+  it('records a 50 MB result byte for byte, in order, shown live only once committed, while other clients are answered', async () => {
+    const db = tempDb();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    const dashboard = watchDashboard(app, db);
+    await dashboard.open;
+    const url = app.mcpUrl;
+    try {
+      expect(await callEcho(url, 'before')).toBe('before');
+      const id = rpcId();
+      let done = false;
+      const big = (async () => {
+        const res = await post(url, toolCall(id, 'big', { mb: 50 }));
+        const body = Buffer.from(await res.arrayBuffer());
+        done = true;
+        return body;
+      })();
+      // Ten other clients keep calling while the result streams and is stored.
+      const answers: unknown[] = [];
+      const others = Array.from({ length: 10 }, async (_, client) => {
+        for (let n = 0; !done || n < 3; n++) answers.push(await callEcho(url, `client ${client} call ${n}`));
+      });
+      const received = await big;
+      await Promise.all(others);
+      expect(answers.every((a) => typeof a === 'string' && a.startsWith('client '))).toBe(true);
+      expect(await callEcho(url, 'after')).toBe('after');
+
+      const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the large exchange to be complete');
+      const frames = await framesAfter(app);
+      const largeSeq = ex.frameSeqs[1]!;
+      const large = frames.find((f) => f.seq === largeSeq)!;
+      expect(large.size).toBe(received.length);
+      expect(large.truncated).toBe(true);
+      expect(large.raw).toBe(received.subarray(0, large.raw.length).toString());
+      // The whole text, as downloaded from the API, is the bytes the client received.
+      const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${largeSeq}/raw`)).arrayBuffer());
+      expect(raw.equals(received)).toBe(true);
+      // Capture order: the request, then its answer, then what came after the answer was recorded.
+      const afterFrame = frames.find((f) => f.raw.includes('"text":"after"'))!;
+      expect(ex.frameSeqs[0]).toBeLessThan(largeSeq);
+      expect(afterFrame.seq).toBeGreaterThan(largeSeq);
+      expect(frames.map((f) => f.seq)).toEqual([...frames.map((f) => f.seq)].sort((a, b) => a - b));
+
+      // The dashboard got every frame once, in order, each already committed when it arrived.
+      const last = frames[frames.length - 1]!.seq;
+      await eventually(async () => (dashboard.seen.some((s) => s.seq === last) ? true : undefined), 'the dashboard to see the last frame');
+      expect(dashboard.seen.map((s) => s.seq)).toEqual(frames.map((f) => f.seq));
+      expect(dashboard.seen.filter((s) => s.committedChars === undefined)).toEqual([]);
+      expect(dashboard.seen.find((s) => s.seq === largeSeq)).toEqual({ seq: largeSeq, size: received.length, committedChars: received.length });
+    } finally {
+      dashboard.close();
+    }
+  }, 120_000);
+
+  it('records a large body that names a secret field on the tap thread, byte for byte, and keeps it after a restart', async () => {
+    const db = tempDb();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    // 2 MB of text that mentions `access_token` (escaped inside the tool's text: not a field, so kept).
+    const text = `{"access_token":"not-a-field"} ${'y'.repeat(2 * 1024 * 1024)}`;
+    const id = rpcId();
+    const received = Buffer.from(await (await post(app.mcpUrl, toolCall(id, 'echo', { text }))).arrayBuffer());
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
+    await app.close();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${ex.frameSeqs[1]}/raw`)).arrayBuffer());
+    expect(raw.equals(received)).toBe(true);
+  }, 60_000);
+
+  it('a shutdown right after a large answer waits for its write, then stores what came after it, in order', () => {
+    const file = tempDb();
+    let store = new CaptureStore(file);
+    let pipeline = new CapturePipeline(store);
+    const at = (ts: number, direction: 'c2s' | 's2c', raw: string) => ({ ts, sessionKey: 's1', direction, transport: 'http-json' as const, kind: 'data' as const, raw });
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'é'.repeat(3 * 1024 * 1024) }] } });
+    pipeline.record(at(1, 'c2s', JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'big', arguments: {} } })));
+    const body = pipeline.largeBody()!;
+    const bytes = Buffer.from(text);
+    for (let i = 0; i < bytes.length; i += 65_536) body.push(bytes.subarray(i, i + 65_536));
+    const largeSeq = pipeline.record(at(2, 's2c', ''), body);
+    const nextSeq = pipeline.record(at(3, 'c2s', JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })));
+    pipeline.close();
+    store.close();
+
+    store = new CaptureStore(file);
+    pipeline = new CapturePipeline(store);
+    try {
+      expect(store.frameRaw(largeSeq)).toEqual({ raw: text, bytes: bytes.length });
+      expect(nextSeq).toBe(largeSeq + 1);
+      expect(store.frameRaw(nextSeq)?.raw).toContain('tools/list');
+      const call = store.frames([1, largeSeq]);
+      expect(call.map((f) => f.seq)).toEqual([1, largeSeq]);
+    } finally {
+      pipeline.close();
+      store.close();
+    }
+  });
+
+  it('finds a large frame by text past its first stored piece, and exports it whole', async () => {
+    app = await startTestMcpscope({ target: shared.upstream.url, db: tempDb() });
+    // 3 MB: the text past the first million characters is in later pieces.
+    const text = `${'z'.repeat(3 * 1024 * 1024)} needle-past-the-first-piece`;
+    const id = rpcId();
+    // The request spells the needle with a JSON escape, so only the answer holds it as text.
+    const request = toolCall(id, 'echo', { text }).replace('needle', '\\u006eeedle');
+    expect(request).not.toContain('needle-past');
+    const received = await (await post(app.mcpUrl, request)).text();
+    expect(received).toContain('needle-past-the-first-piece');
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
+    const found = await (await apiFetch(app, `/api/exchanges?filter=${encodeURIComponent('"needle-past-the-first-piece"')}`)).json() as { exchanges: { id: string }[] };
+    expect(found.exchanges.map((e) => e.id)).toEqual([ex.id]);
+    const exported = await (await apiFetch(app, '/api/export?format=jsonl')).text();
+    const frames = exported.trim().split('\n').map((line) => JSON.parse(line) as { raw?: string });
+    expect(frames.some((f) => f.raw === received)).toBe(true);
+  }, 60_000);
+
+  it('releases the traffic held behind a large frame in order, a bounded batch per tick, each committed before it is published', async () => {
+    const file = tempDb();
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    const reader = openSqlite(file, { readonly: true });
+    const committed = reader.prepare('SELECT COUNT(*) AS n FROM frames WHERE seq <= ?');
+    const batches: { seqs: number[]; committed: number }[] = [];
+    pipeline.onBatch((batch) => {
+      const seqs = batch.frames.map((f) => f.seq);
+      batches.push({ seqs, committed: (committed.get(seqs[seqs.length - 1] ?? 0) as { n: number }).n });
+    });
+    try {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
+      const body = pipeline.largeBody()!;
+      body.push(Buffer.from(text));
+      const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
+      pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+      const held = 3 * TICK_LIMIT;
+      for (let i = 0; i < held; i++) pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } })));
+      await eventually(async () => (batches.flatMap((b) => b.seqs).length === held + 1 ? true : undefined), 'every frame to be published');
+      expect(batches.flatMap((b) => b.seqs)).toEqual(Array.from({ length: held + 1 }, (_, i) => i + 1));
+      expect(batches.every((b) => b.seqs.length <= TICK_LIMIT)).toBe(true);
+      // Published only once committed: every frame up to a batch's last is in the file by then.
+      expect(batches.every((b) => b.committed === b.seqs[b.seqs.length - 1])).toBe(true);
+      expect(store.frameRaw(1)?.raw).toBe(text);
+    } finally {
+      reader.close();
+      pipeline.close();
+      store.close();
+    }
+  });
+
+  it('forgets the pieces of a large frame whose row never committed (a crash between the two), so its seq can come again', () => {
+    const file = tempDb();
+    let store = new CaptureStore(file);
+    // What a crash leaves: the writer thread's pieces for seq 1, and no frame row for them.
+    store.db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (1, 1, ?)').run('left behind');
+    store.close();
+    store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store);
+    try {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'v'.repeat(2 * 1024 * 1024) }] } });
+      const body = pipeline.largeBody()!;
+      body.push(Buffer.from(text));
+      expect(pipeline.record({ ts: 1, sessionKey: 's1', direction: 's2c', transport: 'http-json', kind: 'data', raw: '' }, body)).toBe(1);
+      pipeline.close();
+      expect(store.frameRaw(1)?.raw).toBe(text);
+    } finally {
+      store.close();
+    }
+  });
+});
