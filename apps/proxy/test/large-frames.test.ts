@@ -24,7 +24,7 @@ afterEach(async () => {
 /** A live dashboard that, on every `frames/add`, checks each frame is already in the file. */
 function watchDashboard(mcpscope: Mcpscope, file: string) {
   const reader = openSqlite(file, { readonly: true });
-  // A large frame's text is stored in pieces (migration 7): all of them count.
+  // A large frame's text is stored in pieces (migration 8): all of them count.
   const stored = reader.prepare('SELECT length(raw) + (SELECT COALESCE(SUM(length(raw)), 0) FROM frame_parts p WHERE p.seq = f.seq) AS chars FROM frames f WHERE seq = ?');
   const seen: { seq: number; size: number; committedChars: number | undefined }[] = [];
   const ws = new WebSocket(`${mcpscope.dashboardUrl.replace('http', 'ws')}/ws?after=0`, ['mcpscope', `mcpscope.token.${mcpscope.token}`]);

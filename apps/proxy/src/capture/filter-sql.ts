@@ -44,7 +44,7 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
     if (needle === '' || needle.includes('\n')) return undefined;
     return {
       // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
-      // A large frame's text is in pieces (migration 7): searched joined, so a match may span two.
+      // A large frame's text is in pieces (migration 8): searched joined, so a match may span two.
       sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(CASE WHEN tf.parts = 0 THEN tf.raw ELSE tf.raw || (SELECT group_concat(tp.raw, '' ORDER BY tp.part) FROM frame_parts tp WHERE tp.seq = tf.seq) END, ?))`,
       params: [needle, needle, needle],
       exact: true,

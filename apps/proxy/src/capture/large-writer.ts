@@ -12,7 +12,7 @@
  * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts all of the
  * text but its head (the first FRAME_RAW_LIMIT characters) as pieces of PART_CHARS characters on
  * its own connection, in one transaction (one 50 MB value made SQLite copy it twice, over 100 MB
- * for the write alone: migration 7), and answers with what the tap's thread needs to derive, write
+ * for the write alone: migration 8), and answers with what the tap's thread needs to derive, write
  * and publish the frame: its length, byte count, head, piece count and skeleton. The tap's thread
  * writes the frame's row (the head) with its derived rows, so the frame appears to readers whole
  * and at once, and never holds the whole text.
@@ -35,7 +35,7 @@ import { MENTIONS_SECRET } from '../redaction/redact-body.js';
 export const LARGE_BODY_BYTES = 1024 * 1024;
 /** The blocks a large body crosses the thread in. */
 const BLOCK_BYTES = 1024 * 1024;
-/** Characters per stored piece of a large frame's text (migration 7: `frame_parts`). */
+/** Characters per stored piece of a large frame's text (migration 8: `frame_parts`). */
 const PART_CHARS = 1024 * 1024;
 /** The writer thread's CPU priority (Linux nice; the tap's thread keeps 0). */
 const WRITER_NICE = 10;
