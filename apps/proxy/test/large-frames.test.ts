@@ -198,6 +198,34 @@ describe('large frames from the writer thread', () => {
     }
   });
 
+  it('forwards but does not store, and counts, what comes past the bound held behind a large write', async () => {
+    const file = tempDb();
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER });
+    try {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
+      const body = pipeline.largeBody()!;
+      body.push(Buffer.from(text));
+      const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
+      pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+      // The next tick hands the large frame to the writer; everything after waits behind it.
+      await new Promise((resolve) => setImmediate(resolve));
+      const seqs = Array.from({ length: 80 }, (_, i) => pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } }))));
+      // The queue holds the large frame and 49 behind it; the other 31 are not stored.
+      expect(seqs.filter((s) => s > 0)).toHaveLength(49);
+      expect(seqs.slice(49).every((s) => s === -1)).toBe(true);
+      const status = pipeline.health.status();
+      expect(status).toMatchObject({ state: 'recording', notRecorded: { frames: 31 }, fellBehind: { frames: 31 } });
+      await eventually(async () => (store.head() === 50 ? true : undefined), 'the held frames to be written');
+      expect(store.frameRaw(1)?.raw).toBe(text);
+      // Once the write landed, frames are held (and stored) again.
+      expect(pipeline.record(frame(100, '{"jsonrpc":"2.0","method":"notifications/message"}'))).toBe(51);
+    } finally {
+      pipeline.close();
+      store.close();
+    }
+  });
+
   it('forgets the pieces of a large frame whose row never committed (a crash between the two), so its seq can come again', () => {
     const file = tempDb();
     let store = new CaptureStore(file);

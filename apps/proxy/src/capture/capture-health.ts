@@ -38,6 +38,7 @@ export class CaptureHealth {
   /** Set while the user paused capture from the dashboard (independent of a storage pause). */
   private userPause: { since: number; lostBefore: number } | undefined;
   private lost = { frames: 0, requests: 0 };
+  private behind: { frames: number; at: number } | undefined;
   private lastError: { message: string; at: number } | undefined;
   /** Messages already printed, so a failure that repeats every tick is printed once. */
   private readonly told = new Set<string>();
@@ -92,6 +93,13 @@ export class CaptureHealth {
     this.lost.requests += requests;
   }
 
+  /** A frame forwarded but not stored because capture fell behind (see CapturePipeline's held bound). */
+  fellBehind(): void {
+    this.notRecorded(1);
+    if (!this.behind) this.log('mcpscope: capture fell behind a large write; frames past its bound are forwarded but not stored (GET /api/capture counts them).');
+    this.behind = { frames: (this.behind?.frames ?? 0) + 1, at: Date.now() };
+  }
+
   noteError(err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     this.lastError = { message, at: Date.now() };
@@ -106,6 +114,7 @@ export class CaptureHealth {
       ...(this.pausedFor ? { reason: this.pausedFor.reason, since: this.pausedFor.since } : {}),
       ...(this.userPause ? { pausedByUser: { since: this.userPause.since } } : {}),
       notRecorded: { ...this.lost },
+      ...(this.behind ? { fellBehind: { ...this.behind } } : {}),
       ...(this.lastError ? { lastError: { ...this.lastError } } : {}),
     };
   }

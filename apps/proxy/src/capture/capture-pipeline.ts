@@ -90,6 +90,14 @@ export const OPEN_RECORD_DELAY_MS = 1000;
  */
 export const TICK_LIMIT = 100;
 
+/**
+ * How much traffic may wait in memory behind a large frame's write: past either bound, frames are
+ * forwarded but not stored, and counted (`fellBehind` in GET /api/capture), so a write that lags
+ * (a slow disk, a starved writer thread) costs capture, never the tap's memory or its clients.
+ * About 20 s of 10 busy clients, or 256 MiB of text.
+ */
+export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
+
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
 
@@ -125,11 +133,14 @@ export class CapturePipeline {
   private readonly largeMessages = new WeakMap<Frame, Message>();
   /** Set from a large frame's landing until the traffic held behind it is written (TICK_LIMIT). */
   private draining = false;
+  /** Text queued while a large frame is being written (HELD_LIMITS). */
+  private heldChars = 0;
 
   constructor(
     private readonly store: CaptureStore,
     limits: RetentionLimits = {},
     health = new CaptureHealth(),
+    private readonly heldLimits = HELD_LIMITS,
   ) {
     this.health = health;
     this.seq = store.head();
@@ -163,6 +174,14 @@ export class CapturePipeline {
       large?.abandon();
       this.health.notRecorded(1);
       return -1;
+    }
+    if (this.storing) {
+      if (this.queue.length >= this.heldLimits.frames || this.heldChars >= this.heldLimits.chars) {
+        large?.abandon();
+        this.health.fellBehind();
+        return -1;
+      }
+      this.heldChars += input.raw.length;
     }
     if (large) {
       const frame: Frame = { ...this.redactedHttp(input), raw: '', seq: ++this.seq };
@@ -441,6 +460,7 @@ export class CapturePipeline {
   /** The writer is done with a large frame: it joins the queue's next tick, whatever the outcome. */
   private largeLanded(frame: Frame, result: LargeResult): void {
     this.storing = undefined;
+    this.heldChars = 0;
     this.draining = true;
     this.largeBodies.delete(frame);
     if (result.kind === 'stored') {

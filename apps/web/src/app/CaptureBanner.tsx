@@ -1,6 +1,7 @@
 /**
  * Says so while capture is paused: by a full disk or a read-only file system (it resumes by
- * itself), or by the user (with Resume right there). Either way the tap still forwards every
+ * itself), or by the user (with Resume right there); and, once capture has fallen behind a large
+ * write and dropped frames (CapturePipeline's held bound), how many. Either way the tap still forwards every
  * request, but nothing new is stored, so the timeline is missing what happens meanwhile. The
  * status is polled with the marks (capture/capture-state.ts).
  */
@@ -9,7 +10,16 @@ import { refreshCapture, useCapture } from '../capture/capture-state.js';
 
 export function CaptureBanner({ api }: { api: ApiClient }) {
   const status = useCapture((s) => s.status);
-  if (status?.state !== 'paused') return null;
+  const behind = status?.fellBehind;
+  if (status?.state !== 'paused') {
+    if (!behind) return null;
+    return (
+      <div className="banner" role="status" data-testid="capture-behind">
+        capture fell behind while a large frame was being written: {behind.frames} frame{behind.frames === 1 ? ' was' : 's were'} forwarded but not stored (the latest at{' '}
+        {new Date(behind.at).toLocaleTimeString()}), so some exchanges may lack their request or answer.
+      </div>
+    );
+  }
   const lost = status.notRecorded.frames;
   const soFar = lost > 0 ? <> ({lost} frame{lost === 1 ? '' : 's'} so far)</> : null;
   if (status.reason === undefined) {

@@ -225,6 +225,12 @@ export interface CaptureStatus {
   since?: number;
   /** What was forwarded but not stored, since mcpscope started. */
   notRecorded: { frames: number; requests: number };
+  /**
+   * Frames capture dropped because it fell behind (part of `notRecorded`): while a large frame is
+   * being written, the traffic behind it waits in memory up to a bound, and what comes past the
+   * bound is forwarded but not stored. With when that last happened (ms since the epoch).
+   */
+  fellBehind?: { frames: number; at: number };
   /** The latest capture failure (paused or not), and when (ms since the epoch). */
   lastError?: { message: string; at: number };
   /** Set by `mcpscope open FILE`: the dashboard shows a file, with no proxy to send through. */
