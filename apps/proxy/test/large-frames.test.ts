@@ -51,6 +51,18 @@ async function callEcho(url: string, text: string): Promise<unknown> {
   return body.id === id ? body.result.content[0]!.text : body;
 }
 
+/** A client frame at `ts` in session s1. */
+const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
+
+/** Records a 2 MB answer through the writer thread as frame 1 and returns its text. */
+function recordLargeAnswer(pipeline: CapturePipeline): string {
+  const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
+  const body = pipeline.largeBody()!;
+  body.push(Buffer.from(text));
+  pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+  return text;
+}
+
 describe('large frames from the writer thread', () => {
   it('records a 50 MB result byte for byte, in order, shown live only once committed, while other clients are answered', async () => {
     const db = tempDb();
@@ -178,11 +190,7 @@ describe('large frames from the writer thread', () => {
       batches.push({ seqs, committed: (committed.get(seqs[seqs.length - 1] ?? 0) as { n: number }).n });
     });
     try {
-      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
-      const body = pipeline.largeBody()!;
-      body.push(Buffer.from(text));
-      const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
-      pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+      const text = recordLargeAnswer(pipeline);
       const held = 3 * TICK_LIMIT;
       for (let i = 0; i < held; i++) pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } })));
       await eventually(async () => (batches.flatMap((b) => b.seqs).length === held + 1 ? true : undefined), 'every frame to be published');
@@ -203,11 +211,7 @@ describe('large frames from the writer thread', () => {
     const store = new CaptureStore(file);
     const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER });
     try {
-      const text = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'w'.repeat(2 * 1024 * 1024) }] } });
-      const body = pipeline.largeBody()!;
-      body.push(Buffer.from(text));
-      const frame = (ts: number, raw: string) => ({ ts, sessionKey: 's1', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw });
-      pipeline.record({ ...frame(1, ''), direction: 's2c' }, body);
+      const text = recordLargeAnswer(pipeline);
       // The next tick hands the large frame to the writer; everything after waits behind it.
       await new Promise((resolve) => setImmediate(resolve));
       const seqs = Array.from({ length: 80 }, (_, i) => pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } }))));
