@@ -35,13 +35,17 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
   expect(help.status).toBe(0);
   expect(help.stdout).toContain('mcpscope open FILE');
 
-  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // The machine-readable line, not the banner's wording.
+  const ready = () => out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
   try {
-    await expect.poll(() => /Dashboard:\s+(\S+)/.exec(out)?.[1], { timeout: 20_000 }).toBeTruthy();
-    await page.goto(/Dashboard:\s+(\S+)/.exec(out)![1]!);
+    await expect.poll(ready, { timeout: 20_000 }).toBeTruthy();
+    const line = JSON.parse(ready()!) as { mode: string; file: string; dashboardLoginUrl: string };
+    expect(line).toMatchObject({ mode: 'open', file });
+    await page.goto(line.dashboardLoginUrl);
     const badge = page.getByTestId('connection');
     await expect(badge).toHaveText('read-only: shared.jsonl');
     await expect(badge).not.toHaveClass(/conn-live/);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/commands/cli-args.js';
 import { spawnMcpscope } from './support/mcpscope.js';
+import { parseOpenArgs } from '../src/commands/open.js';
 
 describe('parseCli', () => {
   it('takes the contract flags', () => {
@@ -66,5 +67,13 @@ describe('the mcpscope command', () => {
     expect(out.stderr).toMatch(/^mcpscope: Unknown option '--trget'/);
     expect(out.stderr).toContain('mcpscope --help');
     expect(out.stderr.split('\n').length).toBeLessThan(5);
+  });
+});
+
+describe('mcpscope open', () => {
+  it('opens the browser unless --no-open, and prints a ready line with --ready-json', () => {
+    expect(parseOpenArgs(['capture.jsonl'])).toMatchObject({ kind: 'open', file: 'capture.jsonl', open: true, readyJson: false });
+    expect(parseOpenArgs(['capture.jsonl', '--no-open', '--ready-json'])).toMatchObject({ open: false, readyJson: true });
+    expect(parseOpenArgs(['a.jsonl', 'b.jsonl'])).toMatchObject({ kind: 'usage', message: expect.stringContaining('one FILE') });
   });
 });

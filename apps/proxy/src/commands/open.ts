@@ -5,20 +5,33 @@
 import { parseArgs } from 'node:util';
 import { openCapture } from '../compose/open-capture.js';
 import type { CliIo } from './cli-io.js';
+import { openBrowser } from './open-browser.js';
 
 export const OPEN_USAGE = `Usage:
-  mcpscope open FILE [--ui-port N] [--token T] [--no-open]
+  mcpscope open FILE [--ui-port N] [--token T] [--no-open] [--ready-json]
 
-Serves the dashboard over a .jsonl or .har export or a capture database, with no proxy running.
-The file is read, never written.
+Serves the dashboard over a .jsonl or .har export or a capture database, with no proxy running,
+and opens it in the browser (--no-open: print its URL only). The file is read, never written.
+--ready-json also prints one JSON line once serving: {"mcpscope":"ready","mode":"open",…}.
 `;
 
-export type OpenCli = { kind: 'open'; file: string; uiPort: number; token?: string; open: boolean } | { kind: 'usage'; message: string } | { kind: 'help' };
+export type OpenCli = { kind: 'open'; file: string; uiPort: number; token?: string; open: boolean; readyJson: boolean } | { kind: 'usage'; message: string } | { kind: 'help' };
+
+/** The `--ready-json` line, as `mcpscope --ready-json` prints one: read it instead of the banner. */
+export interface OpenReadyLine {
+  mcpscope: 'ready';
+  mode: 'open';
+  file: string;
+  dashboardUrl: string;
+  dashboardLoginUrl: string;
+  token: string;
+  pid: number;
+}
 
 export function parseOpenArgs(argv: string[], env: Record<string, string | undefined> = {}): OpenCli {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'ui-port': { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: argv, strict: true, allowPositionals: true, options: { 'ui-port': { type: 'string' }, token: { type: 'string' }, 'no-open': { type: 'boolean' }, 'ready-json': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
   } catch (err) {
     return { kind: 'usage', message: (err as Error).message };
   }
@@ -29,7 +42,7 @@ export function parseOpenArgs(argv: string[], env: Record<string, string | undef
   if (!Number.isInteger(uiPort) || uiPort < 0 || uiPort > 65535) return { kind: 'usage', message: `--ui-port must be a port number (got "${values['ui-port']}")` };
   const token = values.token ?? env.MCPSCOPE_TOKEN;
   if (token !== undefined && token.length < 16) return { kind: 'usage', message: '--token must be at least 16 characters' };
-  return { kind: 'open', file: positionals[0]!, uiPort, ...(token ? { token } : {}), open: !values['no-open'] };
+  return { kind: 'open', file: positionals[0]!, uiPort, ...(token ? { token } : {}), open: !values['no-open'], readyJson: values['ready-json'] ?? false };
 }
 
 /** Runs `mcpscope open`; resolves with a stop function once the dashboard is up, or an exit code. */
@@ -60,5 +73,11 @@ export async function runOpen(argv: string[], env: Record<string, string | undef
   for (const p of report.problems.slice(0, 20)) lines.push(`  Not imported: ${p.where}: ${p.message}`);
   if (report.problems.length > 20) lines.push(`  … and ${report.problems.length - 20} more problems`);
   io.stdout.write(`${lines.join('\n')}\n`);
+  if (cli.readyJson) {
+    const { dashboardUrl, dashboardLoginUrl, token } = opened.value;
+    const ready: OpenReadyLine = { mcpscope: 'ready', mode: 'open', file: cli.file, dashboardUrl, dashboardLoginUrl, token, pid: process.pid };
+    io.stdout.write(`${JSON.stringify(ready)}\n`);
+  }
+  if (cli.open) openBrowser(opened.value.dashboardLoginUrl);
   return opened.value.close;
 }
