@@ -282,7 +282,6 @@ export class CaptureReader {
 
   // ── sessions, replay links, snapshot ────────────────────────────────────────────────────────
 
-  /** Every session, most recently active first. */
   /** Conversations that hold a session or an exchange, the most recently started first. */
   conversations(): ConversationSummary[] {
     const rows = this.stmt('SELECT summary FROM conversations WHERE members > 0 ORDER BY first_ts DESC').all() as { summary: string }[];
@@ -297,17 +296,32 @@ export class CaptureReader {
   /** The sessions of a conversation, the most recently active first. */
   sessionsOf(conversationKey: string): SessionSummary[] {
     const rows = this.stmt('SELECT summary FROM sessions WHERE conversation_key = ? ORDER BY last_ts DESC').all(conversationKey) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
+    const ended = this.endedSessionKeys();
+    return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
   }
 
+  /** Every session, most recently active first, `ended` set for those the client ended. */
   sessions(): SessionSummary[] {
     const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as SessionSummary);
+    const ended = this.endedSessionKeys();
+    return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
   }
 
   session(sessionKey: string): SessionSummary | undefined {
     const row = this.stmt('SELECT summary FROM sessions WHERE session_key = ?').get(sessionKey) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as SessionSummary) : undefined;
+    return row ? withEnd(JSON.parse(row.summary) as SessionSummary, this.endedSessionKeys()) : undefined;
+  }
+
+  /**
+   * Sessions the client ended: a DELETE on the MCP endpoint that the server accepted (2xx). It is
+   * an HTTP fact with no frame of its own, so it comes from the door records, not the deriver
+   * (the dashboard reads the same rule from its live door records). A partial index keeps it a
+   * lookup (migration 9).
+   */
+  endedSessionKeys(): Set<string> {
+    // No frame rides on a DELETE, so its record names the session by its header (`mcpSessionId`).
+    const rows = this.stmt("SELECT COALESCE(session_key, json_extract(record, '$.mcpSessionId')) AS key FROM door_requests WHERE method = 'DELETE' AND status BETWEEN 200 AND 299").all() as { key: string | null }[];
+    return new Set(rows.flatMap((r) => (r.key === null ? [] : [r.key])));
   }
 
   /** Which exchange replays which (not derived: survives a rebuild; see replay-links.ts). */
@@ -337,4 +351,10 @@ function toDiagnostic(r: DiagnosticRow): Diagnostic {
   if (r.exchange_id !== null) d.exchangeId = r.exchange_id;
   if (r.path !== null) d.path = r.path;
   return d;
+}
+
+/** The summary with `ended` set when its session is one the client ended. */
+function withEnd(s: SessionSummary, ended: ReadonlySet<string>): SessionSummary {
+  if (ended.has(s.sessionKey)) s.ended = true;
+  return s;
 }

@@ -182,6 +182,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER frame_parts_go_with_frame AFTER DELETE ON frames WHEN old.parts > 0
   BEGIN DELETE FROM frame_parts WHERE seq = old.seq; END;
   `,
+  // 9: the sessions a client ended (a DELETE the server accepted), found without scanning every
+  // HTTP request: session summaries read `ended` from these records (capture-reader.ts).
+  `
+  CREATE INDEX door_requests_ended ON door_requests(id) WHERE method = 'DELETE' AND status BETWEEN 200 AND 299;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

@@ -23,6 +23,10 @@ export interface SessionSummary {
   firstTs: number;
   lastTs: number;
   counts: Partial<Record<ExchangeStatus, number>>;
+  /**
+   * The client ended this session: a DELETE the server accepted. An HTTP fact, set by the capture
+   * reader from door records (the API's session lists), not by the deriver.
+   */
   ended?: boolean;
   /** The server no longer knows this session (it answered a request on it with 404). */
   expired?: boolean;
