@@ -60,6 +60,34 @@ export async function runMcpscope(args: string[] = [], env: Record<string, strin
   };
 }
 
+/** `mcpscope open FILE` (read-only dashboard over an export), ready once its `--ready-json` line is out. */
+export interface OpenedFile {
+  dashboardLoginUrl: string;
+  output(): string;
+  stop(): void;
+}
+
+export async function runOpen(file: string): Promise<OpenedFile> {
+  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
+    if (line) {
+      const { dashboardLoginUrl } = JSON.parse(line) as { dashboardLoginUrl: string };
+      return { dashboardLoginUrl, output: () => out, stop: () => void child.kill('SIGTERM') };
+    }
+    if (child.exitCode !== null) throw new Error(`mcpscope open exited early:\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGTERM');
+      throw new Error(`mcpscope open did not say it was ready:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface McpscopeHandle {
   /** The running mcpscope; read it inside tests and hooks, after beforeAll. */
   readonly app: RunningMcpscope;

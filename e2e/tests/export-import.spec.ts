@@ -2,12 +2,11 @@
 // records a HAR; that HAR, imported from the dashboard's menu, shows the exchanges. The menu says
 // what will be redacted before a download, and the downloaded file carries no secret; `mcpscope
 // open` shows an export with no proxy. The tests share one mcpscope and run in order.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { mcpscopeForTests } from '../support/mcpscope-process.js';
+import { mcpscopeForTests, runOpen } from '../support/mcpscope-process.js';
 
 const proxy = mcpscopeForTests();
 
@@ -112,18 +111,13 @@ test('mcpscope open FILE serves the dashboard over an export, with no proxy runn
   const file = join(mkdtempSync(join(tmpdir(), 'mcpscope-open-')), 'shared.jsonl');
   writeFileSync(file, await res.text());
 
-  const bin = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, 'open', file, '--ui-port', '0', '--no-open'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const opened = await runOpen(file);
   try {
-    await expect.poll(() => /Dashboard:\s+(\S+)/.exec(out)?.[1], { timeout: 20_000 }).toBeTruthy();
-    expect(out).toMatch(/Imported:\s+\d+ frames in 2 session\(s\)/);
-    await page.goto(/Dashboard:\s+(\S+)/.exec(out)![1]!);
+    expect(opened.output()).toMatch(/Imported:\s+\d+ frames in 2 session\(s\)/);
+    await page.goto(opened.dashboardLoginUrl);
     await expect(page.locator('[data-testid="exchange-row"][data-method="tools/call"][data-status="ok"]')).toHaveCount(4);
-    expect(out).not.toContain('Tap (point your MCP client here)');
+    expect(opened.output()).not.toContain('Tap (point your MCP client here)');
   } finally {
-    child.kill('SIGTERM');
+    opened.stop();
   }
 });

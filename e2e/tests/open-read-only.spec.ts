@@ -3,13 +3,13 @@
 // with a hint on how to replay against a live server; the two imported sessions show distinct
 // keys; `mcpscope open --help` prints its usage. A replay made before the export is still marked
 // ↻ on the opened file's row, pointing at the imported original (the JSONL carries the link).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { row, rows, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
-import { mcpscopeForTests } from '../support/mcpscope-process.js';
+import { mcpscopeForTests, runOpen } from '../support/mcpscope-process.js';
 
 const proxy = mcpscopeForTests();
 const BIN = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
@@ -35,17 +35,9 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
   expect(help.status).toBe(0);
   expect(help.stdout).toContain('mcpscope open FILE');
 
-  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  // The machine-readable line, not the banner's wording.
-  const ready = () => out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
+  const opened = await runOpen(file);
   try {
-    await expect.poll(ready, { timeout: 20_000 }).toBeTruthy();
-    const line = JSON.parse(ready()!) as { mode: string; file: string; dashboardLoginUrl: string };
-    expect(line).toMatchObject({ mode: 'open', file });
-    await page.goto(line.dashboardLoginUrl);
+    await page.goto(opened.dashboardLoginUrl);
     const badge = page.getByTestId('connection');
     await expect(badge).toHaveText('read-only: shared.jsonl');
     await expect(badge).not.toHaveClass(/conn-live/);
@@ -73,6 +65,6 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
     await expect(replayButton).toHaveAttribute('title', /mcpscope --target URL/);
     await page.screenshot({ path: `${SCREENSHOTS}open-read-only.png` });
   } finally {
-    child.kill('SIGTERM');
+    opened.stop();
   }
 });
