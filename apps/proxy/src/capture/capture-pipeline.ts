@@ -44,6 +44,7 @@ import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
+import { CaptureMarks } from './capture-marks.js';
 import { InspectorError } from '../core/errors.js';
 import type { WriteResult, WriteSet } from './capture-store.js';
 import type { StoredLink } from './replay-links.js';
@@ -135,6 +136,8 @@ export class CapturePipeline {
   private draining = false;
   /** Text queued while a large frame is being written (HELD_LIMITS). */
   private heldChars = 0;
+  /** The user's pause and resume, and labelled marks (capture-marks.ts). */
+  readonly marks: CaptureMarks;
 
   constructor(
     private readonly store: CaptureStore,
@@ -143,6 +146,7 @@ export class CapturePipeline {
     private readonly heldLimits = HELD_LIMITS,
   ) {
     this.health = health;
+    this.marks = new CaptureMarks(store.marks, this);
     this.seq = store.head();
     const warm = warmDeriver(store);
     this.deriver = warm.deriver;
@@ -277,7 +281,7 @@ export class CapturePipeline {
     const before = this.seq;
     const idOf = this.doorIds(requests);
     const seqOf = new Map<number, number>();
-    const restoreLinks = this.linksRestorer(links);
+    const restoreLinks = this.store.replayLinks.restorer(links);
     frames.forEach((frame, i) => {
       const seq = this.record(relinked(frame, idOf));
       const original = originalSeqs[i];
@@ -287,85 +291,7 @@ export class CapturePipeline {
     });
     this.importRequests(requests, (original) => seqOf.get(original), idOf);
     this.flush();
-    this.importMarks(marks, seqOf, before);
-  }
-
-  /**
-   * Marks read from a file, each placed after the newest imported frame that came at or before it
-   * there (`seqOf`: the file's seq → the new one, in file order), or after `before` when none did.
-   */
-  importMarks(marks: readonly CaptureMark[], seqOf: ReadonlyMap<number, number>, before: number): void {
-    if (marks.length === 0) return;
-    this.flush(true);
-    for (const m of marks) {
-      let afterSeq = before;
-      for (const [original, seq] of seqOf) if (original <= m.afterSeq && seq > afterSeq) afterSeq = seq;
-      this.mark(m.kind, m.label, m.ts, afterSeq);
-    }
-  }
-
-  /**
-   * The user pauses capture from the dashboard: what is queued is stored first, a `pause` mark
-   * records where, and frames from then on are forwarded but not stored (capture-health.ts).
-   * Undefined when capture was already paused by the user.
-   */
-  pauseByUser(): CaptureMark | undefined {
-    this.flush(true);
-    if (!this.health.pauseByUser()) return undefined;
-    return this.mark('pause', 'capture paused from the dashboard: frames forwarded from here on are not stored');
-  }
-
-  /** Ends the user's pause with a `resume` mark that says how many frames were not stored. */
-  resumeByUser(): CaptureMark | undefined {
-    const lost = this.health.resumeByUser();
-    if (lost === undefined) return undefined;
-    return this.mark('resume', `capture resumed: ${lost} frame${lost === 1 ? '' : 's'} forwarded during the pause ${lost === 1 ? 'was' : 'were'} not stored`);
-  }
-
-  /** A labelled line in the timeline, after everything stored so far. */
-  addMark(label: string): CaptureMark {
-    this.flush(true);
-    return this.mark('mark', label);
-  }
-
-  private mark(kind: CaptureMark['kind'], label: string, ts = Date.now(), afterSeq = this.seq): CaptureMark {
-    try {
-      return this.store.marks.add({ ts, afterSeq, kind, label });
-    } catch (err) {
-      const problem = storageProblem(err);
-      if (problem !== undefined) throw new InspectorError('capture_paused', `The mark could not be stored: ${problem}.`);
-      throw err;
-    }
-  }
-
-  /**
-   * Puts a file's replay links back, each on the exchange its new seqs name: call the returned
-   * function right after recording the frame whose seq in the file was `original`. A link's
-   * replay is opened by a later frame than its original (a replay is sent after what it replays),
-   * so both ends are known then, and the link is in place before that frame is written: the
-   * written summary carries `replayOf` even when an import flushes part-way.
-   */
-  linksRestorer(links: readonly StoredLink[]): (original: number, seqOf: ReadonlyMap<number, number>) => void {
-    const byOpener = new Map<number, StoredLink[]>();
-    for (const link of links) {
-      const opener = Number.parseInt(link.exchangeId, 10);
-      const list = byOpener.get(opener);
-      if (list) list.push(link);
-      else byOpener.set(opener, [link]);
-    }
-    const renamed = (id: string, seqOf: ReadonlyMap<number, number>) => {
-      const dot = id.indexOf('.');
-      const seq = seqOf.get(Number.parseInt(id, 10));
-      return seq === undefined ? undefined : `${seq}${dot < 0 ? '' : id.slice(dot)}`;
-    };
-    return (original, seqOf) => {
-      if (byOpener.size === 0) return;
-      for (const link of byOpener.get(original) ?? []) {
-        const exchangeId = renamed(link.exchangeId, seqOf);
-        const replayOf = renamed(link.replayOf, seqOf);
-        if (exchangeId !== undefined && replayOf !== undefined) this.store.replayLinks.link(exchangeId, replayOf, link.mode, link.ts);
-      }
-    };
+    this.marks.importAll(marks, seqOf, before);
   }
 
   /** New ids for door records read from a file, by their id there. */

@@ -28,6 +28,11 @@ interface Link {
   mode: string;
 }
 
+/** The seq of the frame that opened an exchange, from its id (`"12"`, or `"12.1"` for a batch's item). */
+export function exchangeOpener(exchangeId: string): number {
+  return Number.parseInt(exchangeId, 10);
+}
+
 /** One row of the table, as an export carries it: `exchangeId` replays (or was made by the widget of) `replayOf`. */
 export interface StoredLink {
   exchangeId: string;
@@ -61,6 +66,35 @@ export class ReplayLinks {
   link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
     this.insert.run(exchangeId, replayOf, mode, ts);
     this.byReplay.set(exchangeId, { to: replayOf, mode });
+  }
+
+  /**
+   * Puts a file's links back, each on the exchanges its new seqs name: call the returned function
+   * right after recording the frame whose seq in the file was `original`. A replay is opened by a
+   * later frame than its original (it is sent after what it replays), so both ends are known
+   * then, and the link is in place before that frame is written: the written summary carries
+   * `replayOf` even when an import flushes part-way.
+   */
+  restorer(links: readonly StoredLink[]): (original: number, seqOf: ReadonlyMap<number, number>) => void {
+    const byOpener = new Map<number, StoredLink[]>();
+    for (const link of links) {
+      const opener = exchangeOpener(link.exchangeId);
+      const list = byOpener.get(opener);
+      if (list) list.push(link);
+      else byOpener.set(opener, [link]);
+    }
+    const renamed = (id: string, seqOf: ReadonlyMap<number, number>) => {
+      const seq = seqOf.get(exchangeOpener(id));
+      const dot = id.indexOf('.');
+      return seq === undefined ? undefined : `${seq}${dot < 0 ? '' : id.slice(dot)}`;
+    };
+    return (original, seqOf) => {
+      for (const link of byOpener.get(original) ?? []) {
+        const exchangeId = renamed(link.exchangeId, seqOf);
+        const replayOf = renamed(link.replayOf, seqOf);
+        if (exchangeId !== undefined && replayOf !== undefined) this.link(exchangeId, replayOf, link.mode, link.ts);
+      }
+    };
   }
 
   replayOf(exchangeId: string): string | undefined {

@@ -61,7 +61,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
         const idOf = pipeline.doorIds(requests);
         const seqOf = new Map<number, number>();
         const links = source.replayLinks.all();
-        const restoreLinks = pipeline.linksRestorer(links);
+        const restoreLinks = store.replayLinks.restorer(links);
         for (const { seq, ...frame } of source.select()) {
           const sessionKey = importedSessionKey(name, frame.sessionKey);
           sessions.add(sessionKey);
@@ -70,7 +70,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
           if (++frames % 5000 === 0) pipeline.flush();
         }
         pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
-        pipeline.importMarks(source.marks.list(), seqOf, 0);
+        pipeline.marks.importAll(source.marks.list(), seqOf, 0);
         doorRecords = requests.length;
         linkCount = store.replayLinks.all().length;
       } finally {

@@ -178,7 +178,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       capture: {
         status: () => pipeline.health.status(),
         marks: () => store.marks.list(),
-        controls: { pause: () => void pipeline.pauseByUser(), resume: () => void pipeline.resumeByUser(), mark: (label) => pipeline.addMark(label) },
+        controls: { pause: () => void pipeline.marks.pauseByUser(), resume: () => void pipeline.marks.resumeByUser(), mark: (label) => pipeline.marks.add(label) },
       },
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {

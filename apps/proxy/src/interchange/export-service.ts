@@ -10,7 +10,7 @@ import type { CaptureReader, ExchangeFinder, Selection } from '../capture/captur
 import { CaptureQuery } from '../capture/capture-query.js';
 import type { ErrorCode } from '../core/errors.js';
 import { JSONL_FORMAT, JSONL_VERSION, jsonlFrameLine, jsonlHeaderLine, jsonlLinkLine, jsonlMarkLine, jsonlRequestLine } from './jsonl.js';
-import type { StoredLink } from '../capture/replay-links.js';
+import { exchangeOpener, type StoredLink } from '../capture/replay-links.js';
 import { writeHar } from './har-writer.js';
 import { toCurl } from './curl.js';
 import { VERSION } from '../core/version.js';
@@ -152,8 +152,7 @@ export function previewExport(source: CaptureReader, req: ExportRequest): Export
 
 /** The links whose two exchanges were both opened by a frame in `seqs` (an exchange id starts with that frame's seq). */
 function linksWithin(links: readonly StoredLink[], seqs: ReadonlySet<number>): StoredLink[] {
-  const opener = (id: string) => Number.parseInt(id, 10);
-  return links.filter((l) => seqs.has(opener(l.exchangeId)) && seqs.has(opener(l.replayOf)));
+  return links.filter((l) => seqs.has(exchangeOpener(l.exchangeId)) && seqs.has(exchangeOpener(l.replayOf)));
 }
 
 /** Door records the plan selects, through the export's redactor (after the frames taught it). */
