@@ -17,11 +17,16 @@
  * Every file is checked against its pinned SHA-256 before anything is written; one that differs
  * (another commit, a truncated download, an edited copy) is refused with its name and both
  * hashes, and the cache is left as it was. `--dest` writes somewhere else than the cache.
- * `--if-needed` does nothing when the tests already find the files (.ci/run uses it).
+ * `--if-needed` does nothing when the tests already find the files (.ci/run uses it). When they
+ * do not and no source is given, a clone made from a local checkout (`git clone /work/main /tmp/x`)
+ * first looks for `shared/mcp-spec` beside that checkout, as the tests would have beside it: the
+ * same pins apply.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { locateSpecDir, SPEC_LOCK, sha256, specCacheDir, SpecFilesMissing } from '../test/support/spec-files.js';
 
 const DOWNLOADS_AT_ONCE = 8;
@@ -66,6 +71,23 @@ async function collect(from: string | undefined, base: string): Promise<Map<stri
   return got;
 }
 
+/** `shared/mcp-spec` beside the local checkout this clone was made from, if it was made from one. */
+function besideOrigin(): string | undefined {
+  let origin: string;
+  try {
+    origin = execFileSync('git', ['config', '--get', 'remote.origin.url'], { cwd: dirname(fileURLToPath(import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return undefined;
+  }
+  const path = origin.startsWith('file://') ? fileURLToPath(origin) : origin;
+  if (!path.startsWith('/') || !existsSync(path)) return undefined;
+  for (let dir = resolve(path); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'shared', 'mcp-spec');
+    if (existsSync(join(candidate, '2025-11-25', 'schema.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { from: { type: 'string' }, 'base-url': { type: 'string' }, dest: { type: 'string' }, 'if-needed': { type: 'boolean' } }, strict: true });
   if (values.from && values['base-url']) throw new Error('--from and --base-url are two sources: give one');
@@ -78,8 +100,10 @@ async function main(): Promise<number> {
       if (!(err instanceof SpecFilesMissing)) throw err;
     }
   }
+  const from = values.from ?? (values['if-needed'] && !values['base-url'] ? besideOrigin() : undefined);
+  if (from && !values.from) process.stdout.write(`mcp-spec: reading the schema files from ${from}, beside the checkout this was cloned from\n`);
   const dest = resolve(values.dest ?? specCacheDir());
-  const got = await collect(values.from, values['base-url'] ?? GITHUB_BASE);
+  const got = await collect(from, values['base-url'] ?? GITHUB_BASE);
   const problems: string[] = [];
   for (const [file, pinned] of Object.entries(SPEC_LOCK.files)) {
     const bytes = got.get(file);
