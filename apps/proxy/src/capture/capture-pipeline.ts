@@ -4,8 +4,12 @@
  * and diagnostics, writes everything in one transaction, applies retention, and only then tells
  * listeners, so a frame is never broadcast before it is stored.
  *
- * Durability window: a frame handed to `record()` is committed before the next turn of the event
- * loop (setImmediate), i.e. within one tick of being forwarded.
+ * Durability window: a frame handed to `record()` is written in the next turn of the event loop
+ * (setImmediate). On a busy capture file that write runs on the tick writer's thread
+ * (tick-writer.ts), one write at a time: the frames that arrive meanwhile wait for its answer and
+ * go in the next one, so a frame is committed within one tick plus the write before it (a few ms
+ * under load). Listeners still hear of a batch only after its commit, and `whenWritten()` is how
+ * code that must read what it just recorded waits for it.
  *
  * Large frames (a body past LARGE_BODY_BYTES, on a capture file) are stored by a writer thread
  * (large-writer.ts) and this thread never holds their text. Order and the promise stay: the tick
@@ -46,7 +50,7 @@ import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
 import { InspectorError } from '../core/errors.js';
-import type { WriteResult, WriteSet } from './capture-store.js';
+import type { WriteOutcome, WriteResult, WriteSet } from './capture-store.js';
 import type { StoredLink } from './replay-links.js';
 import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
 
@@ -138,6 +142,10 @@ export class CapturePipeline {
   private heldChars = 0;
   /** The user's pause and resume, and labelled marks (capture-marks.ts). */
   readonly marks: CaptureMarks;
+  /** Set while a write is on the tick writer's thread: the next one waits for its answer. */
+  private writing = false;
+  /** Callers of `whenWritten`, each waiting for the frames up to its seq. */
+  private waiters: { seq: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: CaptureStore,
@@ -290,7 +298,7 @@ export class CapturePipeline {
       restoreLinks(original, seqOf);
     });
     this.importRequests(requests, (original) => seqOf.get(original), idOf);
-    this.flush();
+    this.flushNow();
     this.marks.importAll(marks, seqOf, before);
   }
 
@@ -308,6 +316,36 @@ export class CapturePipeline {
     }
   }
 
+  /**
+   * Resolves once every frame recorded so far is written and its batch told to listeners (or
+   * given up: capture paused or closed). A write may land on the tick writer's thread, so "in the
+   * next turn of the event loop" is not a promise this pipeline makes.
+   */
+  whenWritten(): Promise<void> {
+    const seq = this.seq;
+    if (this.settledThrough(seq)) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  /** Whether nothing up to `seq` is still queued or on its way to the store. */
+  private settledThrough(seq: number): boolean {
+    if (this.closed || this.held) return true;
+    if (this.writing || this.storing) return false;
+    const first = this.queue[0];
+    return first === undefined || first.seq > seq;
+  }
+
+  /** Tells the waiters whose frames are all written (after each write's answer). */
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) {
+      if (this.settledThrough(w.seq)) w.resolve();
+      else still.push(w);
+    }
+    this.waiters = still;
+  }
+
   onBatch(listener: BatchListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -317,29 +355,48 @@ export class CapturePipeline {
     return this.seq;
   }
 
+  /**
+   * Writes everything queued before returning (an import is stored when its request is answered),
+   * waiting for the tick writer's thread; a large frame's write is left to its writer.
+   */
+  private flushNow(everything = false): void {
+    for (;;) {
+      this.store.settleWrites();
+      if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) break;
+      const before = this.queue.length + this.doorQueue.size;
+      this.flush(everything);
+      // Door records still under way stay queued (their timer writes them): nothing more to do now.
+      if (!this.writing && this.queue.length + this.doorQueue.size === before) break;
+    }
+    this.store.settleWrites();
+  }
+
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
     if (this.doorTimer) clearTimeout(this.doorTimer);
     if (this.retryTimer) clearInterval(this.retryTimer);
+    this.store.settleWrites();
     if (this.held) this.retryHeld();
-    this.flush(true);
+    this.flushNow(true);
     // Large frames in the queue: each is written (waiting for the writer), then what follows it.
     while (this.storing && this.largeWriter) {
       this.largeWriter.settle();
       if (this.storing) break;
-      this.flush(true);
+      this.flushNow(true);
     }
     this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
     if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => saveSnapshot(this.store, this.deriver, this.seq));
     this.closed = true;
+    this.wake();
   }
 
   /** Writes everything queued. Called once per tick, and on shutdown. Never throws. */
   flush(everything = false): void {
     this.scheduled = false;
     // A large frame being stored holds everything behind it (see the header).
-    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) return;
+    // A write on the tick writer's thread: its answer schedules the next flush.
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing || this.writing) return;
     let frames = this.queue;
     // The first large frame not stored yet: the frames before it are written now, it goes to the
     // writer, and the rest wait for it. (No large frame queued: nothing to look for.)
@@ -373,8 +430,8 @@ export class CapturePipeline {
         this.health.noteError(err);
       }
     }
-    this.write({ ...derived, frames, requests }, frames, requests);
-    if (large && !split && !this.held) this.storeLarge(large);
+    // The large frame goes to its writer once the frames before it are committed.
+    this.write({ ...derived, frames, requests }, frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
   }
 
   /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
@@ -406,30 +463,37 @@ export class CapturePipeline {
     }
     if (this.closed) return;
     this.schedule();
+    this.wake();
   }
 
-  /** Stores one tick; on a storage failure, holds it and pauses (see the header). */
-  private write(set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[]): void {
-    let written: WriteResult | undefined;
-    try {
-      written = this.store.write(set);
-    } catch (err) {
-      const problem = storageProblem(err);
-      if (problem !== undefined) return this.pause(problem, err, { set, frames, requests });
-      this.health.noteError(err);
-      // Not the storage: something derived from these frames. Keep the frames themselves.
-      set = { ...NOTHING_DERIVED, frames, requests };
-      try {
-        written = this.store.write(set);
-      } catch (again) {
-        const problem = storageProblem(again);
-        if (problem !== undefined) return this.pause(problem, again, { set, frames, requests });
-        this.health.noteError(again);
-        this.health.notRecorded(frames.length, requests.length);
-        return;
-      }
+  /**
+   * Stores one tick (on the tick writer's thread when it runs: its answer comes later); on a
+   * storage failure, holds it and pauses (see the header). `then` runs after a successful write.
+   */
+  private write(set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
+    this.writing = true;
+    this.store.writeSoon(set, (outcome) => {
+      this.writing = false;
+      this.landed(outcome, set, frames, requests, then);
+      if (!this.closed && (this.queue.length > 0 || this.doorQueue.size > 0)) this.schedule();
+      this.wake();
+    });
+  }
+
+  private landed(outcome: WriteOutcome, set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
+    if (outcome.ok) {
+      this.written(set, frames, requests, outcome.result);
+      if (!this.held) then?.();
+      return;
     }
-    this.written(set, frames, requests, written);
+    const problem = storageProblem(outcome.failure);
+    if (problem !== undefined) return this.pause(problem, outcome.failure, { set, frames, requests });
+    this.health.noteError(outcome.failure);
+    if (set.exchanges.length + set.sessions.length + set.diagnostics.length + set.conversations.length > 0) {
+      // Not the storage: something derived from these frames. Keep the frames themselves.
+      return this.write({ ...NOTHING_DERIVED, frames, requests }, frames, requests, then);
+    }
+    this.health.notRecorded(frames.length, requests.length);
   }
 
   private pause(reason: string, err: unknown, held: NonNullable<CapturePipeline['held']>): void {
@@ -448,20 +512,22 @@ export class CapturePipeline {
   /** Tries the held write again; resumes capture when the store takes it. */
   private retryHeld(): void {
     const held = this.held!;
-    let written: WriteResult;
-    try {
-      written = this.store.write(held.set);
-    } catch (err) {
-      if (storageProblem(err) === undefined) {
-        // The store answers again but not for this write: give it up, resume with what comes next.
-        this.health.noteError(err);
-        this.health.notRecorded(held.frames.length, held.requests.length);
-        this.resume();
+    if (this.writing) return;
+    this.writing = true;
+    this.store.writeSoon(held.set, (outcome) => {
+      this.writing = false;
+      if (!outcome.ok) {
+        if (storageProblem(outcome.failure) === undefined) {
+          // The store answers again but not for this write: give it up, resume with what comes next.
+          this.health.noteError(outcome.failure);
+          this.health.notRecorded(held.frames.length, held.requests.length);
+          this.resume();
+        }
+        return;
       }
-      return;
-    }
-    this.resume();
-    this.written(held.set, held.frames, held.requests, written);
+      this.resume();
+      this.written(held.set, held.frames, held.requests, outcome.result);
+    });
   }
 
   private resume(): void {

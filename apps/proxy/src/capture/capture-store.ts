@@ -1,6 +1,7 @@
 /**
- * The SQLite capture store. Writes come in batches (one transaction per tick); reads serve the
- * API and the live hub. Frames are inserted, never updated; the derived tables (exchanges,
+ * The SQLite capture store. Writes come in batches (one transaction per tick, on the tick
+ * writer's thread once a capture file is busy: tick-writer.ts); reads serve the API and the live
+ * hub. Frames are inserted, never updated; the derived tables (exchanges,
  * sessions, diagnostics, frame_exchanges) are upserted as they change and can be rebuilt.
  *
  * Durability: WAL with synchronous=NORMAL. A committed tick survives a crash of the process
@@ -14,8 +15,10 @@ import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.
 import type { ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
 import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
-import { CaptureReader, sortKey } from './capture-reader.js';
+import { CaptureReader } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+import { TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
+import { TickWriter } from './tick-writer.js';
 
 export { sortKey, type FrameRow } from './capture-reader.js';
 
@@ -85,122 +88,123 @@ function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock
   return { db, lock };
 }
 
+/** Frames written on the store's own connection before tick writes move to a worker thread. */
+export const TICK_WRITER_AFTER_FRAMES = 0;
+
+/** A write's outcome, as `writeSoon` delivers it. */
+export type WriteOutcome = { ok: true; result: WriteResult } | { ok: false; failure: unknown };
+
+export interface CaptureStoreOptions {
+  /**
+   * Frames written before tick writes move to the worker thread (tick-writer.ts); `Infinity`
+   * keeps them on this thread. A short capture (a test, a quick look) never pays the thread's boot.
+   */
+  threadWritesAfter?: number;
+}
+
 /** The capture file's one writer; it reads through the CaptureReader it extends. */
 export class CaptureStore extends CaptureReader {
-  private readonly insertFrame: SqliteStatement;
-  private readonly upsertExchange: SqliteStatement;
-  private readonly updateExchange: SqliteStatement;
-  private readonly linkFrame: SqliteStatement;
-  private readonly upsertSession: SqliteStatement;
-  private readonly insertDiagnostic: SqliteStatement;
-  private readonly upsertConversation: SqliteStatement;
-  /** `write` as one transaction, made once: wrapping a function in a transaction is not free. */
-  private readonly writeTransaction: (set: WriteSet) => WriteResult;
+  /** TICK_SQL's statements, prepared on this connection. */
+  private readonly tickStatements: SqliteStatement[];
+  /** A write's list as one transaction, made once: wrapping a function in a transaction is not free. */
+  private readonly writeTransaction: (ops: unknown[]) => void;
 
   private readonly lock: CaptureFileLock | undefined;
   /** Started once a capture is more than a handful of frames (see write). */
   private checkpointer: WalCheckpointer | undefined;
+  /** Started likewise; writes go there once it is ready (see writeSoon). */
+  private tickWriter: TickWriter | undefined;
+  private readonly threadWritesAfter: number;
   private framesWritten = 0;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    options: CaptureStoreOptions = {},
+  ) {
     const { db, lock } = openWritable(file);
     super(db);
     this.lock = lock;
-    this.insertFrame = this.db.prepare(
-      'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    this.upsertExchange = this.db.prepare(
-      `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
-         status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
-         latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics,
-         conversation_key = excluded.conversation_key`,
-    );
-    // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
-    // every index over a column named in SET, equal value or not, so the common update names only
-    // the columns that change; a row whose identity did change (an orphan answer whose request
-    // came later) fails the WHERE and takes the full upsert above. (A session-less row's
-    // conversation is decided with its first summary and never changes.)
-    this.updateExchange = this.db.prepare(
-      `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
-       WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
-    );
-    this.linkFrame = this.db.prepare('INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)');
-    this.upsertSession = this.db.prepare(
-      `INSERT INTO sessions (session_key, last_ts, summary, conversation_key) VALUES (?, ?, ?, ?)
-       ON CONFLICT(session_key) DO UPDATE SET last_ts = excluded.last_ts, summary = excluded.summary, conversation_key = excluded.conversation_key`,
-    );
-    this.upsertConversation = this.db.prepare(
-      `INSERT INTO conversations (key, first_ts, last_ts, members, updated_seq, summary) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT(key) DO UPDATE SET last_ts = excluded.last_ts, members = excluded.members, updated_seq = excluded.updated_seq, summary = excluded.summary`,
-    );
-    this.insertDiagnostic = this.db.prepare(
-      'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
-    );
-    this.writeTransaction = this.db.transaction((set: WriteSet) => {
-      for (const f of set.frames) {
-        const http = f.http ? JSON.stringify(f.http) : null;
-        // A large frame whose text the writer thread stored but its head (large-writer.ts): its
-        // row, with the head, commits here with its derived rows.
-        if (f.stored) this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
-        else this.insertFrame.run(f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0);
+    this.threadWritesAfter = file === ':memory:' ? Infinity : (options.threadWritesAfter ?? TICK_WRITER_AFTER_FRAMES);
+    this.tickStatements = TICK_SQL.map((sql) => (sql === '' ? undefined! : this.db.prepare(sql)));
+    this.writeTransaction = this.db.transaction((ops: unknown[]) => applyTickOps(this.tickStatements, ops));
+  }
+
+  /** One write's statement list and the texts it stores. */
+  private encode(set: WriteSet): { ops: unknown[]; result: WriteResult } {
+    const ops = new TickOps();
+    ops.frames(set.frames);
+    const requests = set.requests && set.requests.length > 0 ? ops.door(set.requests) : [];
+    const exchanges = ops.derived(set, set.frames[0]?.seq ?? 0, this.annotate);
+    return { ops: ops.ops, result: { exchanges, requests } };
+  }
+
+  private readonly annotate = (ex: ExchangeSummary) => this.replayLinks.annotate(ex);
+
+  /**
+   * Writes one tick's worth of frames, derived rows and door records atomically, on this thread.
+   * Returns each exchange's summary and each door record as the JSON text stored, in `set` order
+   * (the live hub sends that text as it is).
+   */
+  write(set: WriteSet): WriteResult {
+    const { ops, result } = this.encode(set);
+    this.writeTransaction(ops);
+    this.wrote(set.frames.length);
+    return result;
+  }
+
+  /**
+   * Writes like `write`, on the tick writer's thread once it runs (then `landed` runs from a later
+   * turn of the event loop, or from `settleWrites()`), else here and now (`landed` runs before
+   * this returns). One write at a time: call again only after `landed`.
+   */
+  writeSoon(set: WriteSet, landed: (outcome: WriteOutcome) => void): void {
+    const writer = this.tickWriter;
+    if (!writer?.ready) {
+      let result: WriteResult;
+      try {
+        result = this.write(set);
+      } catch (failure) {
+        return landed({ ok: false, failure });
       }
-      const requests = set.requests && set.requests.length > 0 ? this.door.write(set.requests) : [];
-      return { exchanges: this.writeDerived(set, set.frames[0]?.seq ?? 0), requests };
+      return landed({ ok: true, result });
+    }
+    const { ops, result } = this.encode(set);
+    writer.write(ops, (failure) => {
+      if (failure) return landed({ ok: false, failure });
+      this.wrote(set.frames.length);
+      landed({ ok: true, result });
     });
   }
 
-  /**
-   * Writes one tick's worth of frames, derived rows and door records atomically. Returns each
-   * exchange's summary and each door record as the JSON text stored, in `set` order (the live hub
-   * sends that text as it is).
-   */
-  write(set: WriteSet): WriteResult {
-    const written = this.writeTransaction(set);
+  /** Whether writes go to the tick writer's thread now (see writeSoon). */
+  get writesOnThread(): boolean {
+    return this.tickWriter?.ready === true;
+  }
+
+  /** Waits (blocking, bounded) for a write under way on the tick writer's thread, and delivers it. */
+  settleWrites(): void {
+    this.tickWriter?.settle();
+  }
+
+  /** Counts frames written; starts the helper threads a busy capture gets (see each). */
+  private wrote(frames: number): void {
     // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
     // need: its WAL stays small, and close() checkpoints it.
-    this.framesWritten += set.frames.length;
-    if (!this.checkpointer && this.file !== ':memory:' && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
-    return written;
+    this.framesWritten += frames;
+    if (this.file === ':memory:') return;
+    if (!this.checkpointer && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
+    if (!this.tickWriter && this.framesWritten >= this.threadWritesAfter) this.tickWriter = new TickWriter(this.file);
   }
 
   /**
-   * Upserts derived rows only (used by `write` and by a rebuild, which reads frames instead).
-   * Frame links are written for frames from `newFrom` on: older frames of an exchange were linked
-   * when they were written.
+   * Upserts derived rows only (used by a rebuild, which reads frames instead), in the caller's
+   * transaction. Frame links are written for frames from `newFrom` on: older frames of an
+   * exchange were linked when they were written.
    */
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): string[] {
-    const summaries: string[] = [];
-    for (const ex of set.exchanges) {
-      this.replayLinks.annotate(ex);
-      // Positional parameters, in the order of both statements: binding by name costs a property
-      // lookup per column per row on the hottest write.
-      const key = sortKey(ex.id);
-      const method = ex.method ?? null;
-      const target = ex.target ?? null;
-      const summary = JSON.stringify(ex);
-      summaries.push(summary);
-      const latency = ex.latencyMs ?? null;
-      const code = ex.errorCode ?? null;
-      // A row made by a frame of an earlier write exists already: update it in place.
-      const updated =
-        Math.trunc(key) < newFrom &&
-        this.updateExchange.run(ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.id, ex.kind, ex.requester, method, target).changes === 1;
-      if (!updated) {
-        this.upsertExchange.run(ex.id, key, ex.sessionKey, ex.kind, ex.requester, method, target, ex.status, ex.updatedSeq, summary, latency, ex.size, code, ex.diagnostics, ex.conversation ?? null);
-      }
-      for (const seq of ex.frameSeqs) if (seq >= newFrom) this.linkFrame.run(seq, ex.id);
-    }
-    for (const s of set.sessions) this.upsertSession.run(s.sessionKey, s.lastTs, JSON.stringify(s), s.conversationKey ?? null);
-    for (const c of set.conversations) {
-      let members = 0;
-      for (const n of Object.values(c.joinedBy)) members += n ?? 0;
-      this.upsertConversation.run(c.key, c.firstTs, c.lastTs, members, c.updatedSeq, JSON.stringify(c));
-    }
-    for (const d of set.diagnostics) {
-      this.insertDiagnostic.run(d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
-    }
+    const ops = new TickOps();
+    const summaries = ops.derived(set, newFrom, this.annotate);
+    applyTickOps(this.tickStatements, ops.ops);
     return summaries;
   }
 
@@ -228,7 +232,8 @@ export class CaptureStore extends CaptureReader {
   }
 
   override close(): void {
-    // The checkpointer's connection first: the last connection to close settles the WAL.
+    // The threads' connections first: the last connection to close settles the WAL.
+    this.tickWriter?.stop();
     this.checkpointer?.stop();
     super.close();
     this.lock?.release();

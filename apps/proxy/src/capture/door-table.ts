@@ -8,7 +8,7 @@
  * a scan that runs long returns what it found with a cursor instead of stalling the tap.
  */
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
-import { compileDoorFilter, doorPathname, probeReason, type DoorRecord, type Filter } from '@mcpscope/protocol';
+import { compileDoorFilter, probeReason, type DoorRecord, type Filter } from '@mcpscope/protocol';
 import { doorFilterToSql } from './door-filter-sql.js';
 
 const SCAN_TIME_MS = 100;
@@ -46,23 +46,6 @@ export class DoorTable {
     if (!this.present) return { id: 0, rev: 0 };
     const row = this.stmt('SELECT COALESCE(MAX(id), 0) AS id, COALESCE(MAX(rev), 0) AS rev FROM door_requests').get() as { id: number; rev: number };
     return row;
-  }
-
-  /** Inserts or replaces records (their `rev` already set); returns each as the JSON text stored. */
-  write(records: readonly DoorRecord[]): string[] {
-    const upsert = this.stmt(
-      `INSERT INTO door_requests (id, rev, ts, method, path, status, probe, session_key, user_agent, end_ms, bytes, record)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, status = excluded.status, probe = excluded.probe, session_key = excluded.session_key,
-         end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
-    );
-    const out: string[] = [];
-    for (const r of records) {
-      const text = JSON.stringify(r);
-      out.push(text);
-      upsert.run(r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
-    }
-    return out;
   }
 
   /** Records with id > `after`, oldest first, that the filter keeps. */

@@ -25,7 +25,7 @@ export const DEFAULT_REPLAY_TIMEOUT_MS = 5 * 60_000;
 
 export interface ReplayServiceDeps {
   store: ReplayStore;
-  pipeline: Pick<CapturePipeline, 'record' | 'onBatch'>;
+  pipeline: Pick<CapturePipeline, 'record' | 'onBatch' | 'whenWritten'>;
   credentials: SessionCredentials;
   transport: ReplayTransport;
   inputs: ReplayInputs;
@@ -261,8 +261,8 @@ export class ReplayService implements SessionOpener {
   /** The exchange once the pipeline has stored it; with `until`, once it has finished (or `until` aborts). */
   private finished(id: string, until?: AbortSignal): Promise<ExchangeSummary | undefined> {
     return new Promise((resolve) => {
-      // Frames recorded this tick are stored by the pipeline's own setImmediate, queued first.
-      setImmediate(() => {
+      // The frames recorded so far are stored (maybe on the tick writer's thread) before this reads.
+      void this.deps.pipeline.whenWritten().then(() => {
         const now = this.deps.store.exchange(id);
         if (!until || until.aborted || (now && isTerminal(now.status))) return resolve(now);
         const stop = this.deps.pipeline.onBatch(() => {

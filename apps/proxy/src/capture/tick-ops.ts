@@ -1,0 +1,171 @@
+/**
+ * One tick's write as a flat list of statement runs: an opcode, then that statement's parameters,
+ * then the next opcode. The store builds the list on the tap's thread (the JSON texts the live hub
+ * sends are made there too) and runs it in one transaction, either on its own connection or on the
+ * tick writer's thread (tick-writer.ts), with the same `applyTickOps`.
+ *
+ * Why a flat list of primitives: it is what crosses a thread cheapest (structured clone of an
+ * array of strings and numbers, no object shapes), and it leaves the writer thread nothing to
+ * decide but which prepared statement to run: everything that needs the capture's state (the
+ * summaries, replay links, the door record's derived columns) was settled before the list was made.
+ */
+import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
+import { sortKey } from './capture-reader.js';
+
+/** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
+export const OP = {
+  frame: 1,
+  /** An exchange first seen in this write: the full upsert. */
+  exchange: 2,
+  /** An exchange whose row an earlier write made: the narrow update, or the upsert when its identity changed. */
+  exchangeChanged: 3,
+  link: 4,
+  session: 5,
+  conversation: 6,
+  diagnostic: 7,
+  door: 8,
+} as const;
+
+/**
+ * The statements, by opcode (index 0 is the narrow exchange update that `exchangeChanged` tries
+ * first, with the upsert's parameters 8 to 14, then 1 and 4 to 7).
+ */
+export const TICK_SQL: readonly string[] = [
+  // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
+  // every index over a column named in SET, equal value or not, so the common update names only
+  // the columns that change; a row whose identity did change (an orphan answer whose request
+  // came later) fails the WHERE and takes the full upsert. (A session-less row's conversation is
+  // decided with its first summary and never changes.)
+  `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
+   WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
+  'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
+     status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
+     latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics,
+     conversation_key = excluded.conversation_key`,
+  '', // exchangeChanged runs statements 0 and 2
+  'INSERT OR IGNORE INTO frame_exchanges (frame_seq, exchange_id) VALUES (?, ?)',
+  `INSERT INTO sessions (session_key, last_ts, summary, conversation_key) VALUES (?, ?, ?, ?)
+   ON CONFLICT(session_key) DO UPDATE SET last_ts = excluded.last_ts, summary = excluded.summary, conversation_key = excluded.conversation_key`,
+  `INSERT INTO conversations (key, first_ts, last_ts, members, updated_seq, summary) VALUES (?, ?, ?, ?, ?, ?)
+   ON CONFLICT(key) DO UPDATE SET last_ts = excluded.last_ts, members = excluded.members, updated_seq = excluded.updated_seq, summary = excluded.summary`,
+  'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
+  `INSERT INTO door_requests (id, rev, ts, method, path, status, probe, session_key, user_agent, end_ms, bytes, record)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, status = excluded.status, probe = excluded.probe, session_key = excluded.session_key,
+     end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
+];
+
+/** A statement as both drivers give it (sqlite.ts), narrowed to what applying needs. */
+interface RunStatement {
+  run(...params: unknown[]): { changes: number | bigint };
+}
+
+/**
+ * Runs a list made by `TickOps` against the statements of TICK_SQL (prepared in that order; the
+ * caller holds the transaction). Self-contained: the tick writer evaluates its source in a worker.
+ */
+export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]): void {
+  let i = 0;
+  while (i < o.length) {
+    switch (o[i]) {
+      case 1:
+        s[1]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10]);
+        i += 11;
+        break;
+      case 2:
+      case 3:
+        // An exchange an earlier write made takes the narrow update, unless its row is not there
+        // as it was (see TICK_SQL[0]); a new one, and that one, the upsert.
+        if (o[i] === 2 || Number(s[0]!.run(o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12], o[i + 13], o[i + 14], o[i + 1], o[i + 4], o[i + 5], o[i + 6], o[i + 7]).changes) !== 1) {
+          s[2]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12], o[i + 13], o[i + 14], o[i + 15]);
+        }
+        i += 16;
+        break;
+      case 4:
+        s[4]!.run(o[i + 1], o[i + 2]);
+        i += 3;
+        break;
+      case 5:
+        s[5]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4]);
+        i += 5;
+        break;
+      case 6:
+      case 7:
+        s[o[i] as number]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6]);
+        i += 7;
+        break;
+      case 8:
+        s[8]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12]);
+        i += 13;
+        break;
+      default:
+        throw new Error(`tick write: unknown opcode ${String(o[i])} at ${i}`);
+    }
+  }
+}
+
+/** What one tick wrote, in the order given: the JSON text stored for each exchange and door record. */
+export interface TickTexts {
+  exchanges: string[];
+  requests: string[];
+}
+
+/** Builds one write's list; each `add…` appends in the order the transaction runs them. */
+export class TickOps {
+  readonly ops: unknown[] = [];
+
+  frames(frames: readonly Frame[]): void {
+    const o = this.ops;
+    for (const f of frames) {
+      const http = f.http ? JSON.stringify(f.http) : null;
+      // A large frame whose text the writer thread stored but its head (large-writer.ts): its
+      // row, with the head, commits here with its derived rows.
+      if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
+      else o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0);
+    }
+  }
+
+  /** Door records (their `rev` already set); returns each as the JSON text stored. */
+  door(records: readonly DoorRecord[]): string[] {
+    const out: string[] = [];
+    for (const r of records) {
+      const text = JSON.stringify(r);
+      out.push(text);
+      this.ops.push(OP.door, r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
+    }
+    return out;
+  }
+
+  /**
+   * Derived rows. An exchange whose row an earlier write made (its first frame is before
+   * `newFrom`) is updated in place; frame links are written for frames from `newFrom` on (older
+   * frames were linked when they were written). Returns each exchange's summary as stored.
+   */
+  derived(
+    set: { exchanges: readonly ExchangeSummary[]; sessions: readonly SessionSummary[]; conversations: readonly ConversationSummary[]; diagnostics: readonly Diagnostic[] },
+    newFrom: number,
+    annotate: (ex: ExchangeSummary) => void,
+  ): string[] {
+    const o = this.ops;
+    const summaries: string[] = [];
+    for (const ex of set.exchanges) {
+      annotate(ex);
+      const key = sortKey(ex.id);
+      const summary = JSON.stringify(ex);
+      summaries.push(summary);
+      o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, summary, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
+      for (const seq of ex.frameSeqs) if (seq >= newFrom) o.push(OP.link, seq, ex.id);
+    }
+    for (const s of set.sessions) o.push(OP.session, s.sessionKey, s.lastTs, JSON.stringify(s), s.conversationKey ?? null);
+    for (const c of set.conversations) {
+      let members = 0;
+      for (const n of Object.values(c.joinedBy)) members += n ?? 0;
+      o.push(OP.conversation, c.key, c.firstTs, c.lastTs, members, c.updatedSeq, JSON.stringify(c));
+    }
+    for (const d of set.diagnostics) o.push(OP.diagnostic, d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
+    return summaries;
+  }
+}

@@ -1,0 +1,125 @@
+// The tick writer (tick-writer.ts): a busy capture's writes run on a worker thread. What a user
+// relies on: the file holds exactly what the store's own connection would have written, nothing
+// is told to listeners before it is committed, and a write that has to wait (another connection
+// holds the file's write lock) waits on that thread, losing nothing, while the tap's thread goes on.
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FrameInput } from '@mcpscope/protocol';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
+
+const open: { pipeline: CapturePipeline; store: CaptureStore }[] = [];
+
+function capture(file: string, threadWritesAfter: number): { pipeline: CapturePipeline; store: CaptureStore } {
+  const store = new CaptureStore(file, { threadWritesAfter });
+  const pipeline = new CapturePipeline(store);
+  open.push({ pipeline, store });
+  return { pipeline, store };
+}
+
+afterEach(() => {
+  for (const { pipeline, store } of open.splice(0)) {
+    pipeline.close();
+    store.close();
+  }
+});
+
+/** Until the store's thread has its connection (writes before that are the store's own). */
+async function threadReady(store: CaptureStore): Promise<void> {
+  for (let i = 0; i < 500 && !store.writesOnThread; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(store.writesOnThread).toBe(true);
+}
+
+/** Every frame row, in seq order. */
+function frameRows(file: string): unknown[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare('SELECT seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts FROM frames ORDER BY seq').all();
+  } finally {
+    db.close();
+  }
+}
+
+/** Records `frames` a few at a time, each group its own write, as live traffic arrives. */
+async function play(pipeline: CapturePipeline, frames: readonly FrameInput[], group: number): Promise<void> {
+  for (let i = 0; i < frames.length; i += group) {
+    for (const f of frames.slice(i, i + group)) pipeline.record(f);
+    await pipeline.whenWritten();
+  }
+}
+
+describe('the tick writer thread', () => {
+  it('stores the same frames and derived rows as the store’s own connection, write by write', async () => {
+    const frames = traffic();
+    const inline = capture(tempDbFile(), Infinity);
+    const threaded = capture(tempDbFile(), 0);
+    // The first write starts the thread; the rest go there once it has its connection.
+    await play(threaded.pipeline, frames.slice(0, 1), 1);
+    await threadReady(threaded.store);
+    const batches: number[] = [];
+    threaded.pipeline.onBatch((batch) => {
+      // A listener hears of a write only after it is committed: a second connection sees it.
+      const last = batch.frames.at(-1)!.seq;
+      const db = new Database(threaded.store.file, { readonly: true });
+      batches.push((db.prepare('SELECT COUNT(*) AS n FROM frames WHERE seq <= ?').get(last) as { n: number }).n - last);
+      db.close();
+    });
+    await play(threaded.pipeline, frames.slice(1), 3);
+    await play(inline.pipeline, frames, 3);
+    expect(threaded.store.writesOnThread).toBe(true);
+    expect(inline.store.writesOnThread).toBe(false);
+    expect(batches.length).toBeGreaterThan(20);
+    expect(batches.every((missing) => missing === 0)).toBe(true);
+    for (const c of open) c.pipeline.close();
+    expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
+    expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
+    expect(snapshotDerived(threaded.store.file).exchanges.length).toBeGreaterThan(30);
+  });
+
+  it('waits out another connection’s write lock on its own thread, and stores every frame once it is released', async () => {
+    const file = tempDbFile();
+    const { pipeline, store } = capture(file, 0);
+    const frames = traffic();
+    await play(pipeline, frames.slice(0, 1), 1);
+    await threadReady(store);
+    // Longer than the store's own connection waits for a lock (1 s): written here, these frames
+    // would be refused as busy and counted as not recorded.
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    // The longest the event loop stood still while the lock was held (a blocked thread: the whole wait).
+    let last = performance.now();
+    let longestStill = 0;
+    const clock = setInterval(() => {
+      const now = performance.now();
+      longestStill = Math.max(longestStill, now - last);
+      last = now;
+    }, 10);
+    const written = play(pipeline, frames.slice(1), 5);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const stillWhileLocked = longestStill;
+    const storedWhileLocked = store.head();
+    other.exec('COMMIT');
+    other.close();
+    await written;
+    clearInterval(clock);
+    expect(stillWhileLocked).toBeLessThan(500);
+    expect(storedWhileLocked).toBe(1);
+    expect(store.head()).toBe(frames.length);
+    expect(pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
+  });
+
+  it('close() waits for the write on the thread: the file is whole when it returns', async () => {
+    const file = tempDbFile();
+    const { pipeline, store } = capture(file, 0);
+    const frames = traffic();
+    await play(pipeline, frames.slice(0, 1), 1);
+    await threadReady(store);
+    for (const f of frames.slice(1)) pipeline.record(f);
+    pipeline.flush();
+    open.length = 0;
+    pipeline.close();
+    store.close();
+    expect(frameRows(file)).toHaveLength(frames.length);
+  });
+});
