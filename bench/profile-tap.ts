@@ -57,9 +57,8 @@ function areaOf(url: string, fn: string): string {
 }
 
 /** Self time per function and per area, counting only samples inside [from, to] (start-up is not the tap's work). */
-function summarise(file: string, from: number, to: number, requests: number): void {
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+/** Self time per profile node, counting only samples inside [from, to]. */
+function selfTimes(profile: Profile, from: number, to: number): Map<number, number> {
   const selfUs = new Map<number, number>();
   let at = profile.startTime;
   profile.samples.forEach((id, i) => {
@@ -67,6 +66,22 @@ function summarise(file: string, from: number, to: number, requests: number): vo
     at += delta;
     if (at >= from && at <= to) selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   });
+  return selfUs;
+}
+
+/** Busy (not idle) µs of a profile inside [from, to]: for the tap's other threads (the tick writer). */
+function busyUs(file: string, from: number, to: number): number {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  let busy = 0;
+  for (const [id, us] of selfTimes(profile, from, to)) if (byId.get(id)!.callFrame.functionName !== '(idle)') busy += us;
+  return busy;
+}
+
+function summarise(file: string, from: number, to: number, requests: number): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const selfUs = selfTimes(profile, from, to);
   const byFn = new Map<string, number>();
   const byArea = new Map<string, number>();
   let busy = 0;
@@ -92,7 +107,8 @@ const dir = mkdtempSync(join(tmpdir(), 'mcpscope-profile-'));
 const upstream = await startHelper('./fast-upstream.ts');
 const script = fileURLToPath(new URL('./support/tap-process.ts', import.meta.url));
 const env: Record<string, string> = { ...process.env, UPSTREAM: upstream.origin, ...(capture === 'off' ? { CAPTURE: 'off' } : {}), ...(door === 'off' ? { DOOR: 'off' } : {}) } as Record<string, string>;
-const db = arg('db', largeMb > 0 ? join(dir, 'capture.db') : '');
+// A capture file by default, as users run it (`--db=:memory:` for an in-memory store).
+const db = arg('db', join(dir, 'capture.db'));
 if (db) env.DB = db;
 // stderr is not inherited: an orphaned tap would hold the caller's pipe open.
 const tap = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--import', 'tsx', script], { env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -134,10 +150,15 @@ await new Promise<void>((resolve) => {
 });
 await upstream.stop();
 // One profile per thread (module loader hooks run in one of their own): the main thread's is the largest.
-const file = readdirSync(dir)
+const [file, ...others] = readdirSync(dir)
   .filter((f) => f.endsWith('.cpuprofile'))
   .map((f) => join(dir, f))
-  .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+  .sort((a, b) => statSync(b).size - statSync(a).size);
 if (!file) throw new Error(`no .cpuprofile in ${dir}`);
 console.log(`profile: ${file}`);
+// The other threads (the tick writer, the checkpointer, the large-frame writer) run beside it.
+for (const other of others) {
+  const us = busyUs(other, from, to);
+  if (us > 0) console.log(`another thread (${other.split('/').pop()}): ${(us / 1e6).toFixed(2)} s busy, ${requests > 0 ? (us / requests).toFixed(0) : '?'} µs per request`);
+}
 summarise(file, from, to, requests);

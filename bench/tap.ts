@@ -16,6 +16,9 @@
  * least the upstream's HTTP work again. The floors show how much of that is the stack's; tap-sdk
  * shows the same budget against a real MCP server.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ALL_PATHS, FLOORS, pathName, startPaths } from './paths.js';
 import { skipped, type BenchOptions, type BenchRow } from './report.js';
 import { startHelper } from './support/processes.js';
@@ -29,7 +32,11 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
   const callsPerRun = options.smoke ? 200 : 1000;
   const upstream = await startHelper('./fast-upstream.ts');
-  const paths = await startPaths(ALL_PATHS, upstream);
+  // On a capture file, as users run it (the default store is a file in the data directory; the
+  // tick writer thread serves files only, tick-writer.ts). WAL with synchronous=NORMAL: no fsync per
+  // write, so the disk's speed barely enters.
+  const dir = mkdtempSync(join(tmpdir(), 'mcpscope-bench-tap-'));
+  const paths = await startPaths(ALL_PATHS, upstream, { DB: join(dir, 'capture.db') });
   const wrk = wrkAvailable();
   const wrkConcurrencies = [1, concurrencies[concurrencies.length - 1]!];
   let samples: Samples;
@@ -39,6 +46,7 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
     if (wrk.ok) wrkSamples = await runLoadRounds(paths.live, { rounds, concurrencies: wrkConcurrencies, callsPerRun, warmUp: 20, generator: 'wrk', wrkSeconds: options.smoke ? 1 : 2 });
   } finally {
     await paths.close();
+    rmSync(dir, { recursive: true, force: true });
     await upstream.stop();
   }
 
