@@ -213,7 +213,7 @@ describe('large frames from the writer thread', () => {
     try {
       const text = recordLargeAnswer(pipeline);
       // The next tick hands the large frame to the writer; everything after waits behind it.
-      await new Promise((resolve) => setImmediate(resolve));
+      pipeline.flush();
       const seqs = Array.from({ length: 80 }, (_, i) => pipeline.record(frame(2 + i, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { i } }))));
       // The queue holds the large frame and 49 behind it; the other 31 are not stored.
       expect(seqs.filter((s) => s > 0)).toHaveLength(49);

@@ -74,7 +74,7 @@ describe('the tick writer thread', () => {
     for (const c of open) c.pipeline.close();
     expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
     expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
-    expect(snapshotDerived(threaded.store.file).exchanges.length).toBeGreaterThan(30);
+    expect(snapshotDerived(threaded.store.file).exchanges!.length).toBeGreaterThan(30);
   });
 
   it('waits out another connection’s write lock on its own thread, and stores every frame once it is released', async () => {

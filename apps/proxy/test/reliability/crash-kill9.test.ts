@@ -1,6 +1,7 @@
 // Crash consistency: mcpscope is killed with SIGKILL in the middle of heavy traffic, then started
-// again on the same capture file. The durability contract: a frame is committed within one tick
-// of being recorded (WAL), so everything the API had already shown survives byte for byte, the
+// again on the same capture file. The durability contract: a frame is committed within a few ms
+// of being recorded (one tick of the capture pipeline, WAL), and the API shows only what is
+// committed, so everything the API had already shown survives byte for byte, the
 // file is intact, seqs stay a gap-free prefix, no frame is torn, and capture continues after the
 // last surviving seq.
 import Database from 'better-sqlite3';
