@@ -57,7 +57,8 @@ export class Retention {
   /** Accounts for frames (and door records) just written and trims when over a limit. */
   afterWrite(frames: readonly Pick<Frame, 'raw' | 'stored'>[], doorRecords = 0): Trim | undefined {
     this.count += frames.length;
-    for (const f of frames) this.bytes += f.stored ? f.stored.bytes : Buffer.byteLength(f.raw);
+    // Bytes count only against --max-bytes; measuring every frame's UTF-8 length costs the tap's thread.
+    if (this.limits.maxBytes !== undefined) for (const f of frames) this.bytes += f.stored ? f.stored.bytes : Buffer.byteLength(f.raw);
     this.doorWrites += doorRecords;
     const trim = this.enforce();
     if (this.limits.maxFrames !== undefined && this.doorWrites >= DOOR_CHECK_EVERY) {

@@ -11,6 +11,7 @@
  * with the whole size). The pieces: request-body.ts reads the body, request-recorder.ts records
  * the request, response-recorder.ts the answer, door-frames.ts the tap's own transport frames.
  */
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrameInput, HttpInfo } from '@mcpscope/protocol';
 import type { LargeBody } from '../../capture/large-writer.js';
@@ -120,7 +121,8 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   if (knownKey !== undefined) request.recordAs(knownKey, false);
   const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText);
 
-  const ac = new AbortController();
+  // Fired when the client leaves: undici aborts the upstream request (upstream-request.ts).
+  const abortUpstream = new EventEmitter();
   const exchange: Exchange = {
     req, res, deps, cors, watch, record, method, url, pathname, isLegacyPost, recordHere, connectionId, base, knownKey, request,
     clientGone: false,
@@ -129,7 +131,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   res.on('close', () => {
     if (res.writableFinished) return;
     exchange.clientGone = true;
-    ac.abort();
+    abortUpstream.emit('abort');
     if (exchange.answering) return;
     // Before the answer: the request's departure.
     request.recordAs(request.sessionKey ?? fallbackKey());
@@ -137,7 +139,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   });
 
   deps
-    .request(deps.upstreamOrigin + url, { method, headers: upstreamRequestHeaders(req.headers, proto), body: streamed ? streamed.stream : held, signal: ac.signal })
+    .request(deps.upstreamOrigin + url, { method, headers: upstreamRequestHeaders(req.headers, proto), body: streamed ? streamed.stream : held, signal: abortUpstream })
     .then(
       (up) => {
         if (exchange.clientGone) return void up.body.destroy();
