@@ -5,8 +5,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import type { FrameInput } from '@mcpscope/protocol';
+import { openSqlite } from '../src/capture/sqlite.js';
 
 export function tempDbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'mcpscope-store-')), 'capture.db');
@@ -14,7 +14,7 @@ export function tempDbFile(): string {
 
 /** Every row of the derived tables, in key order, for comparing two states of a capture file. */
 export function snapshotDerived(file: string): Record<string, unknown[]> {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readonly: true });
   try {
     return {
       exchanges: db.prepare('SELECT * FROM exchanges ORDER BY id').all(),

@@ -2,11 +2,11 @@
 // relies on: the file holds exactly what the store's own connection would have written, nothing
 // is told to listeners before it is committed, and a write that has to wait (another connection
 // holds the file's write lock) waits on that thread, losing nothing, while the tap's thread goes on.
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { openSqlite } from '../src/capture/sqlite.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 
 const open: { pipeline: CapturePipeline; store: CaptureStore }[] = [];
@@ -33,7 +33,7 @@ async function threadReady(store: CaptureStore): Promise<void> {
 
 /** Every frame row, in seq order. */
 function frameRows(file: string): unknown[] {
-  const db = new Database(file, { readonly: true });
+  const db = openSqlite(file, { readonly: true });
   try {
     return db.prepare('SELECT seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts FROM frames ORDER BY seq').all();
   } finally {
@@ -61,7 +61,7 @@ describe('the tick writer thread', () => {
     threaded.pipeline.onBatch((batch) => {
       // A listener hears of a write only after it is committed: a second connection sees it.
       const last = batch.frames.at(-1)!.seq;
-      const db = new Database(threaded.store.file, { readonly: true });
+      const db = openSqlite(threaded.store.file, { readonly: true });
       batches.push((db.prepare('SELECT COUNT(*) AS n FROM frames WHERE seq <= ?').get(last) as { n: number }).n - last);
       db.close();
     });
@@ -85,7 +85,7 @@ describe('the tick writer thread', () => {
     await threadReady(store);
     // Longer than the store's own connection waits for a lock (1 s): written here, these frames
     // would be refused as busy and counted as not recorded.
-    const other = new Database(file);
+    const other = openSqlite(file);
     other.exec('BEGIN IMMEDIATE');
     // The longest the event loop stood still while the lock was held (a blocked thread: the whole wait).
     let last = performance.now();
