@@ -25,9 +25,9 @@
  * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
  * thread's SQLite driver (sqlite.ts's `workerSqlite`).
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { FRAME_RAW_LIMIT, type Frame } from '@mcpscope/protocol';
 import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
+import { AnsweringWorker, WORKER_ANSWER } from './answering-worker.js';
 import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';
 import { MENTIONS_SECRET } from '../redaction/redact-body.js';
 
@@ -70,21 +70,15 @@ const __name = (f) => f;
 const frameSkeleton = (${frameSkeleton.toString()});
 const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flags);
 ${WORKER_OPEN_SQLITE}
+${WORKER_ANSWER}
 const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
 db.exec('PRAGMA synchronous = NORMAL');
 const insertPart = db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (?, ?, ?)');
 const begin = db.prepare('BEGIN');
 const commit = db.prepare('COMMIT');
 const rollback = db.prepare('ROLLBACK');
-const port = workerData.port;
-const done = new Int32Array(workerData.done);
 /** Bodies being received, decoded as their blocks come (the tap decodes the same way, chunk by chunk). */
 const bodies = new Map();
-const answer = (message) => {
-  port.postMessage(message);
-  Atomics.add(done, 0, 1);
-  Atomics.notify(done, 0);
-};
 /** Where the text's pieces end: the head, then every partChars characters, never inside a surrogate pair. */
 const pieceEnds = (text) => {
   const ends = [];
@@ -151,10 +145,7 @@ interface Answer {
 
 /** One capture file's large-frame writer: a worker thread, started on the first large body. */
 export class LargeWriter {
-  private worker: Worker | undefined;
-  private port: MessagePort | undefined;
-  /** Answers the worker has posted (it adds one per answer). */
-  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private thread: AnsweringWorker<Answer> | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, (result: LargeResult) => void>();
   private failed: Error | undefined;
@@ -164,7 +155,7 @@ export class LargeWriter {
   /** A new body to push bytes into; undefined when the writer cannot be used (it failed). */
   open(): LargeBody | undefined {
     if (this.failed) return undefined;
-    const port = this.start();
+    const thread = this.start();
     const id = ++this.nextId;
     let block = new Uint8Array(BLOCK_BYTES);
     let used = 0;
@@ -173,7 +164,7 @@ export class LargeWriter {
       if (used === 0) return;
       // Cloned into the message (one copy, outside this thread's heap), so the block is reused:
       // a fresh block per MiB would leave this thread's GC a trail of 1 MiB buffers to collect.
-      port.postMessage({ type: 'block', id, block: block.subarray(0, used) });
+      thread.post({ type: 'block', id, block: block.subarray(0, used) });
       used = 0;
     };
     const body: LargeBody & { id: number; seal(): void } = {
@@ -192,7 +183,7 @@ export class LargeWriter {
       abandon() {
         if (gone) return;
         gone = true;
-        port.postMessage({ type: 'drop', id });
+        thread.post({ type: 'drop', id });
       },
       seal() {
         send();
@@ -211,60 +202,32 @@ export class LargeWriter {
   write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
     const b = body as LargeBody & { id: number; seal(): void };
     b.seal();
-    if (!this.port) {
+    if (!this.thread?.alive) {
       // The worker died after the body began: the frame is lost (the pipeline counts it).
       const error = this.failed ?? new Error('the large-frame writer is stopped');
       return void setImmediate(() => landed({ kind: 'failed', error }));
     }
     this.waiting.set(b.id, landed);
-    this.port.postMessage({ type: 'write', id: b.id, seq: frame.seq });
+    this.thread.post({ type: 'write', id: b.id, seq: frame.seq });
   }
 
   /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
   settle(): void {
-    const port = this.port;
-    if (!port) return;
-    const deadline = Date.now() + SETTLE_MS;
-    while (this.waiting.size > 0 && Date.now() < deadline) {
-      const seen = Atomics.load(this.done, 0);
-      let message = receiveMessageOnPort(port);
-      if (message === undefined) {
-        Atomics.wait(this.done, 0, seen, Math.max(1, deadline - Date.now()));
-        message = receiveMessageOnPort(port);
-      }
-      if (message !== undefined) this.answered(message.message as Answer);
-    }
+    this.thread?.settle(() => this.waiting.size > 0, SETTLE_MS);
   }
 
   /** Closes the worker's connection (after a write under way) and ends it. */
   stop(): void {
     this.settle();
-    const port = this.port;
-    if (!port) return;
-    const seen = Atomics.load(this.done, 0);
-    port.postMessage({ type: 'stop' });
-    // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
-    Atomics.wait(this.done, 0, seen, 5000);
-    port.close();
-    void this.worker!.terminate();
-    this.port = undefined;
-    this.worker = undefined;
+    this.thread?.stop();
+    this.thread = undefined;
   }
 
-  private start(): MessagePort {
-    if (this.port) return this.port;
-    const { port1, port2 } = new MessageChannel();
-    const workerData = { sqlite: workerSqlite(), file: this.file, port: port2, done: this.done.buffer, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
-    worker.on('error', (err) => this.fail(err));
-    worker.on('exit', () => this.fail(new Error('the large-frame writer stopped')));
-    // It must not keep a process alive that is otherwise done.
-    worker.unref();
-    port1.on('message', (message: Answer) => this.answered(message));
-    port1.unref();
-    this.worker = worker;
-    this.port = port1;
-    return port1;
+  private start(): AnsweringWorker<Answer> {
+    if (this.thread) return this.thread;
+    const workerData = { sqlite: workerSqlite(), file: this.file, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
+    this.thread = new AnsweringWorker<Answer>(WORKER_SOURCE, workerData, (answer) => this.answered(answer), (error) => this.fail(new Error(`the large-frame writer stopped: ${error.message}`)));
+    return this.thread;
   }
 
   private answered(message: Answer): void {
@@ -278,13 +241,9 @@ export class LargeWriter {
 
   /** The worker died: what waits fails (counted by the pipeline), and no new body comes here. */
   private fail(error: Error): void {
-    if (this.port === undefined) return;
     this.failed = error;
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    this.port.close();
-    this.port = undefined;
-    this.worker = undefined;
     for (const landed of waiting) landed({ kind: 'failed', error });
   }
 }

@@ -22,11 +22,11 @@
  * fails (the pipeline retries it without derived rows, on its own connection) and the store writes
  * on its own connection from then on.
  *
- * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
- * thread's SQLite driver (sqlite.ts's `workerSqlite`) and tick-ops.ts's `applyTickOps`.
+ * The worker (answering-worker.ts) runs the main thread's SQLite driver (sqlite.ts's `workerSqlite`)
+ * and tick-ops.ts's `applyTickOps`.
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
+import { AnsweringWorker, WORKER_ANSWER } from './answering-worker.js';
 import { TICK_SQL, applyTickOps } from './tick-ops.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 
@@ -47,13 +47,7 @@ const { workerData } = require('node:worker_threads');
 const __name = (f) => f;
 const applyTickOps = (${applyTickOps.toString()});
 ${WORKER_OPEN_SQLITE}
-const port = workerData.port;
-const done = new Int32Array(workerData.done);
-const answer = (message) => {
-  port.postMessage(message);
-  Atomics.add(done, 0, 1);
-  Atomics.notify(done, 0);
-};
+${WORKER_ANSWER}
 const failure = (err) => ({ message: String(err && err.message || err), code: err && err.code, errcode: err && err.errcode });
 let db, statements, begin, commit, rollback;
 try {
@@ -99,27 +93,15 @@ interface Answer {
 
 /** One capture file's tick writer: a worker thread with its own connection. */
 export class TickWriter {
-  private worker: Worker | undefined;
-  private port: MessagePort | undefined;
-  /** Answers the worker has posted (it adds one per answer). */
-  private readonly done = new Int32Array(new SharedArrayBuffer(4));
+  private readonly thread: AnsweringWorker<Answer>;
   private nextId = 0;
   /** The write under way, if any (one at a time). */
   private pending: { id: number; landed: (failure: TickWriteFailure | undefined) => void } | undefined;
   private state: 'starting' | 'ready' | 'gone' = 'starting';
 
   constructor(file: string) {
-    const { port1, port2 } = new MessageChannel();
-    const workerData = { sqlite: workerSqlite(), file, port: port2, done: this.done.buffer, sql: TICK_SQL, busyMs: BUSY_TIMEOUT_MS, autocheckpoint: WRITER_AUTOCHECKPOINT_PAGES };
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [port2] });
-    worker.on('error', (err) => this.fail(err));
-    worker.on('exit', () => this.fail(new Error('the tick writer thread stopped')));
-    // It must not keep a process alive that is otherwise done.
-    worker.unref();
-    port1.on('message', (message: Answer) => this.answered(message));
-    port1.unref();
-    this.worker = worker;
-    this.port = port1;
+    const workerData = { sqlite: workerSqlite(), file, sql: TICK_SQL, busyMs: BUSY_TIMEOUT_MS, autocheckpoint: WRITER_AUTOCHECKPOINT_PAGES };
+    this.thread = new AnsweringWorker<Answer>(WORKER_SOURCE, workerData, (answer) => this.answered(answer), (error) => this.fail(new Error(`the tick writer thread stopped: ${error.message}`)));
   }
 
   /** Whether writes go here: the thread has opened its connection, and is alive. */
@@ -127,47 +109,24 @@ export class TickWriter {
     return this.state === 'ready';
   }
 
-  /** Whether a write is under way. */
-  get busy(): boolean {
-    return this.pending !== undefined;
-  }
-
   /** Runs `ops` in one transaction; `landed` runs once, from a later turn of the event loop or from `settle()`. */
   write(ops: unknown[], landed: (failure: TickWriteFailure | undefined) => void): void {
     if (this.state !== 'ready' || this.pending) throw new Error('tick writer: not ready for a write');
     const id = ++this.nextId;
     this.pending = { id, landed };
-    this.port!.postMessage({ type: 'write', id, ops });
+    this.thread.post({ type: 'write', id, ops });
   }
 
   /** Waits (blocking, bounded) for the write under way, if any, and delivers its outcome now. */
   settle(): void {
-    const deadline = Date.now() + SETTLE_MS;
-    while (this.pending && this.port && Date.now() < deadline) {
-      const seen = Atomics.load(this.done, 0);
-      let message = receiveMessageOnPort(this.port);
-      if (message === undefined) {
-        Atomics.wait(this.done, 0, seen, Math.max(1, deadline - Date.now()));
-        message = receiveMessageOnPort(this.port);
-      }
-      if (message !== undefined) this.answered(message.message as Answer);
-    }
+    this.thread.settle(() => this.pending !== undefined, SETTLE_MS);
   }
 
   /** Closes the thread's connection (after the write under way) and ends it. */
   stop(): void {
     this.settle();
-    const port = this.port;
-    if (!port) return;
     this.state = 'gone';
-    const seen = Atomics.load(this.done, 0);
-    port.postMessage({ type: 'stop' });
-    // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
-    Atomics.wait(this.done, 0, seen, 5000);
-    port.close();
-    void this.worker!.terminate();
-    this.port = undefined;
-    this.worker = undefined;
+    this.thread.stop();
   }
 
   private answered(message: Answer): void {
@@ -183,15 +142,13 @@ export class TickWriter {
     pending.landed(message.error ? (Object.assign(new Error(message.error.message), message.error) as TickWriteFailure) : undefined);
   }
 
-  /** The thread died: the write under way fails (the pipeline keeps its frames), and no write comes here again. */
+  /** The thread died (or could not open): the write under way fails (the pipeline keeps its frames), and no write comes here again. */
   private fail(error: Error): void {
     if (this.state === 'gone') return;
     this.state = 'gone';
     const pending = this.pending;
     this.pending = undefined;
-    this.port?.close();
-    this.port = undefined;
-    this.worker = undefined;
+    this.thread.stop();
     pending?.landed(error);
   }
 }
