@@ -88,7 +88,11 @@ function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock
   return { db, lock };
 }
 
-/** Frames written on the store's own connection before tick writes move to a worker thread. */
+/**
+ * Frames written before the tick writer's thread starts (after the first write on a capture
+ * file): its boot (~50 ms, on its own thread) delays nothing, since writes stay on this thread's
+ * connection until it is ready, and every capture file, a short one too, is written the same way.
+ */
 export const TICK_WRITER_AFTER_FRAMES = 0;
 
 /** A write's outcome, as `writeSoon` delivers it. */
@@ -97,7 +101,7 @@ export type WriteOutcome = { ok: true; result: WriteResult } | { ok: false; fail
 export interface CaptureStoreOptions {
   /**
    * Frames written before tick writes move to the worker thread (tick-writer.ts); `Infinity`
-   * keeps them on this thread. A short capture (a test, a quick look) never pays the thread's boot.
+   * keeps them on this thread (`:memory:` always does: a worker cannot share it).
    */
   threadWritesAfter?: number;
 }
@@ -186,10 +190,10 @@ export class CaptureStore extends CaptureReader {
     this.tickWriter?.settle();
   }
 
-  /** Counts frames written; starts the helper threads a busy capture gets (see each). */
+  /** Counts frames written; starts the helper threads (see each threshold). */
   private wrote(frames: number): void {
-    // A worker thread costs a boot (~50 ms) that a short capture (a test, a quick look) does not
-    // need: its WAL stays small, and close() checkpoints it.
+    // The checkpointer's boot is not worth it for a short capture (a test, a quick look): its WAL
+    // stays small, and close() checkpoints it.
     this.framesWritten += frames;
     if (this.file === ':memory:') return;
     if (!this.checkpointer && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
