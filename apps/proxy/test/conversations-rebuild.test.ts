@@ -9,6 +9,7 @@ import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { rebuildDerived } from '../src/capture/rebuild.js';
 import { chatgptCall, interleave, sdkSession, type Step } from '../../../packages/protocol/test/support/hosts.js';
+import { traffic } from './store-helpers.js';
 
 function hosts(): Step[][] {
   const chat = (tag: string, calls: number, o: Parameters<typeof chatgptCall>[1]) => Array.from({ length: calls }, (_, i) => chatgptCall(`${tag}-${i}`, o)).flat();
@@ -76,6 +77,34 @@ describe('conversations: live capture equals rebuild', () => {
         },
       ),
       { numRuns: 20 },
+    );
+  });
+
+  it('where the capture\'s writes cut the traffic does not change what is stored (last activity included)', () => {
+    const frames = traffic();
+    const stored = (cuts: number[]) => {
+      const store = new CaptureStore(':memory:');
+      const pipeline = new CapturePipeline(store);
+      let next = cuts[0]!;
+      frames.forEach((f, i) => {
+        pipeline.record(f);
+        if (i + 1 === next) {
+          pipeline.flush();
+          next += cuts[(i + 1) % cuts.length]!;
+        }
+      });
+      pipeline.close();
+      const rows = dump(store);
+      store.close();
+      return rows;
+    };
+    // Every frame its own write is the reference: nothing can fall between two writes.
+    const reference = stored([1]);
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }), (cuts) => {
+        expect(stored(cuts)).toEqual(reference);
+      }),
+      { numRuns: 30 },
     );
   });
 });

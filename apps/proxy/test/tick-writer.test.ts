@@ -109,6 +109,28 @@ describe('the tick writer thread', () => {
     expect(pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
   });
 
+  it('a thread that dies mid-capture costs nothing: its write and the rest run on the store’s own connection', async () => {
+    const frames = traffic();
+    const inline = capture(tempDbFile(), Infinity);
+    const threaded = capture(tempDbFile(), 0);
+    await play(threaded.pipeline, frames.slice(0, 1), 1);
+    await threadReady(threaded.store);
+    await play(threaded.pipeline, frames.slice(1, 20), 3);
+    // A thread can die (out of memory, a native crash); here it is ended with a write under way.
+    for (const f of frames.slice(20, 23)) threaded.pipeline.record(f);
+    threaded.pipeline.flush();
+    const thread = (threaded.store as unknown as { tickWriter: { thread: { worker: { terminate(): Promise<number> } } } }).tickWriter.thread;
+    await thread.worker.terminate();
+    await threaded.pipeline.whenWritten();
+    await play(threaded.pipeline, frames.slice(23), 3);
+    await play(inline.pipeline, frames, 3);
+    expect(threaded.store.writesOnThread).toBe(false);
+    expect(threaded.pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
+    for (const c of open) c.pipeline.close();
+    expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
+    expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
+  });
+
   it('close() waits for the write on the thread: the file is whole when it returns', async () => {
     const file = tempDbFile();
     const { pipeline, store } = capture(file, 0);

@@ -162,22 +162,27 @@ export class CaptureStore extends CaptureReader {
    * this returns). One write at a time: call again only after `landed`.
    */
   writeSoon(set: WriteSet, landed: (outcome: WriteOutcome) => void): void {
-    const writer = this.tickWriter;
-    if (!writer?.ready) {
-      let result: WriteResult;
-      try {
-        result = this.write(set);
-      } catch (failure) {
-        return landed({ ok: false, failure });
-      }
-      return landed({ ok: true, result });
-    }
     const { ops, result } = this.encode(set);
+    const writer = this.tickWriter;
+    if (!writer?.ready) return this.writeHere(ops, set.frames.length, result, landed);
     writer.write(ops, (failure) => {
+      // The thread died (out of memory, a crash; its open transaction died with it): this write,
+      // and every one after, runs on this connection instead.
+      if (failure && !writer.ready) return this.writeHere(ops, set.frames.length, result, landed);
       if (failure) return landed({ ok: false, failure });
       this.wrote(set.frames.length);
       landed({ ok: true, result });
     });
+  }
+
+  private writeHere(ops: unknown[], frames: number, result: WriteResult, landed: (outcome: WriteOutcome) => void): void {
+    try {
+      this.writeTransaction(ops);
+    } catch (failure) {
+      return landed({ ok: false, failure });
+    }
+    this.wrote(frames);
+    landed({ ok: true, result });
   }
 
   /** Whether writes go to the tick writer's thread now (see writeSoon). */

@@ -255,7 +255,13 @@ export class ConversationBook {
   /** Marks activity: last-activity time, LRU order, and the "most recent" indexes. */
   touch(conv: ConvRecord, ts: number, credential: string | undefined): void {
     const key = conv.summary.key;
-    if (ts > conv.summary.lastTs) conv.summary.lastTs = ts;
+    // A later last-activity time is a change to write: without the mark, a batch whose frames only
+    // touched the conversation left the stored lastTs behind, so what was stored depended on where
+    // the capture's writes happened to cut the traffic.
+    if (ts > conv.summary.lastTs) {
+      conv.summary.lastTs = ts;
+      this.mark(key);
+    }
     if (this.stale(conv.epoch, MAX_CONVERSATIONS)) {
       this.conversations.delete(key);
       this.conversations.set(key, conv);
