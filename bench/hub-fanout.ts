@@ -93,6 +93,8 @@ async function run(frames: number, live: number, stalled: number): Promise<{ rat
     if (n % 256 === 255) await new Promise((r) => setImmediate(r));
   }
   app.pipeline.flush();
+  // Stored and told to the hub: a write may still be on the tick writer's thread.
+  await app.pipeline.whenWritten();
   const rate = frames / ((performance.now() - started) / 1000);
   const answer = reply();
   p.stdin.write(JSON.stringify({ head: app.store.head() }) + '\n');

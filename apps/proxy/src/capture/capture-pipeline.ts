@@ -96,6 +96,14 @@ export type BatchListener = (batch: CaptureBatch) => void;
  */
 export const WRITE_EVERY_MS = 5;
 
+/**
+ * Frames one tick writes at most (the rest follow in the next turn of the event loop). A tick's
+ * batch goes to every live dashboard as one message: past the hub's buffer bound (8 MiB) a
+ * dashboard is told to resync instead of receiving it, which a burst (frames that piled up behind
+ * a slow write, an import) must not cause. Ticks of a busy tap hold tens of frames.
+ */
+export const WRITE_LIMIT = 512;
+
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
@@ -417,14 +425,15 @@ export class CapturePipeline {
     if (at === 0) return this.storeLarge(large!);
     const ready = at === -1 ? frames.length : at;
     // The backlog held behind a large frame is written TICK_LIMIT frames at a time, so no one tick
-    // holds the event loop for long; door records follow once their frames are written. (Other
-    // ticks, an import's included, write everything queued, as one.)
-    const limit = this.draining && !everything ? TICK_LIMIT : Infinity;
+    // holds the event loop for long; door records follow once their frames are written. Any other
+    // tick writes at most WRITE_LIMIT (what piled up behind a slow write, an import): one batch
+    // stays small enough for a dashboard to take live. Shutdown writes everything, as one.
+    const limit = everything ? Infinity : this.draining ? TICK_LIMIT : WRITE_LIMIT;
     const split = ready > limit;
     const requests = split ? [] : this.readyDoorRecords(everything, limit);
     if (!split && requests.length < limit) this.draining = false;
     if (frames.length === 0 && requests.length === 0) return;
-    const cut = split ? TICK_LIMIT : ready;
+    const cut = split ? limit : ready;
     if (cut === frames.length) {
       this.queue = [];
     } else {
