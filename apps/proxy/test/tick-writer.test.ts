@@ -131,6 +131,29 @@ describe('the tick writer thread', () => {
     expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
   });
 
+  it('a write that lags holds at most HELD_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
+    const file = tempDbFile();
+    const store = new CaptureStore(file, { threadWritesAfter: 0 });
+    const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER });
+    open.push({ pipeline, store });
+    const frames = traffic();
+    await play(pipeline, frames.slice(0, 1), 1);
+    await threadReady(store);
+    // Another connection holds the file's write lock: the thread's next write waits on it.
+    const other = openSqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    pipeline.record(frames[1]!);
+    pipeline.flush();
+    const seqs = frames.slice(2, 82).map((f) => pipeline.record(f));
+    expect(seqs.filter((seq) => seq > 0)).toHaveLength(50);
+    expect(seqs.slice(50).every((seq) => seq === -1)).toBe(true);
+    expect(pipeline.health.status()).toMatchObject({ state: 'recording', notRecorded: { frames: 30 }, fellBehind: { frames: 30 } });
+    other.exec('COMMIT');
+    other.close();
+    await pipeline.whenWritten();
+    expect(store.head()).toBe(52);
+  });
+
   it('close() waits for the write on the thread: the file is whole when it returns', async () => {
     const file = tempDbFile();
     const { pipeline, store } = capture(file, 0);

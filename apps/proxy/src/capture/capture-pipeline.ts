@@ -114,10 +114,11 @@ export const OPEN_RECORD_DELAY_MS = 1000;
 export const TICK_LIMIT = 100;
 
 /**
- * How much traffic may wait in memory behind a large frame's write: past either bound, frames are
- * forwarded but not stored, and counted (`fellBehind` in GET /api/capture), so a write that lags
- * (a slow disk, a starved writer thread) costs capture, never the tap's memory or its clients.
- * About 20 s of 10 busy clients, or 256 MiB of text.
+ * How much traffic may wait in memory behind a write (a large frame's, or a tick's on the tick
+ * writer's thread): past either bound, frames are forwarded but not stored, and counted
+ * (`fellBehind` in GET /api/capture), so a write that lags (a slow disk, a starved writer thread)
+ * costs capture, never the tap's memory or its clients. About 20 s of 10 busy clients, or 256 MiB
+ * of text.
  */
 export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
 
@@ -156,8 +157,8 @@ export class CapturePipeline {
   private readonly largeMessages = new WeakMap<Frame, Message>();
   /** Set from a large frame's landing until the traffic held behind it is written (TICK_LIMIT). */
   private draining = false;
-  /** Text queued while a large frame is being written (HELD_LIMITS). */
-  private heldChars = 0;
+  /** Text in the queue (HELD_LIMITS; large frames' text is with their writer, not counted). */
+  private queuedChars = 0;
   /** The user's pause and resume, and labelled marks (capture-marks.ts). */
   readonly marks: CaptureMarks;
   /** Set while a write is on the tick writer's thread: the next one waits for its answer. */
@@ -205,14 +206,12 @@ export class CapturePipeline {
       this.health.notRecorded(1);
       return -1;
     }
-    if (this.storing) {
-      if (this.queue.length >= this.heldLimits.frames || this.heldChars >= this.heldLimits.chars) {
-        large?.abandon();
-        this.health.fellBehind();
-        return -1;
-      }
-      this.heldChars += input.raw.length;
+    if ((this.storing || this.writing) && (this.queue.length >= this.heldLimits.frames || this.queuedChars >= this.heldLimits.chars)) {
+      large?.abandon();
+      this.health.fellBehind();
+      return -1;
     }
+    if (!large) this.queuedChars += input.raw.length;
     if (large) {
       const frame: Frame = { ...this.redactedHttp(input), raw: '', seq: ++this.seq };
       this.largeBodies.set(frame, large);
@@ -436,9 +435,13 @@ export class CapturePipeline {
     const cut = split ? limit : ready;
     if (cut === frames.length) {
       this.queue = [];
+      this.queuedChars = 0;
     } else {
       this.queue = frames.slice(cut);
       frames = frames.slice(0, cut);
+      // (A stored large frame's text is read back from the store: never counted, never measured.)
+      for (const f of frames) if (!f.stored) this.queuedChars -= f.raw.length;
+      this.queuedChars = Math.max(0, this.queuedChars);
     }
     if (split) this.schedule(true);
     for (const r of requests) r.rev = ++this.doorRev;
@@ -464,7 +467,6 @@ export class CapturePipeline {
   /** The writer is done with a large frame: it joins the queue's next tick, whatever the outcome. */
   private largeLanded(frame: Frame, result: LargeResult): void {
     this.storing = undefined;
-    this.heldChars = 0;
     this.draining = true;
     this.largeBodies.delete(frame);
     if (result.kind === 'stored') {
@@ -523,6 +525,7 @@ export class CapturePipeline {
     // Waiting frames are not stored either; new ones are counted as they come (record()).
     this.health.notRecorded(this.queue.length, this.doorQueue.size);
     this.queue = [];
+    this.queuedChars = 0;
     this.doorQueue.clear();
     for (const body of this.largeBodies.values()) body.abandon();
     this.largeBodies.clear();
