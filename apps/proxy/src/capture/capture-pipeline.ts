@@ -191,9 +191,9 @@ export class CapturePipeline {
   }
 
   /**
-   * Queues a frame; it is stored with the next tick (within WRITE_EVERY_MS). Returns its seq. With `large`, the
-   * frame's text is that body's (large-writer.ts) and `input.raw` is ignored; it is stored once
-   * the frames before it are (see the header).
+   * Queues a frame; it is stored with the next tick (within WRITE_EVERY_MS). Returns its seq.
+   * With `large`, the frame's text is that body's (large-writer.ts) and `input.raw` is ignored; it
+   * is stored once the frames before it are (see the header).
    */
   record(input: FrameInput, large?: LargeBody): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
