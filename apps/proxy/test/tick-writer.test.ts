@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
-import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { CapturePipeline, WRITE_LIMIT } from '../src/capture/capture-pipeline.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 
@@ -29,6 +29,13 @@ afterEach(() => {
 async function threadReady(store: CaptureStore): Promise<void> {
   for (let i = 0; i < 500 && !store.writesOnThread; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(store.writesOnThread).toBe(true);
+}
+
+/** Until the next tick has handed a write to the thread (`flush()` would wait for it to land). */
+async function writeUnderWay(pipeline: CapturePipeline): Promise<void> {
+  const writing = () => (pipeline as unknown as { writing: boolean }).writing;
+  for (let i = 0; i < 400 && !writing(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(writing()).toBe(true);
 }
 
 /** Every frame row, in seq order. */
@@ -118,7 +125,7 @@ describe('the tick writer thread', () => {
     await play(threaded.pipeline, frames.slice(1, 20), 3);
     // A thread can die (out of memory, a native crash); here it is ended with a write under way.
     for (const f of frames.slice(20, 23)) threaded.pipeline.record(f);
-    threaded.pipeline.flush();
+    await writeUnderWay(threaded.pipeline);
     const thread = (threaded.store as unknown as { tickWriter: { thread: { worker: { terminate(): Promise<number> } } } }).tickWriter.thread;
     await thread.worker.terminate();
     await threaded.pipeline.whenWritten();
@@ -143,7 +150,8 @@ describe('the tick writer thread', () => {
     const other = openSqlite(file);
     other.exec('BEGIN IMMEDIATE');
     pipeline.record(frames[1]!);
-    pipeline.flush();
+    // The next tick hands that frame to the thread, where its write waits for the lock.
+    await writeUnderWay(pipeline);
     const seqs = frames.slice(2, 82).map((f) => pipeline.record(f));
     expect(seqs.filter((seq) => seq > 0)).toHaveLength(50);
     expect(seqs.slice(50).every((seq) => seq === -1)).toBe(true);
@@ -152,6 +160,23 @@ describe('the tick writer thread', () => {
     other.close();
     await pipeline.whenWritten();
     expect(store.head()).toBe(52);
+  });
+
+  it('flush() returns with everything queued stored, past WRITE_LIMIT and through the thread', async () => {
+    for (const threadWritesAfter of [0, Infinity]) {
+      const { pipeline, store } = capture(tempDbFile(), threadWritesAfter);
+      const frames = traffic();
+      await play(pipeline, frames.slice(0, 1), 1);
+      if (threadWritesAfter === 0) await threadReady(store);
+      const batches: number[] = [];
+      pipeline.onBatch((batch) => batches.push(batch.frames.length));
+      let recorded = 1;
+      for (let round = 0; recorded <= WRITE_LIMIT * 3; round++) for (const f of frames) recorded += pipeline.record({ ...f, sessionKey: `${f.sessionKey}-${round}` }) > 0 ? 1 : 0;
+      pipeline.flush();
+      expect(store.head()).toBe(recorded);
+      // In batches a live dashboard takes whole (see WRITE_LIMIT).
+      expect(Math.max(...batches)).toBeLessThanOrEqual(WRITE_LIMIT);
+    }
   });
 
   it('close() waits for the write on the thread: the file is whole when it returns', async () => {

@@ -24,7 +24,7 @@
  * as a crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
- * record in place and calls `doorChanged`; a flush gives each changed record a new `rev` and
+ * record in place and calls `doorChanged`; a tick gives each changed record a new `rev` and
  * writes it in the same transaction as the tick's frames. A record whose answer is still under
  * way waits up to OPEN_RECORD_DELAY_MS before its first write, so the usual request (answered in
  * a few ms) is written once, whole, instead of at its start, its head and its end; a long stream
@@ -262,7 +262,7 @@ export class CapturePipeline {
     if (this.doorTimer) return;
     this.doorTimer = setTimeout(() => {
       this.doorTimer = undefined;
-      this.flush();
+      this.tick();
     }, OPEN_RECORD_DELAY_MS);
     this.doorTimer.unref();
   }
@@ -287,12 +287,12 @@ export class CapturePipeline {
     return ready;
   }
 
-  /** A flush within WRITE_EVERY_MS, or, for a backlog being worked off (`soon`), in the next turn of the event loop. */
+  /** A tick within WRITE_EVERY_MS, or, for a backlog being worked off (`soon`), in the next turn of the event loop. */
   private schedule(soon = false): void {
     if (!this.scheduled) {
       this.scheduled = true;
-      if (soon) setImmediate(() => this.flush());
-      else setTimeout(() => this.flush(), WRITE_EVERY_MS);
+      if (soon) setImmediate(() => this.tick());
+      else setTimeout(() => this.tick(), WRITE_EVERY_MS);
     }
   }
 
@@ -317,7 +317,7 @@ export class CapturePipeline {
       restoreLinks(original, seqOf);
     });
     this.importRequests(requests, (original) => seqOf.get(original), idOf);
-    this.flushNow();
+    this.flush();
     this.marks.importAll(marks, seqOf, before);
   }
 
@@ -375,15 +375,17 @@ export class CapturePipeline {
   }
 
   /**
-   * Writes everything queued before returning (an import is stored when its request is answered),
-   * waiting for the tick writer's thread; a large frame's write is left to its writer.
+   * Writes everything queued before returning, WRITE_LIMIT frames a tick, waiting for the tick
+   * writer's thread (an import is stored when its request is answered; a mark goes after what was
+   * recorded before it; `mcpscope open` serves a file once it is loaded). A large frame's write is
+   * left to its writer. With `everything`, door records still under way are written too.
    */
-  private flushNow(everything = false): void {
+  flush(everything = false): void {
     for (;;) {
       this.store.settleWrites();
       if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) break;
       const before = this.queue.length + this.doorQueue.size;
-      this.flush(everything);
+      this.tick(everything);
       // Door records still under way stay queued (their timer writes them): nothing more to do now.
       if (!this.writing && this.queue.length + this.doorQueue.size === before) break;
     }
@@ -396,12 +398,12 @@ export class CapturePipeline {
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.store.settleWrites();
     if (this.held) this.retryHeld();
-    this.flushNow(true);
+    this.flush(true);
     // Large frames in the queue: each is written (waiting for the writer), then what follows it.
     while (this.storing && this.largeWriter) {
       this.largeWriter.settle();
       if (this.storing) break;
-      this.flushNow(true);
+      this.flush(true);
     }
     this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
@@ -410,11 +412,11 @@ export class CapturePipeline {
     this.wake();
   }
 
-  /** Writes everything queued. Called once per tick (see schedule), and on shutdown. Never throws. */
-  flush(everything = false): void {
+  /** One tick: writes what is queued, up to its limit (see schedule). Never throws. */
+  private tick(everything = false): void {
     this.scheduled = false;
     // A large frame being stored holds everything behind it (see the header).
-    // A write on the tick writer's thread: its answer schedules the next flush.
+    // A write on the tick writer's thread: its answer schedules the next tick.
     if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing || this.writing) return;
     let frames = this.queue;
     // The first large frame not stored yet: the frames before it are written now, it goes to the
