@@ -103,5 +103,3 @@ console.log(`capture ${env.CAPTURE}, door ${env.DOOR}, ${clients} clients, ${cal
 for (const [name, s] of samples) {
   console.log(`${name}: CPU ${fmt(s.cpu)} µs/call; ${fmt(s.scavenges)} scavenges, ${fmt(s.markCompacts)} mark-compacts, GC pause ${fmt(s.pauseMs)} ms; promoted ${fmt(s.promotedKb)} KB per scavenge, ${fmt(s.promotedPerCall)} B per call`);
 }
-// load()'s keep-alive agents would hold the process open for their minute of idle timeout.
-process.exit(0);
