@@ -24,11 +24,8 @@
  * as a crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
- * record in place and calls `doorChanged`; a tick gives each changed record a new `rev` and
- * writes it in the same transaction as the tick's frames. A record whose answer is still under
- * way waits up to OPEN_RECORD_DELAY_MS before its first write, so the usual request (answered in
- * a few ms) is written once, whole, instead of at its start, its head and its end; a long stream
- * still shows within that delay, and shutdown writes everything.
+ * record in place and calls `doorChanged`; a tick writes the ready ones (door-queue.ts) in the
+ * same transaction as its frames, and shutdown writes everything.
  *
  * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
@@ -41,7 +38,7 @@
  * tick the deriver or the store fails on for any other reason keeps its frames without derived
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
-import { classifyText, type CaptureDeriver, type CaptureMark, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Frame, type FrameInput, type Message, type SessionSummary } from '@mcpscope/protocol';
+import { classifyText, type CaptureDeriver, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Frame, type FrameInput, type Message, type SessionSummary } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
@@ -50,10 +47,12 @@ import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import { InspectorError } from '../core/errors.js';
 import type { WriteOutcome, WriteResult, WriteSet } from './capture-store.js';
-import type { StoredLink } from './replay-links.js';
 import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
+import { DoorQueue } from './door-queue.js';
+import { importInto, type ImportBatch } from './capture-import.js';
+
+export type { ImportBatch } from './capture-import.js';
 
 export interface CaptureBatch {
   frames: Frame[];
@@ -70,19 +69,6 @@ export interface CaptureBatch {
   requestsRev: number;
   /** Set when retention removed old frames after this batch was written. */
   retention?: Trim;
-}
-
-/** What an import hands the pipeline at once: a file's frames, and what refers to them by the file's seqs. */
-export interface ImportBatch {
-  frames: readonly FrameInput[];
-  /** Door records; their `frameSeqs` are the file's seqs. */
-  requests?: readonly DoorRecord[];
-  /** Each frame's seq in the file (`originalSeqs[i]` is `frames[i]`'s), to re-link what refers to it; empty for HAR. */
-  originalSeqs?: readonly number[];
-  /** Replay links; their exchange ids start with the file's seqs. */
-  links?: readonly StoredLink[];
-  /** Marks; their `afterSeq` is the file's seq. */
-  marks?: readonly CaptureMark[];
 }
 
 export type BatchListener = (batch: CaptureBatch) => void;
@@ -104,8 +90,7 @@ export const WRITE_EVERY_MS = 5;
  */
 export const WRITE_LIMIT = 512;
 
-/** How long a door record whose answer is still under way waits for its first write. */
-export const OPEN_RECORD_DELAY_MS = 1000;
+export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
 
 /**
  * Frames (and door records) one tick writes at most when a backlog waits (after a large frame's
@@ -137,12 +122,8 @@ export class CapturePipeline {
   /** Frames derived since the stored snapshot was taken. */
   private sinceSnapshot: number;
   readonly retention: Retention;
-  /** Door records changed since the last flush, by id. */
-  private doorQueue = new Map<number, DoorRecord>();
-  /** Set while records still under way wait for their first write. */
-  private doorTimer: NodeJS.Timeout | undefined;
-  private doorId: number;
-  private doorRev: number;
+  /** Door records waiting for a tick (door-queue.ts). */
+  private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
   /** While paused: the write the store refused, retried by `retryTimer`. */
   private held: { set: WriteSet & DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
@@ -180,7 +161,7 @@ export class CapturePipeline {
     this.sinceSnapshot = warm.replayed;
     this.retention = new Retention(store, limits);
     this.retention.enforce();
-    ({ id: this.doorId, rev: this.doorRev } = store.door.heads());
+    this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (now) => this.schedule(now), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
   }
 
@@ -237,54 +218,20 @@ export class CapturePipeline {
 
   /** The id for a new door record (arrival order, continuing the file's). */
   nextDoorId(): number {
-    return ++this.doorId;
+    return this.doorQueue.nextId();
   }
 
   /** The highest door-record `rev` written (the WebSocket's door cursor). */
   get requestsRev(): number {
-    return this.doorRev;
+    return this.doorQueue.rev;
   }
 
-  /** A door record was created or changed (in place): it is written with the next tick. */
+  /** A door record was created or changed (in place): it is written with a coming tick (door-queue.ts). */
   doorChanged(record: DoorRecord): void {
     if (this.closed) return;
     // Paused: the record's later changes are written once capture resumes; this state is not.
     if (!this.health.storing) return;
-    this.doorQueue.set(record.id, record);
-    // A record still under way is not written before OPEN_RECORD_DELAY_MS (see the header), so
-    // its arrival, head and frames need no tick of their own: the timer covers it, and its end
-    // (usually within the tick of its last frame) schedules the write.
-    if (record.end === 'open') this.armDoorTimer();
-    else this.schedule();
-  }
-
-  private armDoorTimer(): void {
-    if (this.doorTimer) return;
-    this.doorTimer = setTimeout(() => {
-      this.doorTimer = undefined;
-      this.tick();
-    }, OPEN_RECORD_DELAY_MS);
-    this.doorTimer.unref();
-  }
-
-  /**
-   * The queued door records to write now (see the header); the rest wait for the timer, or, past
-   * `limit` (a backlog, see TICK_LIMIT), for the next tick.
-   */
-  private readyDoorRecords(everything: boolean, limit = Infinity): DoorRecord[] {
-    const ready: DoorRecord[] = [];
-    const now = performance.timeOrigin + performance.now();
-    for (const [id, r] of this.doorQueue) {
-      if (!everything && r.end === 'open' && now - r.ts < OPEN_RECORD_DELAY_MS) continue;
-      if (ready.length === limit) {
-        this.schedule(true);
-        break;
-      }
-      ready.push(r);
-      this.doorQueue.delete(id);
-    }
-    if (this.doorQueue.size > 0) this.armDoorTimer();
-    return ready;
+    this.doorQueue.changed(record);
   }
 
   /** A tick within WRITE_EVERY_MS, or, for a backlog being worked off (`soon`), in the next turn of the event loop. */
@@ -293,45 +240,6 @@ export class CapturePipeline {
       this.scheduled = true;
       if (soon) setImmediate(() => this.tick());
       else setTimeout(() => this.tick(), WRITE_EVERY_MS);
-    }
-  }
-
-  /**
-   * Records frames that arrive all at once (an import) and stores them now, in one batch, with the
-   * door records that came with them, under new ids: their frames re-linked from the file's seqs
-   * (`originalSeqs[i]` is `frames[i]`'s), and the frames' `requestId` from the file's record ids.
-   */
-  import({ frames, requests = [], originalSeqs = [], links = [], marks = [] }: ImportBatch): void {
-    const status = this.health.status();
-    if (status.reason !== undefined) throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
-    if (status.pausedByUser) throw new InspectorError('capture_paused', 'Capture is paused from the dashboard: resume it to import (an import is stored like live traffic).');
-    const before = this.seq;
-    const idOf = this.doorIds(requests);
-    const seqOf = new Map<number, number>();
-    const restoreLinks = this.store.replayLinks.restorer(links);
-    frames.forEach((frame, i) => {
-      const seq = this.record(relinked(frame, idOf));
-      const original = originalSeqs[i];
-      if (original === undefined) return;
-      seqOf.set(original, seq);
-      restoreLinks(original, seqOf);
-    });
-    this.importRequests(requests, (original) => seqOf.get(original), idOf);
-    this.flush();
-    this.marks.importAll(marks, seqOf, before);
-  }
-
-  /** New ids for door records read from a file, by their id there. */
-  doorIds(requests: readonly DoorRecord[]): Map<number, number> {
-    return new Map(requests.map((r) => [r.id, this.nextDoorId()]));
-  }
-
-  /** Door records read from a file, stored under the ids `idOf` gave them; frames re-linked by `seqOf`. */
-  importRequests(requests: readonly DoorRecord[], seqOf: (original: number) => number | undefined, idOf = this.doorIds(requests)): void {
-    for (const r of requests) {
-      const record: DoorRecord = { ...r, id: idOf.get(r.id)!, rev: 0 };
-      if (r.frameSeqs) record.frameSeqs = r.frameSeqs.map(seqOf).filter((seq): seq is number => seq !== undefined);
-      this.doorChanged(record);
     }
   }
 
@@ -365,6 +273,11 @@ export class CapturePipeline {
     this.waiters = still;
   }
 
+  /** Stores a file's frames and what refers to them, now (capture-import.ts). */
+  import(batch: ImportBatch): void {
+    importInto(this, this.store, batch);
+  }
+
   onBatch(listener: BatchListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -394,7 +307,7 @@ export class CapturePipeline {
 
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
-    if (this.doorTimer) clearTimeout(this.doorTimer);
+    this.doorQueue.stop();
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.store.settleWrites();
     if (this.held) this.retryHeld();
@@ -431,7 +344,7 @@ export class CapturePipeline {
     // stays small enough for a dashboard to take live. Shutdown writes everything, as one.
     const limit = everything ? Infinity : this.draining ? TICK_LIMIT : WRITE_LIMIT;
     const split = ready > limit;
-    const requests = split ? [] : this.readyDoorRecords(everything, limit);
+    const requests = split ? [] : this.doorQueue.take(everything, limit);
     if (!split && requests.length < limit) this.draining = false;
     if (frames.length === 0 && requests.length === 0) return;
     const cut = split ? limit : ready;
@@ -446,7 +359,6 @@ export class CapturePipeline {
       this.queuedChars = Math.max(0, this.queuedChars);
     }
     if (split) this.schedule(true);
-    for (const r of requests) r.rev = ++this.doorRev;
     let derived = NOTHING_DERIVED;
     if (frames.length > 0) {
       try {
@@ -525,10 +437,9 @@ export class CapturePipeline {
     this.held = held;
     this.health.pause(reason, err);
     // Waiting frames are not stored either; new ones are counted as they come (record()).
-    this.health.notRecorded(this.queue.length, this.doorQueue.size);
+    this.health.notRecorded(this.queue.length, this.doorQueue.clear());
     this.queue = [];
     this.queuedChars = 0;
-    this.doorQueue.clear();
     for (const body of this.largeBodies.values()) body.abandon();
     this.largeBodies.clear();
     this.retryTimer ??= setInterval(() => this.retryHeld(), RETRY_MS);
@@ -565,7 +476,7 @@ export class CapturePipeline {
 
   /** After a write: retention, the snapshot now and then, and the listeners. */
   private written(derived: DerivedBatch, frames: Frame[], requests: DoorRecord[], written: WriteResult): void {
-    const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorRev };
+    const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorQueue.rev };
     const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;
@@ -590,13 +501,4 @@ export class CapturePipeline {
 /** Whether a body is read as MCP traffic when redacting (see `record`). */
 function isMcpBody(path: string | undefined, raw: string): boolean {
   return !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw);
-}
-
-/** A frame with its `http.requestId` moved to the imported record's new id (or dropped: none came). */
-export function relinked(frame: FrameInput, idOf: ReadonlyMap<number, number>): FrameInput {
-  const requestId = frame.http?.requestId;
-  if (requestId === undefined) return frame;
-  const { requestId: _old, ...http } = frame.http!;
-  const id = idOf.get(requestId);
-  return { ...frame, http: id === undefined ? http : { ...http, requestId: id } };
 }

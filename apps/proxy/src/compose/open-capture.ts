@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
-import { CapturePipeline, relinked } from '../capture/capture-pipeline.js';
+import { CapturePipeline } from '../capture/capture-pipeline.js';
+import { doorIds, importRequests, relinked } from '../capture/capture-import.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { LiveHub } from '../hub/live-hub.js';
@@ -58,7 +59,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
           ...(r.sessionKey !== undefined ? { sessionKey: importedSessionKey(name, r.sessionKey) } : {}),
           ...(r.mcpSessionId !== undefined ? { mcpSessionId: importedSessionKey(name, r.mcpSessionId) } : {}),
         }));
-        const idOf = pipeline.doorIds(requests);
+        const idOf = doorIds(pipeline, requests);
         const seqOf = new Map<number, number>();
         const links = source.replayLinks.all();
         const restoreLinks = store.replayLinks.restorer(links);
@@ -69,7 +70,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
           restoreLinks(seq, seqOf);
           if (++frames % 5000 === 0) pipeline.flush();
         }
-        pipeline.importRequests(requests, (original) => seqOf.get(original), idOf);
+        importRequests(pipeline, requests, (original) => seqOf.get(original), idOf);
         pipeline.marks.importAll(source.marks.list(), seqOf, 0);
         doorRecords = requests.length;
         linkCount = store.replayLinks.all().length;
