@@ -166,13 +166,19 @@ export class CaptureStore extends CaptureReader {
     const writer = this.tickWriter;
     if (!writer?.ready) return this.writeHere(ops, set.frames.length, result, landed);
     writer.write(ops, (failure) => {
-      // The thread died (out of memory, a crash; its open transaction died with it): this write,
-      // and every one after, runs on this connection instead.
-      if (failure && !writer.ready) return this.writeHere(ops, set.frames.length, result, landed);
-      if (failure) return landed({ ok: false, failure });
+      // The thread died (out of memory, a crash): this write, and every one after, runs on this
+      // connection instead, unless it died after its commit, which the write's first frame tells
+      // (a transaction is all or nothing; writing it again would fail on the frame's seq).
+      const committed = failure !== undefined && !writer.ready && set.frames.length > 0 && this.hasFrame(set.frames[0]!.seq);
+      if (failure && !writer.ready && !committed) return this.writeHere(ops, set.frames.length, result, landed);
+      if (failure && !committed) return landed({ ok: false, failure });
       this.wrote(set.frames.length);
       landed({ ok: true, result });
     });
+  }
+
+  private hasFrame(seq: number): boolean {
+    return this.stmt('SELECT 1 FROM frames WHERE seq = ?').get(seq) !== undefined;
   }
 
   private writeHere(ops: unknown[], frames: number, result: WriteResult, landed: (outcome: WriteOutcome) => void): void {
