@@ -92,9 +92,8 @@ async function run(frames: number, live: number, stalled: number): Promise<{ rat
     // One tick per 256 frames, as a busy tap; sockets and the hub's timer run in between.
     if (n % 256 === 255) await new Promise((r) => setImmediate(r));
   }
+  // Returns once everything is stored and told to the hub (it waits for the tick writer's thread).
   app.pipeline.flush();
-  // Stored and told to the hub: a write may still be on the tick writer's thread.
-  await app.pipeline.whenWritten();
   const rate = frames / ((performance.now() - started) / 1000);
   const answer = reply();
   p.stdin.write(JSON.stringify({ head: app.store.head() }) + '\n');

@@ -13,6 +13,4 @@ export async function connectClient(url: string, requestInit?: RequestInit): Pro
 export async function settled(app: Mcpscope): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   app.pipeline.flush();
-  // On a capture file the write may be on the tick writer's thread.
-  await app.pipeline.whenWritten();
 }
