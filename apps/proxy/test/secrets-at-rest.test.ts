@@ -19,6 +19,9 @@ const SECRETS = {
   oauthCode: 'code_OAUTH_5f4e3d2c1b0a9f8e7d6c',
   verifier: 'ver_PKCE_6c7d8e9f0a1b2c3d4e5f',
   clientSecret: 'cs_CLIENT_3e4f5a6b7c8d9e0f1a2b',
+  // A browser-based client's page URL, sent as the Referer: the MCP Inspector keeps its proxy's
+  // session token in the query of the page it runs on.
+  refererToken: 'rf_REFERER_8a7b6c5d4e3f2a1b0c9d',
 };
 
 let app: Mcpscope | undefined;
@@ -33,7 +36,12 @@ describe('secrets at rest', () => {
     const db = tempDbFile();
     app = await startTestMcpscope({ db });
     const client = await connectClient(app.mcpUrl, {
-      headers: { authorization: `Bearer ${SECRETS.bearer}`, cookie: `sid=${SECRETS.cookie}`, 'x-api-key': SECRETS.apiKey },
+      headers: {
+        authorization: `Bearer ${SECRETS.bearer}`,
+        cookie: `sid=${SECRETS.cookie}`,
+        'x-api-key': SECRETS.apiKey,
+        referer: `http://localhost:6274/?MCP_PROXY_AUTH_TOKEN=${SECRETS.refererToken}&transport=streamable-http`,
+      },
     });
     // An MCP frame with OAuth fields as JSON keys, and a tool argument called `code` that must stay.
     await client
@@ -57,6 +65,8 @@ describe('secrets at rest', () => {
     expect(call.raw).toContain('"code":"print(1)"');
     expect(call.raw).toMatch(/"access_token":"\[redacted\] \(\d+ chars\)"/);
     expect(call.http?.requestHeaders?.authorization).toMatch(/^Bearer \[redacted\]/);
+    // The Referer keeps its page and its other parameters; only the token's value goes.
+    expect(call.http?.requestHeaders?.referer).toMatch(/^http:\/\/localhost:6274\/\?MCP_PROXY_AUTH_TOKEN=%5Bredacted%5D.*&transport=streamable-http$/);
     await app.close();
     app = undefined;
     check(); // after shutdown: checkpointed into the main file

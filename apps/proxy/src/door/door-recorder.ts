@@ -37,7 +37,6 @@ export class DoorRecorder {
     const ts = now();
     const path = redactUrlSecrets(req.url ?? '/');
     const requestHeaders = capturedHeaders(req.headers);
-    if (requestHeaders.referer !== undefined) requestHeaders.referer = redactUrlSecrets(requestHeaders.referer);
     const record: DoorRecord = {
       id: sink.nextDoorId(),
       rev: 0,

@@ -10,7 +10,6 @@
 import { DOOR_FRAME_SEQ_LIMIT, type DoorRecord } from '@mcpscope/protocol';
 import type { RequestWatch } from '../core/request-watch.js';
 import { capturedHeaders } from '../upstream/captured-headers.js';
-import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { BodyCapture } from './body-capture.js';
 import type { ResponseObserver } from './response-watch.js';
 
@@ -56,7 +55,6 @@ export class DoorWatch implements RequestWatch, ResponseObserver {
     const record = this.record;
     record.status = status;
     record.firstByteMs = this.now() - record.ts;
-    if (headers.location !== undefined) headers.location = redactUrlSecrets(headers.location);
     record.responseHeaders = capturedHeaders(headers);
     const session = headers['mcp-session-id'];
     if (session !== undefined && record.mcpSessionId === undefined) record.mcpSessionId = session;

@@ -1,7 +1,8 @@
 /**
  * A door record as an export may carry it: its headers, path and bodies through the same
  * Redactor as frames (the user's extra keys and paths, echoes of learnt secrets, credentials in
- * URLs). The record was redacted at capture already; this is the export's own pass.
+ * URLs, a `Location`'s or `Referer`'s query too). The record was redacted at capture already; this
+ * is the export's own pass.
  */
 import type { DoorBody, DoorRecord } from '@mcpscope/protocol';
 import type { Redactor } from './export-redaction.js';
@@ -14,7 +15,6 @@ export function redactDoorRecord(redactor: Redactor, record: DoorRecord): DoorRe
     requestHeaders: redactor.headers(record.requestHeaders),
     responseHeaders: redactor.headers(record.responseHeaders),
   };
-  if (out.responseHeaders.location !== undefined) out.responseHeaders = { ...out.responseHeaders, location: redactor.url(out.responseHeaders.location) };
   if (record.requestBody) out.requestBody = body(redactor, record.requestBody);
   if (record.responseBody) out.responseBody = body(redactor, record.responseBody);
   if (record.note !== undefined) out.note = redactor.text(record.note);

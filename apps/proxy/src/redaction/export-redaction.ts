@@ -15,7 +15,7 @@
  */
 import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
-import { isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey } from './secret-names.js';
+import { isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
@@ -175,7 +175,8 @@ export class Redactor {
       if (value.includes(REDACTED)) continue; // already redacted at capture
       const byName = this.keys.has(normalise(name)) ? `${REDACTED} (${value.length} chars)` : redactHeaderValue(name, value);
       if (byName !== value) this.hit(`header ${name.toLowerCase()}`);
-      const next = byName !== value ? byName : this.text(value);
+      // A URL's credentials (a capture made before its Referer was redacted, a user's extra key in a Location's query).
+      const next = byName !== value ? byName : this.text(isUrlHeader(name) ? this.url(value) : value);
       if (next !== value) (out ??= { ...headers })[name] = next;
     }
     return out ?? headers;

@@ -53,6 +53,19 @@ export function isSecretHeader(name: string): boolean {
   return secret;
 }
 
+/**
+ * Headers whose value is a URL: their query's credentials are redacted as a request path's are.
+ * A `Location` answering an OAuth authorization carries the code; a `Referer` from a
+ * browser-based client carries its page's query (the MCP Inspector keeps its proxy's session
+ * token there).
+ */
+const URL_HEADERS = new Set(['referer', 'location', 'content-location']);
+
+/** Whether a header (any case) holds a URL whose query may carry credentials. */
+export function isUrlHeader(name: string): boolean {
+  return URL_HEADERS.has(name.toLowerCase());
+}
+
 /** Query parameters that carry credentials (normalised). */
 const SECRET_QUERY_KEYS = new Set(['code', 'accesstoken', 'refreshtoken', 'idtoken', 'token', 'clientsecret', 'clientassertion', 'codeverifier', 'apikey', 'key', 'password', 'sig', 'signature', 'xamzsignature', 'xamzsecuritytoken', 'xamzcredential']);
 
