@@ -3,8 +3,9 @@
 // (and says so in /api/capture), its start and end are marks, and the marks leave with a JSONL
 // export and come back with its import.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CaptureMark, CaptureStatus, MarksPage } from '@mcpscope/protocol';
+import type { CaptureMark, CaptureStatus, MarksPage, ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
@@ -54,6 +55,39 @@ describe('capture controls', () => {
     expect(marks[1]!.label).toContain('not stored');
     expect(marks[2]!.label).toMatch(/capture resumed: \d+ frames forwarded during the pause were not stored/);
     expect(marks.every((m) => m.afterSeq === head)).toBe(true);
+  });
+
+  it("every open dashboard hears of a mark, a pause and what the pause did not store, without asking", async () => {
+    const events: ServerEvent[] = [];
+    const ws = new WebSocket(`${app.dashboardUrl.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${app.token}` } });
+    ws.on('message', (d) => events.push(JSON.parse(String(d)) as ServerEvent));
+    await new Promise((r) => ws.once('open', r));
+    const captureEvents = () => events.filter((e): e is Extract<ServerEvent, { type: 'capture/update' }> => e.type === 'capture/update');
+    const heard = async (test: (e: Extract<ServerEvent, { type: 'capture/update' }>) => boolean) => {
+      for (let i = 0; i < 200 && !captureEvents().some(test); i++) await new Promise((r) => setTimeout(r, 10));
+      return captureEvents().find(test);
+    };
+    try {
+      await api(app, '/api/marks', { label: 'pushed' });
+      const marked = await heard((e) => e.marks?.some((m) => m.label === 'pushed') === true);
+      expect(marked?.marks?.at(-1)).toMatchObject({ kind: 'mark', label: 'pushed' });
+      expect(marked?.status.state).toBe('recording');
+
+      await api(app, '/api/capture/pause', {});
+      const paused = await heard((e) => e.status.pausedByUser !== undefined);
+      expect(paused?.marks?.at(-1)?.kind).toBe('pause');
+      const lostBefore = paused!.status.notRecorded.frames;
+      await gift('while paused');
+      // Frames not stored change the status, not the marks: the count comes without them.
+      const counted = await heard((e) => e.status.notRecorded.frames >= lostBefore + 2);
+      expect(counted?.marks).toBeUndefined();
+
+      await api(app, '/api/capture/resume', {});
+      const resumed = await heard((e) => e.status.state === 'recording' && e.marks?.at(-1)?.kind === 'resume');
+      expect(resumed?.status.pausedByUser).toBeUndefined();
+    } finally {
+      ws.close();
+    }
   });
 
   it('refuses a mark without a label', async () => {

@@ -4,6 +4,7 @@
  */
 import { READ_ONLY_HINT, useLoadReadOnly, useReadOnly } from './app/read-only.js';
 import { useEffect, useMemo } from 'react';
+import type { ServerEvent } from '@mcpscope/protocol';
 import { ApiClient } from './api/client.js';
 import { ConnectionBanner } from './app/ConnectionBanner.js';
 import { TopbarActions } from './app/TopbarActions.js';
@@ -29,7 +30,7 @@ import { startDoorSync } from './door/door-sync.js';
 import { RerunHost } from './rerun/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
-import { useCaptureSync } from './capture/capture-state.js';
+import { startCaptureSync } from './capture/capture-state.js';
 import { orderKey } from './store/exchange-index.js';
 
 function ModeSwitch() {
@@ -53,11 +54,12 @@ export function App({ token }: { token: string }) {
   const api = useMemo(() => new ApiClient(token), [token]);
   useEffect(() => {
     const door = startDoorSync(api);
-    const stop = startLiveSync(api, useLive, { onEvent: door.onEvent, socketParams: door.socketParams });
+    const capture = startCaptureSync(api);
+    const onEvent = (event: ServerEvent) => (door.onEvent(event), capture.onEvent(event));
+    const stop = startLiveSync(api, useLive, { onEvent, socketParams: door.socketParams });
     return () => (stop(), door.stop());
   }, [api]);
   useKeyboard();
-  useCaptureSync(api);
   const theme = useUi((s) => s.theme);
   useEffect(() => void (document.documentElement.dataset.theme = theme), [theme]);
 

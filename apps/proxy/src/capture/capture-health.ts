@@ -42,8 +42,19 @@ export class CaptureHealth {
   private lastError: { message: string; at: number } | undefined;
   /** Messages already printed, so a failure that repeats every tick is printed once. */
   private readonly told = new Set<string>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(private readonly log: (line: string) => void = (line) => process.stderr.write(`${line}\n`)) {}
+
+  /** Calls `listener` after each change of what `status()` says (the live hub pushes it). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   get paused(): boolean {
     return this.pausedFor !== undefined;
@@ -53,6 +64,7 @@ export class CaptureHealth {
     const first = !this.pausedFor;
     this.pausedFor ??= { reason, since: Date.now() };
     this.noteError(err);
+    this.changed();
     if (first) this.log(`mcpscope: capture paused: ${reason}. Traffic still flows through the tap; capture resumes when the capture file takes writes again.`);
   }
 
@@ -60,6 +72,7 @@ export class CaptureHealth {
     if (!this.pausedFor) return;
     this.log(`mcpscope: capture resumed (${this.lost.frames} frames and ${this.lost.requests} requests were not recorded meanwhile).`);
     this.pausedFor = undefined;
+    this.changed();
   }
 
   /** Whether frames handed to the pipeline are stored now (neither pause is on). */
@@ -75,6 +88,7 @@ export class CaptureHealth {
   pauseByUser(): boolean {
     if (this.userPause) return false;
     this.userPause = { since: Date.now(), lostBefore: this.lost.frames };
+    this.changed();
     this.log('mcpscope: capture paused from the dashboard. Traffic still flows through the tap; what it forwards is not stored until capture resumes.');
     return true;
   }
@@ -84,6 +98,7 @@ export class CaptureHealth {
     if (!this.userPause) return undefined;
     const lost = this.lost.frames - this.userPause.lostBefore;
     this.userPause = undefined;
+    this.changed();
     this.log(`mcpscope: capture resumed from the dashboard (${lost} frames forwarded during the pause were not stored).`);
     return lost;
   }
@@ -91,6 +106,7 @@ export class CaptureHealth {
   notRecorded(frames: number, requests = 0): void {
     this.lost.frames += frames;
     this.lost.requests += requests;
+    this.changed();
   }
 
   /** A frame forwarded but not stored because capture fell behind (see CapturePipeline's held bound). */
@@ -103,6 +119,7 @@ export class CaptureHealth {
   noteError(err: unknown): void {
     const message = err instanceof Error ? err.message : String(err);
     this.lastError = { message, at: Date.now() };
+    this.changed();
     if (this.told.has(message) || this.told.size >= 100) return;
     this.told.add(message);
     if (!this.pausedFor) this.log(`mcpscope: capture failed (${message}); the tap forwards as always.`);

@@ -17,10 +17,18 @@ export interface MarkedCapture {
 }
 
 export class CaptureMarks {
+  private readonly listeners = new Set<() => void>();
+
   constructor(
     private readonly table: MarksTable,
     private readonly capture: MarkedCapture,
   ) {}
+
+  /** Calls `listener` after each mark stored (the live hub pushes the marks). */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** Pauses capture with a `pause` mark where it stopped; undefined when the user had already paused it. */
   pauseByUser(): CaptureMark | undefined {
@@ -57,12 +65,15 @@ export class CaptureMarks {
   }
 
   private mark(kind: CaptureMark['kind'], label: string, ts = Date.now(), afterSeq = this.capture.head): CaptureMark {
+    let stored: CaptureMark;
     try {
-      return this.table.add({ ts, afterSeq, kind, label });
+      stored = this.table.add({ ts, afterSeq, kind, label });
     } catch (err) {
       const problem = storageProblem(err);
       if (problem !== undefined) throw new InspectorError('capture_paused', `The mark could not be stored: ${problem}.`);
       throw err;
     }
+    for (const listener of this.listeners) listener();
+    return stored;
   }
 }

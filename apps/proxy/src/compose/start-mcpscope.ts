@@ -15,7 +15,7 @@ import type { LargeBody } from '../capture/large-writer.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
-import { LiveHub, type LiveHubOptions } from '../hub/live-hub.js';
+import { LiveHub, type CaptureFeed, type LiveHubOptions } from '../hub/live-hub.js';
 import { createTapHandler } from '../tap/tap-handler.js';
 import { createGuard } from '../tap/http/tap-guard.js';
 import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
@@ -95,7 +95,13 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const store = openCaptureStore(dbFile);
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
-  const hub = new LiveHub(store, pipeline, options.hub);
+  const captureFeed: CaptureFeed = {
+    status: () => pipeline.health.status(),
+    marks: () => store.marks.list(),
+    onStatusChange: (listener) => void pipeline.health.onChange(listener),
+    onMarksChange: (listener) => void pipeline.marks.onChange(listener),
+  };
+  const hub = new LiveHub(store, pipeline, { ...options.hub, capture: captureFeed });
   let connections = 0;
   const record = options.capture === false ? () => -1 : (frame: FrameInput, large?: LargeBody) => pipeline.record(frame, large);
   const now = () => performance.timeOrigin + performance.now();
@@ -176,8 +182,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
       capture: {
-        status: () => pipeline.health.status(),
-        marks: () => store.marks.list(),
+        status: captureFeed.status,
+        marks: captureFeed.marks,
         controls: { pause: () => void pipeline.marks.pauseByUser(), resume: () => void pipeline.marks.resumeByUser(), mark: (label) => pipeline.marks.add(label) },
       },
       agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),

@@ -3,9 +3,10 @@
  *
  * Protocol (per socket): `hello` with the store's head (and door `rev`), then, when the client
  * asked for `after=SEQ` (and `requestsRev=REV`), a catch-up from the store, then live deltas
- * batched every ~50 ms. Each flush sends, in this order: `retention` (if frames were removed),
+ * batched every ~50 ms. Each flush sends, in this order: `capture/update` (when the capture's
+ * state or marks changed: capture-feed), `retention` (if frames were removed),
  * `conversations/update`, `sessions/update`, `exchanges/update`, `requests/update` (door records,
- * with their `rev`), and `frames/add` LAST; all carry the same `head`.
+ * with their `rev`), and `frames/add` LAST; all but `capture/update` carry the same `head`.
  *
  * Guarantee, for a client that resumes with `after` = the `head` of the last `frames/add` it
  * received (or of `hello`/the API page it started from):
@@ -24,7 +25,7 @@
  * to UTF-8 bytes too, so a dashboard more costs the tap only the socket write.
  */
 import type { WSContext } from 'hono/ws';
-import type { ConversationSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
+import type { CaptureMark, CaptureStatus, ConversationSummary, FrameView, ServerEvent, SessionSummary } from '@mcpscope/protocol';
 import { toFrameView } from '@mcpscope/protocol';
 import type { CaptureBatch, CapturePipeline } from '../capture/capture-pipeline.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
@@ -36,6 +37,16 @@ export interface LiveHubOptions {
   maxBufferedBytes?: number;
   /** A catch-up larger than this many frames is not streamed: the client reloads from the API. */
   maxCatchUp?: number;
+  /** The capture's state and marks, pushed when they change (none: `mcpscope open`, nothing changes). */
+  capture?: CaptureFeed;
+}
+
+/** Where the hub reads the capture's state and marks, and hears that they changed. */
+export interface CaptureFeed {
+  status(): CaptureStatus;
+  marks(): CaptureMark[];
+  onStatusChange(listener: () => void): void;
+  onMarksChange(listener: () => void): void;
 }
 
 /** Close code sent after `resync`: the client should reload from the API, then reconnect. */
@@ -72,9 +83,24 @@ interface Pending {
   oldestSeq: number;
   head: number;
   rev: number;
+  /** The capture's state (and its marks) changed: read at the flush, sent once however often. */
+  captureChanged: boolean;
+  marksChanged: boolean;
 }
 
-const emptyPending = (head: number, rev: number): Pending => ({ frames: [], exchanges: new Map(), sessions: new Map(), conversations: new Map(), requests: new Map(), removedFrames: 0, oldestSeq: 0, head, rev });
+const emptyPending = (head: number, rev: number): Pending => ({
+  frames: [],
+  exchanges: new Map(),
+  sessions: new Map(),
+  conversations: new Map(),
+  requests: new Map(),
+  removedFrames: 0,
+  oldestSeq: 0,
+  head,
+  rev,
+  captureChanged: false,
+  marksChanged: false,
+});
 
 export class LiveHub {
   private readonly clients = new Set<WSContext>();
@@ -83,6 +109,7 @@ export class LiveHub {
   private readonly flushIntervalMs: number;
   private readonly maxBufferedBytes: number;
   private readonly maxCatchUp: number;
+  private readonly capture: CaptureFeed | undefined;
 
   constructor(
     private readonly store: CaptureReader,
@@ -94,6 +121,9 @@ export class LiveHub {
     this.maxCatchUp = options.maxCatchUp ?? 20_000;
     this.pending = emptyPending(store.head(), store.door.heads().rev);
     pipeline.onBatch((batch) => this.enqueue(batch));
+    this.capture = options.capture;
+    this.capture?.onStatusChange(() => this.captureChanged(false));
+    this.capture?.onMarksChange(() => this.captureChanged(true));
   }
 
   get clientCount(): number {
@@ -131,7 +161,7 @@ export class LiveHub {
   /** Sends everything queued to every client now (also runs every flush interval). */
   flush(): void {
     const p = this.pending;
-    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.conversations.size === 0 && p.requests.size === 0 && p.removedFrames === 0;
+    const idle = p.frames.length === 0 && p.exchanges.size === 0 && p.sessions.size === 0 && p.conversations.size === 0 && p.requests.size === 0 && p.removedFrames === 0 && !p.captureChanged;
     if (idle) {
       if (this.timer) clearInterval(this.timer);
       this.timer = undefined;
@@ -140,6 +170,10 @@ export class LiveHub {
     this.pending = emptyPending(p.head, p.rev);
     if (this.clients.size === 0) return;
     const messages = deltaMessages(p);
+    if (p.captureChanged && this.capture) {
+      const capture: ServerEvent = { type: 'capture/update', status: this.capture.status(), ...(p.marksChanged ? { marks: this.capture.marks() } : {}) };
+      messages.unshift(outgoing(capture));
+    }
     for (const ws of [...this.clients]) {
       const buffered = (ws.raw as Partial<RawSocket> | undefined)?.bufferedAmount ?? 0;
       if (buffered > this.maxBufferedBytes) {
@@ -189,6 +223,18 @@ export class LiveHub {
       p.oldestSeq = batch.retention.oldestSeq;
     }
     p.head = batch.head;
+    this.flushSoon();
+  }
+
+  /** The capture's state changed (a pause, a full disk, each frame not stored while paused): told at the next flush. */
+  private captureChanged(marks: boolean): void {
+    if (this.clients.size === 0) return;
+    this.pending.captureChanged = true;
+    if (marks) this.pending.marksChanged = true;
+    this.flushSoon();
+  }
+
+  private flushSoon(): void {
     if (!this.timer) {
       this.timer = setInterval(() => this.flush(), this.flushIntervalMs);
       this.timer.unref();

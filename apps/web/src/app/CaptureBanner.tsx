@@ -3,7 +3,7 @@
  * itself), or by the user (with Resume right there); and, once capture has fallen behind a large
  * write and dropped frames (CapturePipeline's held bound), how many. Either way the tap still forwards every
  * request, but nothing new is stored, so the timeline is missing what happens meanwhile. The
- * status is polled with the marks (capture/capture-state.ts).
+ * status comes with the marks, pushed by the proxy as it changes (capture/capture-state.ts).
  */
 import type { ApiClient } from '../api/client.js';
 import { refreshCapture, useCapture } from '../capture/capture-state.js';

@@ -333,7 +333,13 @@ export type ServerEvent =
   /** The client fell too far behind: reload from the API from `head`. Nothing is dropped silently. */
   | { type: 'resync'; head: number; reason: string }
   /** Retention removed frames: the dashboard says so. */
-  | { type: 'retention'; head: number; removedFrames: number; oldestSeq: number };
+  | { type: 'retention'; head: number; removedFrames: number; oldestSeq: number }
+  /**
+   * The capture's state changed (a pause, a resume, a full disk, frames not stored), as
+   * `GET /api/capture` tells it; with every mark (`GET /api/marks`) when the marks changed too.
+   * Not sent on connect: a dashboard reads both from the API after `hello`.
+   */
+  | { type: 'capture/update'; status: CaptureStatus; marks?: CaptureMark[] };
 
 export type ExchangeStatusCounts = Partial<Record<ExchangeStatus, number>>;
 
