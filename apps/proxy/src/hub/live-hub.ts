@@ -4,7 +4,7 @@
  * Protocol (per socket): `hello` with the store's head (and door `rev`), then, when the client
  * asked for `after=SEQ` (and `requestsRev=REV`), a catch-up from the store, then live deltas
  * batched every ~50 ms. Each flush sends, in this order: `capture/update` (when the capture's
- * state or marks changed: capture-feed), `retention` (if frames were removed),
+ * state or marks changed: CaptureFeed), `retention` (if frames were removed),
  * `conversations/update`, `sessions/update`, `exchanges/update`, `requests/update` (door records,
  * with their `rev`), and `frames/add` LAST; all but `capture/update` carry the same `head`.
  *
