@@ -26,6 +26,8 @@ interface SessionTools {
   shapes: Map<string, string>;
   /** Tools whose schema was already reported as skipped. */
   skipped: Set<string>;
+  /** When it last moved to the end of the LRU order (see `used`); not part of the snapshot. */
+  epoch: number;
 }
 
 /** The registry's state as plain JSON, for CaptureDeriver snapshots. Compiled schemas are left out: they are compiled again on first use, to the same result. */
@@ -38,6 +40,8 @@ export type ToolRegistryState = [
 
 export class ToolRegistry {
   private readonly sessions = new Map<string, SessionTools>();
+  /** Sessions added or moved to the end of `sessions` so far: each one's `epoch` is its place. */
+  private insertions = 0;
 
   constructor(private readonly validator: ValidatorPort | undefined) {}
 
@@ -53,7 +57,7 @@ export class ToolRegistry {
   static restore(state: ToolRegistryState, validator: ValidatorPort | undefined): ToolRegistry {
     const r = new ToolRegistry(validator);
     for (const [key, tools, shapes, skipped] of state) {
-      const s: SessionTools = { shapes: new Map(shapes), skipped: new Set(skipped) };
+      const s: SessionTools = { shapes: new Map(shapes), skipped: new Set(skipped), epoch: ++r.insertions };
       if (tools) s.tools = new Map(tools.map(([name, tool]) => [name, { tool: copyJson(tool) }]));
       r.sessions.set(key, s);
     }
@@ -88,7 +92,7 @@ export class ToolRegistry {
       if (other?.tools) {
         borrowed = conversationSession;
         // Shapes and skipped schemas stay the calling session's own.
-        s = { tools: other.tools, shapes: s?.shapes ?? new Map(), skipped: s?.skipped ?? other.skipped };
+        s = { tools: other.tools, shapes: s?.shapes ?? new Map(), skipped: s?.skipped ?? other.skipped, epoch: s?.epoch ?? other.epoch };
       }
     }
     const name = params?.name;
@@ -140,18 +144,25 @@ export class ToolRegistry {
     return this.used(sessionKey) ?? this.add(sessionKey);
   }
 
-  /** The session's tools, marked as the most recently used (Map order is the LRU order). */
+  /**
+   * The session's tools, marked as recently used (Map order is the LRU order). A session already
+   * among the newest quarter stays where it is: moving it on every call (a delete and a set)
+   * rebuilt the Map's table every few calls, garbage the tap's GC then had to promote and sweep
+   * (profile-tap, 50 clients on one session). Only the oldest entry is ever evicted, and one in
+   * the newest quarter is never the oldest.
+   */
   private used(sessionKey: string): SessionTools | undefined {
     const s = this.sessions.get(sessionKey);
-    if (s) {
+    if (s && this.insertions - s.epoch > MAX_SESSIONS / 4) {
       this.sessions.delete(sessionKey);
       this.sessions.set(sessionKey, s);
+      s.epoch = ++this.insertions;
     }
     return s;
   }
 
   private add(sessionKey: string): SessionTools {
-    const s: SessionTools = { shapes: new Map(), skipped: new Set() };
+    const s: SessionTools = { shapes: new Map(), skipped: new Set(), epoch: ++this.insertions };
     this.sessions.set(sessionKey, s);
     // Every session keeps its own copy of the server's tool list; a capture left on for days sees
     // thousands of sessions (ChatGPT opens new ones freely). The least recently used go first: a
