@@ -2,7 +2,7 @@
 // is the input with only the `endpoint` data changed, and nothing else is ever held back.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EndpointRewriter, rewriteEndpoint } from '../src/tap/http/legacy-sse.js';
+import { EndpointRewriter, legacySessionKey, rewriteEndpoint } from '../src/tap/http/legacy-sse.js';
 
 function run(input: Buffer, cuts: number[]): { out: string; endpoints: string[] } {
   const endpoints: string[] = [];
@@ -28,6 +28,20 @@ describe('rewriteEndpoint', () => {
     ['https://elsewhere.example/m?sessionId=1', 'https://elsewhere.example/m?sessionId=1'],
   ])('%s → %s', (data, expected) => {
     expect(rewriteEndpoint(data, 'http://up:3000', 'https://pub.example/pre')).toBe(expected);
+  });
+});
+
+describe('legacySessionKey', () => {
+  it.each([
+    // The TypeScript SDK (server-everything on the wire).
+    ['?sessionId=6f1c', '/message', '6f1c'],
+    // The Python SDK and FastMCP: `data: /messages/?session_id=1bed…` (uvicorn on the wire).
+    ['?session_id=1beded10f1764848be4e028989c149e8', '/messages/', '1beded10f1764848be4e028989c149e8'],
+    // Neither: the query names the session, without the credentials it carries.
+    ['?stream=7&token=tok_SECRET_1234', '/rpc', `?stream=7&token=${encodeURIComponent('[redacted] (15 chars)')}`],
+    ['', '/rpc/abc', '/rpc/abc'],
+  ])('%s on %s → %s', (search, pathname, key) => {
+    expect(legacySessionKey(search, pathname)).toBe(key);
   });
 });
 

@@ -4,6 +4,7 @@
  * so those POSTs are recorded as MCP traffic of the same session as the stream: their responses
  * arrive on the stream and must pair with them.
  */
+import { redactUrlSecrets } from '../../redaction/redact-url.js';
 import { rewriteUrl } from './public-origin.js';
 
 /** Message endpoints announced by upstream `endpoint` events (pathnames on the upstream). */
@@ -19,10 +20,17 @@ export class LegacyEndpoints {
   }
 }
 
-/** The session a legacy POST or stream belongs to: the server's `sessionId`, else the whole query. */
+/**
+ * The session a legacy POST or stream belongs to: the server's session id (`sessionId` from the
+ * TypeScript SDK, `session_id` from the Python SDK and FastMCP), else the whole query, its
+ * credentials redacted (the key is stored with every frame and shown: a server that puts a token
+ * in its endpoint URL must not have it stored), else the path. Two streams told apart only by
+ * same-length credentials in such a query would share a key; no SDK makes endpoints like that.
+ */
 export function legacySessionKey(search: string, pathname: string): string {
-  const id = new URLSearchParams(search).get('sessionId');
-  return id ?? (search || pathname);
+  const query = new URLSearchParams(search);
+  const id = query.get('sessionId') ?? query.get('session_id');
+  return id ?? (redactUrlSecrets(search) || pathname);
 }
 
 /**
