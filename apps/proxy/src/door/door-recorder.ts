@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
 import type { RequestWatch } from '../core/request-watch.js';
+import { isMcpEndpoint } from '../core/mcp-endpoint.js';
 import { capturedHeaders } from '../upstream/captured-headers.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import { BodyCapture, keepsBodies } from './body-capture.js';
@@ -53,7 +54,7 @@ export class DoorRecorder {
     };
     if (req.headers.host !== undefined) record.host = req.headers.host;
     if (requestHeaders['user-agent'] !== undefined) record.userAgent = requestHeaders['user-agent'];
-    if (doorPathname(path) === this.deps.mcpPath) record.mcp = true;
+    if (isMcpEndpoint(doorPathname(path), this.deps.mcpPath)) record.mcp = true;
     if (typeof req.headers['mcp-session-id'] === 'string') record.mcpSessionId = req.headers['mcp-session-id'];
 
     const withBodies = !record.mcp && keepsBodies(doorRole(record));

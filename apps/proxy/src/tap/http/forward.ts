@@ -23,11 +23,13 @@ import { isProtectedResourceMetadataPath, rewriteProtectedResourceMetadata } fro
 import { statelessSessionKey } from './session-key.js';
 import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-request.js';
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
+import { isMcpEndpoint } from '../../core/mcp-endpoint.js';
 import { MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
 import { hasRequestBody, isStreamed, readRequestBody, type RequestBody } from './request-body.js';
 import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './door-frames.js';
 import { RequestRecorder } from './request-recorder.js';
-import { BodyRecorder, NOT_RECORDED, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
+import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
+import { redactUrlSecrets } from '../../redaction/redact-url.js';
 import { rewriteOriginHeaders, sendRewrittenMetadata } from './rewritten-response.js';
 
 export interface ForwardDeps {
@@ -98,7 +100,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const pathname = q === -1 ? url : url.slice(0, q);
   const search = q === -1 ? '' : url.slice(q);
   const isLegacyPost = deps.legacy.has(pathname);
-  const recordHere = pathname === deps.mcpPath || isLegacyPost;
+  const recordHere = isMcpEndpoint(pathname, deps.mcpPath) || isLegacyPost;
   const startTs = deps.now();
   const connectionId = deps.nextConnectionId();
   const streamed = isStreamed(body) ? body : undefined;
@@ -184,7 +186,7 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
   // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
   let wroteBody = false;
   if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
-  const recorder = responseRecorder(recordHere, isSse, isLegacyPost, up.statusCode, frames, deps.maxBodyBytes);
+  const recorder = responseRecorder(recordHere, isSse, isLegacyPost, up, frames, deps.maxBodyBytes);
   // A GET on the MCP path may be legacy HTTP+SSE: its `endpoint` event must point back here.
   const rewriter =
     recordHere && isSse && method === 'GET'
@@ -236,10 +238,21 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
   });
 }
 
-function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, status: number, frames: ResponseFrames, maxBodyBytes: number | undefined): ResponseRecorder {
+function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, up: UpstreamResponse, frames: ResponseFrames, maxBodyBytes: number | undefined): ResponseRecorder {
   if (!recordHere) return NOT_RECORDED;
+  const status = up.statusCode;
+  const location = REDIRECTS.has(status) ? headerValue(up.headers, 'location') : undefined;
+  if (location !== undefined) return new RedirectRecorder(frames, redirectMessage(status, redactUrlSecrets(location)));
   if (isSse) return new SseRecorder(frames);
   // A legacy POST's body is `Accepted`, not a message: only failures are worth recording.
   if (isLegacyPost && status < 400) return NOT_RECORDED;
   return new BodyRecorder(frames, maxBodyBytes);
+}
+
+/** The statuses that send a client elsewhere with a `Location` (304 is a cache answer, not one). */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** What a redirected MCP request's transport row says: where the server sent it, and the fix. */
+function redirectMessage(status: number, location: string): string {
+  return `the server answered ${status} and sent the request to ${location} instead of answering it: a client that follows redirects sends it again there, through the tap; one that does not fails here. Point --target (and your client) at ${location} to skip the round trip.`;
 }

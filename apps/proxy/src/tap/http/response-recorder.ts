@@ -4,7 +4,7 @@
  * when it ends. Both write to `ResponseFrames`, whose session and transport a legacy `endpoint`
  * event may still change.
  */
-import { SseParser, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
+import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
 import type { RecordFrame } from './door-frames.js';
 import { CappedText } from './capped-text.js';
 import type { LargeBody } from '../../capture/large-writer.js';
@@ -92,6 +92,35 @@ export class BodyRecorder implements ResponseRecorder {
     const text = collected.text();
     if (text.length === 0) return;
     frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: text, http: collected.cut ? { ...frames.http, cut: { size: collected.size } } : frames.http });
+  }
+
+  broke(): void {
+    this.end();
+  }
+}
+
+/**
+ * A redirect on the MCP endpoint: no message came back, the client was sent elsewhere. What it
+ * waited for ends here as a transport row that says where and why (a body, if any, is a page for
+ * browsers, not a message). A client that follows the redirect sends the request again there as a
+ * new exchange.
+ */
+export class RedirectRecorder implements ResponseRecorder {
+  readonly resumable = false;
+  private recorded = false;
+
+  constructor(
+    private readonly frames: ResponseFrames,
+    private readonly message: string,
+  ) {}
+
+  push(): void {}
+
+  end(): void {
+    if (this.recorded) return;
+    this.recorded = true;
+    const frames = this.frames;
+    frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'transport', raw: transportFrameText('redirected', this.message), http: frames.http });
   }
 
   broke(): void {
