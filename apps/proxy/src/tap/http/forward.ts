@@ -254,5 +254,5 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 /** What a redirected MCP request's transport row says: where the server sent it, and the fix. */
 function redirectMessage(status: number, location: string): string {
-  return `the server answered ${status} and sent the request to ${location} instead of answering it: a client that follows redirects sends it again there, through the tap; one that does not fails here. Point --target (and your client) at ${location} to skip the round trip.`;
+  return `the server answered ${status} and sent the request to ${location} instead of answering it: a client that follows redirects sends it again there, through the tap; one that does not fails here. Point --target at ${location}, and your client at the same path on the tap, to skip the round trip.`;
 }

@@ -1,8 +1,8 @@
 /**
  * Records what an upstream response carries, chunk by chunk as the tap forwards it: an SSE
  * stream's events, one frame each, or a JSON body collected (bounded, capped-text.ts) and recorded
- * when it ends. Both write to `ResponseFrames`, whose session and transport a legacy `endpoint`
- * event may still change.
+ * when it ends, or, for a redirect, the transport row that ends what it answered. All write to
+ * `ResponseFrames`, whose session and transport a legacy `endpoint` event may still change.
  */
 import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
 import type { RecordFrame } from './door-frames.js';
