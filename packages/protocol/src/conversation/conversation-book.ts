@@ -11,6 +11,7 @@
  * (its `epoch`), so a busy capture does not pay two Map writes per frame for exact LRU.
  */
 import type { ExchangeStatus } from '../model/exchange.js';
+import { leftNewestQuarter } from '../model/lru-order.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { ConversationChurn, ConversationSummary, EraLane, JoinEvidence } from './conversation-summary.js';
 import { emptyLane, moveSessionEvents } from './era-lane.js';
@@ -284,7 +285,7 @@ export class ConversationBook {
 
   /** Whether a record has drifted out of the newest quarter of a map of `max` (and should move to its end). */
   private stale(epoch: number, max: number): boolean {
-    return this.insertions - epoch > max / 4;
+    return leftNewestQuarter(epoch, this.insertions, max);
   }
 
   live(key: string | undefined): ConvRecord | undefined {

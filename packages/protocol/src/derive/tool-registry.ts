@@ -8,6 +8,7 @@ import type { CompileResult, ValidatorPort } from '../diagnostics/validator-port
 import { copyJson } from '../model/json-copy.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
 import { joinPath } from '../model/json-path.js';
+import { leftNewestQuarter } from '../model/lru-order.js';
 import { type Finding } from './item-context.js';
 
 /** Sessions whose tool lists are kept (least recently used dropped first). */
@@ -144,16 +145,10 @@ export class ToolRegistry {
     return this.used(sessionKey) ?? this.add(sessionKey);
   }
 
-  /**
-   * The session's tools, marked as recently used (Map order is the LRU order). A session already
-   * among the newest quarter stays where it is: moving it on every call (a delete and a set)
-   * rebuilt the Map's table every few calls, garbage the tap's GC then had to promote and sweep
-   * (profile-tap, 50 clients on one session). Only the oldest entry is ever evicted, and one in
-   * the newest quarter is never the oldest.
-   */
+  /** The session's tools, marked as recently used (Map order is the LRU order: model/lru-order.ts). */
   private used(sessionKey: string): SessionTools | undefined {
     const s = this.sessions.get(sessionKey);
-    if (s && this.insertions - s.epoch > MAX_SESSIONS / 4) {
+    if (s && leftNewestQuarter(s.epoch, this.insertions, MAX_SESSIONS)) {
       this.sessions.delete(sessionKey);
       this.sessions.set(sessionKey, s);
       s.epoch = ++this.insertions;
