@@ -6,6 +6,8 @@
  *   README.md         the repository's
  *   dist/cli/mcpscope.js  the proxy and every workspace module it imports (packages/protocol), in
  *                     one ESM bundle; registry packages stay imports, installed by npm as usual.
+ *   dist/cli/tick-thread.js  the capture's writer thread (capture/tick-thread.ts), a worker module
+ *                     the bundle starts from beside itself, bundled the same way.
  *                     Two levels below the root, as apps/proxy/src/<layer>/ is below apps/proxy/,
  *                     so module-relative URLs (core/version.ts, core/web-root.ts) hold in both
  *   dist/web/         the dashboard as Vite built it (apps/web/dist), found by core/web-root.ts
@@ -81,8 +83,10 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
   try {
     const seen = new Set<string>();
     await build({
-      entryPoints: [path('apps/proxy/src/commands/cli.ts')],
-      outfile: join(stage, 'dist', 'cli', 'mcpscope.js'),
+      // The CLI, and the worker module it starts beside itself (capture/answering-worker.ts's
+      // `moduleWorkerUrl`): each a bundle of its own.
+      entryPoints: { mcpscope: path('apps/proxy/src/commands/cli.ts'), 'tick-thread': path('apps/proxy/src/capture/tick-thread.ts') },
+      outdir: join(stage, 'dist', 'cli'),
       bundle: true,
       platform: 'node',
       format: 'esm',

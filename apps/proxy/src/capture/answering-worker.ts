@@ -3,12 +3,23 @@
  * and counts its answers in shared memory, so the tap's thread can also wait for an answer
  * synchronously: closing a store must end with the file settled, and `close()` is synchronous.
  *
- * The worker is plain JavaScript evaluated from a string (it then runs the same way from source,
- * the build and the bundle); WORKER_ANSWER defines its `port` and `answer(message)`, and it must
- * answer a `{ type: 'stop' }` message (closing what it holds) with `answer(...)`, then close the
- * port.
+ * A worker is either plain JavaScript evaluated from a string (WORKER_ANSWER defines its `port` and
+ * `answer(message)`), or a module of its own (`workerAnswerer()` gives it the same two), started
+ * from its URL beside the module that starts it (`moduleWorkerUrl`). Either must answer a
+ * `{ type: 'stop' }` message (closing what it holds) with an answer whose `id` is -1, then close the port.
+ *
+ * A module worker runs from three layouts: the tsc build (`dist/capture/x.js`), the published
+ * bundle (`dist/cli/x.js`, a second entry beside `mcpscope.js`: release/pack.ts), and the
+ * TypeScript source under tsx or vitest (`src/capture/x.ts`). The source needs tsx's loader in
+ * the worker, and the `mcpscope-source` condition for the workspace packages, as vitest gives the
+ * main thread; Node 20 does not pass `--import` on to a worker, so a small evaluated bootstrap
+ * registers both before importing the module.
  */
-import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { MessageChannel, Worker, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 
 /** For a worker's source: `port`, and `answer(message)` which posts and counts. */
 export const WORKER_ANSWER = `
@@ -21,6 +32,52 @@ const answer = (message) => {
 };
 `;
 
+/** For a module worker: the port it answers on, and `answer(message)`, which posts and counts. */
+export function workerAnswerer(): { port: MessagePort; answer(message: unknown): void } {
+  const data = workerData as { port: MessagePort; answered: SharedArrayBuffer };
+  const answered = new Int32Array(data.answered);
+  return {
+    port: data.port,
+    answer(message) {
+      data.port.postMessage(message);
+      Atomics.add(answered, 0, 1);
+      Atomics.notify(answered, 0);
+    },
+  };
+}
+
+/**
+ * The URL of a worker module named `name` beside `base` (the starting module's `import.meta.url`),
+ * in whichever layout runs (see the header): `name.ts` from source, `name.js` built or bundled.
+ */
+export function moduleWorkerUrl(name: string, base: string): URL {
+  return new URL(`./${name}${base.endsWith('.ts') ? '.ts' : '.js'}`, base);
+}
+
+/** Starts a worker module from TypeScript source: tsx's loader and the source condition, then the module. */
+const SOURCE_BOOT = `
+const { workerData } = require('node:worker_threads');
+require('node:module').register(workerData.sourceCondition);
+import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.entry); });
+`;
+
+/** A loader hook that resolves workspace packages to their TypeScript (package.json's `mcpscope-source`). */
+const SOURCE_CONDITION = `data:text/javascript,${encodeURIComponent('export async function resolve(s, c, next) { return next(s, { ...c, conditions: [...c.conditions, "mcpscope-source"] }); }')}`;
+
+function startWorker(entry: string | URL, workerData: Record<string, unknown>, transferList: MessagePort[]): Worker {
+  if (typeof entry === 'string') return new Worker(entry, { eval: true, workerData, transferList });
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData, transferList });
+  const tsx = pathToFileURL(tsxEsmApi(entry)).href;
+  return new Worker(SOURCE_BOOT, { eval: true, workerData: { ...workerData, entry: entry.href, tsx, sourceCondition: SOURCE_CONDITION }, transferList });
+}
+
+/** tsx's ESM loader API (its `import` export: the `require` one cannot register hooks in a worker), found from `from`. */
+function tsxEsmApi(from: URL): string {
+  const manifest = createRequire(from).resolve('tsx/package.json');
+  const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports: Record<string, { import: { default: string } }> }).exports;
+  return join(dirname(manifest), exports['./esm/api']!.import.default);
+}
+
 /** How long `stop()` waits for the worker to close what it holds. */
 const STOP_WAIT_MS = 5000;
 
@@ -32,13 +89,14 @@ export class AnsweringWorker<A> {
 
   /** Starts the thread. `onAnswer` gets each answer; `onGone` once, if the thread fails or exits before `stop()`. */
   constructor(
-    source: string,
+    /** The worker's source text, or its module's URL (`moduleWorkerUrl`). */
+    source: string | URL,
     workerData: Record<string, unknown>,
     private readonly onAnswer: (answer: A) => void,
     private readonly onGone: (error: Error) => void,
   ) {
     const { port1, port2 } = new MessageChannel();
-    const worker = new Worker(source, { eval: true, workerData: { ...workerData, port: port2, answered: this.answered.buffer }, transferList: [port2] });
+    const worker = startWorker(source, { ...workerData, port: port2, answered: this.answered.buffer }, [port2]);
     worker.on('error', (err) => this.gone(err));
     worker.on('exit', () => this.gone(new Error('the thread stopped')));
     // It must not keep a process alive that is otherwise done.
@@ -79,10 +137,20 @@ export class AnsweringWorker<A> {
     const port = this.port;
     if (!port) return;
     this.port = undefined;
-    const seen = Atomics.load(this.answered, 0);
     port.postMessage({ type: 'stop' });
     // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
-    Atomics.wait(this.answered, 0, seen, STOP_WAIT_MS);
+    // Its answer is the one with id -1: a worker still starting answers `ready` first.
+    const deadline = Date.now() + STOP_WAIT_MS;
+    for (;;) {
+      const seen = Atomics.load(this.answered, 0);
+      let stopped = false;
+      for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port)) {
+        if ((m.message as { id?: unknown }).id === -1) stopped = true;
+        else this.onAnswer(m.message as A);
+      }
+      if (stopped || Date.now() >= deadline) break;
+      Atomics.wait(this.answered, 0, seen, Math.max(1, deadline - Date.now()));
+    }
     port.close();
     void this.worker!.terminate();
     this.worker = undefined;

@@ -38,40 +38,24 @@
  * tick the deriver or the store fails on for any other reason keeps its frames without derived
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
-import { classifyText, type CaptureDeriver, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Frame, type FrameInput, type Message, type SessionSummary } from '@mcpscope/protocol';
+import { classifyText, type CaptureDeriver, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { derive, type DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
-import { Retention, type RetentionLimits, type Trim } from './retention.js';
+import { Retention, type RetentionLimits } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import type { WriteOutcome, WriteResult, WriteSet } from './capture-store.js';
+import type { EncodedWrite, WriteOutcome, WriteResult } from './capture-store.js';
+import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
 import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
 import { DoorQueue } from './door-queue.js';
 import { importInto, type ImportBatch } from './capture-import.js';
 
 export type { ImportBatch } from './capture-import.js';
 
-export interface CaptureBatch {
-  frames: Frame[];
-  exchanges: ExchangeSummary[];
-  /** Each exchange as the JSON text the store wrote, in `exchanges` order (set once written). */
-  exchangeJson?: string[];
-  sessions: SessionSummary[];
-  conversations: ConversationSummary[];
-  diagnostics: Diagnostic[];
-  head: number;
-  /** Door records written this tick, with the JSON text stored (each at its latest state). */
-  requests: { id: number; json: string }[];
-  /** The highest door-record `rev` written so far. */
-  requestsRev: number;
-  /** Set when retention removed old frames after this batch was written. */
-  retention?: Trim;
-}
-
-export type BatchListener = (batch: CaptureBatch) => void;
+export type { BatchListener, CaptureBatch } from './capture-batch.js';
 
 /**
  * How long frames gather before they are written (see the header). Each write has a cost of its
@@ -118,15 +102,19 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  private readonly deriver: CaptureDeriver;
-  /** Frames derived since the stored snapshot was taken. */
+  /**
+   * The capture's deriver while this thread derives: until the tick writer's thread is up (then it
+   * takes deriving over: tick-writer.ts), on `:memory:`, and after that thread died.
+   */
+  private deriver: CaptureDeriver | undefined;
+  /** Frames derived here since the stored snapshot was taken. */
   private sinceSnapshot: number;
   readonly retention: Retention;
   /** Door records waiting for a tick (door-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
   /** While paused: the write the store refused, retried by `retryTimer`. */
-  private held: { set: WriteSet & DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
+  private held: { write: EncodedWrite; derived?: DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** Writes large frames off this thread (a capture file only: a worker cannot share `:memory:`). */
   private readonly largeWriter: LargeWriter | undefined;
@@ -156,13 +144,14 @@ export class CapturePipeline {
     this.health = health;
     this.marks = new CaptureMarks(store.marks, this);
     this.seq = store.head();
-    const warm = warmDeriver(store);
-    this.deriver = warm.deriver;
-    this.sinceSnapshot = warm.replayed;
+    this.sinceSnapshot = 0;
+    this.warmHere();
     this.retention = new Retention(store, limits);
     this.retention.enforce();
     this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (now) => this.schedule(now), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
+    // Capture goes on without the thread, on this one: slower, so it is said, not silent.
+    store.onThreadGone((err) => this.health.noteError(err));
   }
 
   /** A body for the large-frame writer, or undefined (no capture file, paused, or closed). */
@@ -320,7 +309,7 @@ export class CapturePipeline {
     }
     this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
-    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => saveSnapshot(this.store, this.deriver, this.seq));
+    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => (this.deriver ? saveSnapshot(this.store, this.deriver, this.seq) : this.store.snapshotOnThread()));
     this.closed = true;
     this.wake();
   }
@@ -359,17 +348,33 @@ export class CapturePipeline {
       this.queuedChars = Math.max(0, this.queuedChars);
     }
     if (split) this.schedule(true);
-    let derived = NOTHING_DERIVED;
-    if (frames.length > 0) {
-      try {
-        derived = derive(this.deriver, frames, this.largeMessages);
-      } catch (err) {
-        // A frame the deriver could not take: the frames are still evidence, stored underived.
-        this.health.noteError(err);
-      }
+    // Between writes, with everything derived here committed: where deriving happens may change.
+    if (this.deriver && this.store.threadCanDerive) {
+      this.store.adoptDeriving();
+      this.deriver = undefined;
+    } else if (!this.deriver && !this.store.threadDerives) {
+      this.warmHere(); // the thread died between writes
     }
     // The large frame goes to its writer once the frames before it are committed.
-    this.write({ ...derived, frames, requests }, frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
+    this.write(frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
+  }
+
+  /** A deriver of this thread's, warmed from the store (as opening a capture does: deriver-snapshot.ts). */
+  private warmHere(): void {
+    const warm = warmDeriver(this.store);
+    this.deriver = warm.deriver;
+    this.sinceSnapshot = warm.replayed;
+  }
+
+  /** Derives `frames` here; a frame the deriver cannot take leaves them all underived (still evidence, stored). */
+  private deriveHere(frames: Frame[]): DerivedBatch {
+    if (frames.length === 0) return NOTHING_DERIVED;
+    try {
+      return derive(this.deriver!, frames, this.largeMessages);
+    } catch (err) {
+      this.health.noteError(err);
+      return NOTHING_DERIVED;
+    }
   }
 
   /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
@@ -404,33 +409,67 @@ export class CapturePipeline {
   }
 
   /**
-   * Stores one tick (on the tick writer's thread when it runs: its answer comes later); on a
-   * storage failure, holds it and pauses (see the header). `then` runs after a successful write.
+   * Stores one tick: derived and encoded on the tick writer's thread once it derives, else here
+   * (and written on that thread when it runs). Its answer comes later; on a storage failure the
+   * write is held and capture pauses (see the header). `then` runs after a successful write.
+   * `underived` writes the frames and door records alone (their derived rows were refused).
    */
-  private write(set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
+  private write(frames: Frame[], requests: DoorRecord[], then?: () => void, underived = false): void {
     this.writing = true;
-    this.store.writeSoon(set, (outcome) => {
+    const done = (outcome: WriteOutcome, here?: { derived: DerivedBatch; encoded: EncodedWrite }) => {
       this.writing = false;
-      this.landed(outcome, set, frames, requests, then);
+      this.landed(outcome, frames, requests, here, then);
       if (!this.closed && (this.queue.length > 0 || this.doorQueue.size > 0)) this.schedule();
       this.wake();
-    });
+    };
+    if (!this.deriver) return this.store.tickSoon({ frames, requests, messages: this.largeMessagesOf(frames) }, done);
+    const derived = underived ? NOTHING_DERIVED : this.deriveHere(frames);
+    const encoded = this.store.encode({ ...derived, frames, requests });
+    this.store.writeSoon(encoded, frames, (outcome) => done(outcome, { derived, encoded }));
   }
 
-  private landed(outcome: WriteOutcome, set: WriteSet & DerivedBatch, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
+  /** What the stored large frames among `frames` read as, by index, for the thread's deriver. */
+  private largeMessagesOf(frames: Frame[]): [number, Message][] {
+    const out: [number, Message][] = [];
+    for (let i = 0; i < frames.length; i++) {
+      const message = frames[i]!.stored && this.largeMessages.get(frames[i]!);
+      if (message) out.push([i, message]);
+    }
+    return out;
+  }
+
+  private landed(outcome: WriteOutcome, frames: Frame[], requests: DoorRecord[], here: { derived: DerivedBatch; encoded: EncodedWrite } | undefined, then?: () => void): void {
+    for (const noted of outcome.noted ?? []) this.health.noteError(noted);
     if (outcome.ok) {
-      this.written(set, frames, requests, outcome.result);
+      this.written(outcome.result, frames, requests, here?.derived);
       if (!this.held) then?.();
       return;
     }
+    if (outcome.gone) return this.threadGone(outcome.gone.committed, frames, requests, then);
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined) return this.pause(problem, outcome.failure, { set, frames, requests });
+    const held = outcome.held ?? here?.encoded;
+    if (problem !== undefined && held) return this.pause(problem, outcome.failure, { write: held, derived: here?.derived, frames, requests });
     this.health.noteError(outcome.failure);
-    if (set.exchanges.length + set.sessions.length + set.diagnostics.length + set.conversations.length > 0) {
-      // Not the storage: something derived from these frames. Keep the frames themselves.
-      return this.write({ ...NOTHING_DERIVED, frames, requests }, frames, requests, then);
+    // Not the storage: something derived from these frames. Keep the frames themselves (the
+    // tick writer's thread has tried that already for what it derived).
+    if (here && hasRows(here.derived)) {
+      return this.write(frames, requests, then, true);
     }
     this.health.notRecorded(frames.length, requests.length);
+  }
+
+  /**
+   * The tick writer's thread died under a write it was deriving. Deriving comes back here, from
+   * the store as a restart would (its snapshot, and every frame committed after it), then the write
+   * is made again here, unless it had committed: then its summaries are read back for listeners.
+   */
+  private threadGone(committed: boolean, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
+    this.warmHere();
+    if (!committed) return this.write(frames, requests, then);
+    const rows = this.store.exchangesUpdatedAfter(frames[0]!.seq - 1, Number.MAX_SAFE_INTEGER);
+    const texts: WriteResult = { exchangeIds: rows.map((r) => r.id), exchanges: rows.map((r) => r.summary), sessions: [], conversations: [], requests: requests.map((r) => JSON.stringify(r)) };
+    this.written(texts, frames, requests);
+    then?.();
   }
 
   private pause(reason: string, err: unknown, held: NonNullable<CapturePipeline['held']>): void {
@@ -451,7 +490,7 @@ export class CapturePipeline {
     const held = this.held!;
     if (this.writing) return;
     this.writing = true;
-    this.store.writeSoon(held.set, (outcome) => {
+    this.store.writeSoon(held.write, held.frames, (outcome) => {
       this.writing = false;
       if (!outcome.ok) {
         if (storageProblem(outcome.failure) === undefined) {
@@ -463,7 +502,7 @@ export class CapturePipeline {
         return;
       }
       this.resume();
-      this.written(held.set, held.frames, held.requests, outcome.result);
+      this.written(outcome.result, held.frames, held.requests, held.derived);
     });
   }
 
@@ -474,14 +513,16 @@ export class CapturePipeline {
     this.health.resume();
   }
 
-  /** After a write: retention, the snapshot now and then, and the listeners. */
-  private written(derived: DerivedBatch, frames: Frame[], requests: DoorRecord[], written: WriteResult): void {
-    const batch: CaptureBatch = { ...derived, frames, head: this.seq, exchangeJson: written.exchanges, requests: requests.map((r, i) => ({ id: r.id, json: written.requests[i]! })), requestsRev: this.doorQueue.rev };
+  /** After a write: retention, the snapshot now and then (when this thread derives), and the listeners. */
+  private written(texts: WriteResult, frames: Frame[], requests: DoorRecord[], derived?: DerivedBatch): void {
+    const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.seq, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
     const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;
-    if (this.sinceSnapshot >= SNAPSHOT_EVERY) {
-      this.guard(() => saveSnapshot(this.store, this.deriver, batch.head));
+    if (this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
+      // As of this write's last frame: frames queued meanwhile are not derived yet.
+      const deriver = this.deriver;
+      this.guard(() => saveSnapshot(this.store, deriver, frames[frames.length - 1]!.seq));
       this.sinceSnapshot = 0;
     }
     for (const listener of this.listeners) this.guard(() => listener(batch));
@@ -501,4 +542,9 @@ export class CapturePipeline {
 /** Whether a body is read as MCP traffic when redacting (see `record`). */
 function isMcpBody(path: string | undefined, raw: string): boolean {
   return !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw);
+}
+
+/** Whether a write derived any row (else a refused write has nothing to leave out). */
+function hasRows(derived: DerivedBatch): boolean {
+  return derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length > 0;
 }

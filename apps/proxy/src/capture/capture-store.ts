@@ -17,8 +17,9 @@ import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
-import { TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
-import { TickWriter } from './tick-writer.js';
+import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
+import { TickWriter, isGone, type TickWriteFailure } from './tick-writer.js';
+import type { EncodedWrite, ThreadFailure, TickRequest } from './tick-thread.js';
 
 export { sortKey, type FrameRow } from './capture-reader.js';
 
@@ -36,12 +37,10 @@ export interface WriteSet {
   requests?: readonly DoorRecord[];
 }
 
-export interface WriteResult {
-  /** Each exchange's summary as stored, in `exchanges` order. */
-  exchanges: string[];
-  /** Each door record as stored, in `requests` order. */
-  requests: string[];
-}
+/** What one write stored, as JSON texts (tick-ops.ts). */
+export type WriteResult = TickTexts;
+
+export type { EncodedWrite } from './tick-thread.js';
 
 /**
  * Creates `path` readable by its owner only (0600), unless it exists. SQLite gives the WAL and
@@ -95,8 +94,17 @@ function openWritable(file: string): { db: SqliteDatabase; lock: CaptureFileLock
  */
 export const TICK_WRITER_AFTER_FRAMES = 0;
 
-/** A write's outcome, as `writeSoon` delivers it. */
-export type WriteOutcome = { ok: true; result: WriteResult } | { ok: false; failure: unknown };
+/**
+ * A write's outcome, as `writeSoon` and `tickSoon` deliver it. A failed tick that the thread
+ * derived comes with its encoded list (`held`), to hold and retry as it is; `gone` says the thread
+ * died under it, and whether the write had committed first.
+ */
+export type WriteOutcome =
+  | { ok: true; result: WriteResult; noted?: ThreadFailure[] }
+  | { ok: false; failure: unknown; held?: EncodedWrite; noted?: ThreadFailure[]; gone?: { committed: boolean } };
+
+/** The frames and door records of a tick the thread derives (tick-thread.ts). */
+export type TickWork = Omit<TickRequest, 'type' | 'id' | 'links'>;
 
 export interface CaptureStoreOptions {
   /**
@@ -119,6 +127,7 @@ export class CaptureStore extends CaptureReader {
   /** Started likewise; writes go there once it is ready (see writeSoon). */
   private tickWriter: TickWriter | undefined;
   private readonly threadWritesAfter: number;
+  private threadGoneListener: ((error: Error) => void) | undefined;
   private framesWritten = 0;
 
   constructor(
@@ -134,12 +143,12 @@ export class CaptureStore extends CaptureReader {
   }
 
   /** One write's statement list and the texts it stores. */
-  private encode(set: WriteSet): { ops: unknown[]; result: WriteResult } {
+  encode(set: WriteSet): EncodedWrite {
     const ops = new TickOps();
     ops.frames(set.frames);
-    const requests = set.requests && set.requests.length > 0 ? ops.door(set.requests) : [];
-    const exchanges = ops.derived(set, set.frames[0]?.seq ?? 0, this.annotate);
-    return { ops: ops.ops, result: { exchanges, requests } };
+    if (set.requests && set.requests.length > 0) ops.door(set.requests);
+    ops.derived(set, set.frames[0]?.seq ?? 0, this.annotate);
+    return { ops: ops.ops, texts: ops.texts };
   }
 
   private readonly annotate = (ex: ExchangeSummary) => this.replayLinks.annotate(ex);
@@ -150,45 +159,97 @@ export class CaptureStore extends CaptureReader {
    * (the live hub sends that text as it is).
    */
   write(set: WriteSet): WriteResult {
-    const { ops, result } = this.encode(set);
+    const { ops, texts } = this.encode(set);
     this.writeTransaction(ops);
     this.wrote(set.frames.length);
-    return result;
+    return texts;
   }
 
   /**
-   * Writes like `write`, on the tick writer's thread once it runs (then `landed` runs from a later
-   * turn of the event loop, or from `settleWrites()`), else here and now (`landed` runs before
-   * this returns). One write at a time: call again only after `landed`.
+   * Writes an encoded write (`encode`) of `frames`, on the tick writer's thread when it runs (then
+   * `landed` runs from a later turn of the event loop, or from `settleWrites()`), else here and now
+   * (`landed` runs before this returns). One write at a time: call again only after `landed`.
    */
-  writeSoon(set: WriteSet, landed: (outcome: WriteOutcome) => void): void {
-    const { ops, result } = this.encode(set);
+  writeSoon(write: EncodedWrite, frames: readonly Frame[], landed: (outcome: WriteOutcome) => void): void {
     const writer = this.tickWriter;
-    if (!writer?.ready) return this.writeHere(ops, set.frames.length, result, landed);
-    writer.write(ops, (failure) => {
-      // The thread died (out of memory, a crash): this write, and every one after, runs on this
-      // connection instead, unless it died after its commit, which the write's first frame tells
-      // (a transaction is all or nothing; writing it again would fail on the frame's seq).
-      const committed = failure !== undefined && !writer.ready && set.frames.length > 0 && this.hasFrame(set.frames[0]!.seq);
-      if (failure && !writer.ready && !committed) return this.writeHere(ops, set.frames.length, result, landed);
-      if (failure && !committed) return landed({ ok: false, failure });
-      this.wrote(set.frames.length);
-      landed({ ok: true, result });
+    if (!writer?.ready) return this.writeHere(write, frames.length, landed);
+    writer.write(write.ops, (answer) => {
+      // The thread died: this write, and every one after, runs on this connection instead, unless
+      // it died after its commit (writing it again would fail on the first frame's seq).
+      if (isGone(answer)) {
+        if (this.committed(frames)) return this.landedOk(write.texts, frames.length, landed);
+        return this.writeHere(write, frames.length, landed);
+      }
+      if (answer.error) return landed({ ok: false, failure: threadFailure(answer.error) });
+      this.landedOk(write.texts, frames.length, landed);
     });
+  }
+
+  /**
+   * Has the tick writer's thread derive, encode and write a tick (after `adoptDeriving`); `landed`
+   * runs from a later turn of the event loop, or from `settleWrites()`. A thread that dies under it
+   * lands as `gone`: the caller derives again, here.
+   */
+  tickSoon(work: TickWork, landed: (outcome: WriteOutcome) => void): void {
+    const writer = this.tickWriter!;
+    writer.tick({ ...work, links: this.replayLinks.takeNew() }, (answer) => {
+      if (isGone(answer)) return landed({ ok: false, failure: answer, gone: { committed: this.committed(work.frames) } });
+      if (answer.error) return landed({ ok: false, failure: threadFailure(answer.error), held: answer.held, noted: answer.noted });
+      this.wrote(work.frames.length);
+      landed({ ok: true, result: answer.texts!, ...(answer.noted ? { noted: answer.noted } : {}) });
+    });
+  }
+
+  /** Whether the tick writer's thread can take deriving over now (it is up, and not deriving yet). */
+  get threadCanDerive(): boolean {
+    return this.tickWriter?.ready === true && !this.tickWriter.derives;
+  }
+
+  /** Whether ticks go to the thread to be derived there (see tickSoon). */
+  get threadDerives(): boolean {
+    return this.tickWriter?.derives === true;
+  }
+
+  /**
+   * Hands deriving to the tick writer's thread: call between writes, when every frame the caller
+   * derived is committed (the thread warms its deriver from the store).
+   */
+  adoptDeriving(): void {
+    this.replayLinks.forwardNew();
+    this.tickWriter!.adopt();
+  }
+
+  /** Hears once if the tick writer's thread dies or cannot start (the pipeline says so in the capture's status). */
+  onThreadGone(listener: (error: Error) => void): void {
+    this.threadGoneListener = listener;
+  }
+
+  /** Has the tick writer's thread store its deriver's snapshot now (shutdown), if it derives. */
+  snapshotOnThread(): void {
+    if (this.tickWriter?.derives) this.tickWriter.snapshot();
+  }
+
+  /** Whether a write whose thread died had committed: its first frame is there (a transaction is all or nothing). */
+  private committed(frames: readonly Frame[]): boolean {
+    return frames.length > 0 && this.hasFrame(frames[0]!.seq);
   }
 
   private hasFrame(seq: number): boolean {
     return this.stmt('SELECT 1 FROM frames WHERE seq = ?').get(seq) !== undefined;
   }
 
-  private writeHere(ops: unknown[], frames: number, result: WriteResult, landed: (outcome: WriteOutcome) => void): void {
+  private writeHere(write: EncodedWrite, frames: number, landed: (outcome: WriteOutcome) => void): void {
     try {
-      this.writeTransaction(ops);
+      this.writeTransaction(write.ops);
     } catch (failure) {
       return landed({ ok: false, failure });
     }
+    this.landedOk(write.texts, frames, landed);
+  }
+
+  private landedOk(texts: TickTexts, frames: number, landed: (outcome: WriteOutcome) => void): void {
     this.wrote(frames);
-    landed({ ok: true, result });
+    landed({ ok: true, result: texts });
   }
 
   /** Whether writes go to the tick writer's thread now (see writeSoon). */
@@ -208,7 +269,7 @@ export class CaptureStore extends CaptureReader {
     this.framesWritten += frames;
     if (this.file === ':memory:') return;
     if (!this.checkpointer && this.framesWritten >= CHECKPOINTER_AFTER_FRAMES) this.checkpointer = new WalCheckpointer(this.file);
-    if (!this.tickWriter && this.framesWritten >= this.threadWritesAfter) this.tickWriter = new TickWriter(this.file);
+    if (!this.tickWriter && this.framesWritten >= this.threadWritesAfter) this.tickWriter = new TickWriter(this.file, (err) => this.threadGoneListener?.(err));
   }
 
   /**
@@ -218,9 +279,9 @@ export class CaptureStore extends CaptureReader {
    */
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): string[] {
     const ops = new TickOps();
-    const summaries = ops.derived(set, newFrom, this.annotate);
+    ops.derived(set, newFrom, this.annotate);
     applyTickOps(this.tickStatements, ops.ops);
-    return summaries;
+    return ops.texts.exchanges;
   }
 
   /**
@@ -236,12 +297,6 @@ export class CaptureStore extends CaptureReader {
     return value;
   }
 
-  setDeriverSnapshot(seq: number, version: number, state: string): void {
-    this.stmt(
-      'INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state',
-    ).run(seq, version, state);
-  }
-
   setMeta(key: string, value: number): void {
     this.stmt('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
   }
@@ -253,4 +308,9 @@ export class CaptureStore extends CaptureReader {
     super.close();
     this.lock?.release();
   }
+}
+
+/** A failure as the thread sent it, as an Error with its SQLite code (capture-health.ts reads it). */
+function threadFailure(failure: ThreadFailure): TickWriteFailure {
+  return Object.assign(new Error(failure.message), failure);
 }

@@ -10,7 +10,7 @@
  * After kill -9 the last periodic snapshot is still valid: it is older, so more frames replay.
  */
 import { DERIVER_STATE_VERSION, type CaptureDeriver } from '@mcpscope/protocol';
-import type { CaptureStore } from './capture-store.js';
+import type { CaptureReader } from './capture-reader.js';
 import { createDeriver, restoreDeriver } from './deriver.js';
 import { rederiveInto } from './rederive.js';
 
@@ -18,18 +18,21 @@ import { rederiveInto } from './rederive.js';
 export const SNAPSHOT_EVERY = 50_000;
 
 /** A deriver that has seen every stored frame; `replayed` is how many frames that took. */
-export function warmDeriver(store: CaptureStore): { deriver: CaptureDeriver; replayed: number; restoredAt?: number } {
+export function warmDeriver(store: CaptureReader): { deriver: CaptureDeriver; replayed: number; restoredAt?: number } {
   const restored = restore(store);
   if (restored) return { deriver: restored.deriver, replayed: rederiveInto(store, restored.deriver, () => {}, restored.seq), restoredAt: restored.seq };
   const deriver = createDeriver();
   return { deriver, replayed: rederiveInto(store, deriver, () => {}) };
 }
 
-export function saveSnapshot(store: CaptureStore, deriver: CaptureDeriver, seq: number): void {
-  store.setDeriverSnapshot(seq, DERIVER_STATE_VERSION, JSON.stringify(deriver.snapshot()));
+/** Stores `deriver`'s state as of frame `seq`, on the connection `store` reads through (the store's, or the tick writer thread's). */
+export function saveSnapshot(store: CaptureReader, deriver: CaptureDeriver, seq: number): void {
+  store.db
+    .prepare('INSERT INTO deriver_snapshot (id, seq, version, state) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET seq = excluded.seq, version = excluded.version, state = excluded.state')
+    .run(seq, DERIVER_STATE_VERSION, JSON.stringify(deriver.snapshot()));
 }
 
-function restore(store: CaptureStore): { deriver: CaptureDeriver; seq: number } | undefined {
+function restore(store: CaptureReader): { deriver: CaptureDeriver; seq: number } | undefined {
   const row = store.deriverSnapshot();
   if (!row || row.version !== DERIVER_STATE_VERSION || row.seq > store.head()) return undefined;
   // Frames after the snapshot that retention has already removed were never derived into it.

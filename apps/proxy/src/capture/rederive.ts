@@ -3,7 +3,7 @@
  * the store (warm-up after open, and rebuild). Not the user's edit-and-replay (replay/).
  */
 import { classifyText, rawLength, type CaptureDeriver, type ConversationSummary, type Derived, type Diagnostic, type ExchangeSummary, type Frame, type Message, type SessionSummary } from '@mcpscope/protocol';
-import type { CaptureStore } from './capture-store.js';
+import type { CaptureReader } from './capture-reader.js';
 import { SKELETON_FROM_CHARS, frameSkeleton } from './frame-skeleton.js';
 
 /** Frames read per page when re-deriving from the store (warm-up and rebuild). */
@@ -40,7 +40,7 @@ function cutMessage(frame: Frame, size: number): Message {
 
 /** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
 export function rederiveInto(
-  store: CaptureStore,
+  store: CaptureReader,
   deriver: CaptureDeriver,
   onPage: (frames: Frame[], derived: DerivedBatch) => void,
   from = 0,

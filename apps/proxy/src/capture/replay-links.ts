@@ -28,6 +28,13 @@ interface Link {
   mode: string;
 }
 
+/** A link as the tick writer's thread learns it (tick-thread.ts annotates the summaries it writes). */
+export interface ReplayLink {
+  exchangeId: string;
+  replayOf: string;
+  mode: string;
+}
+
 /** The seq of the frame that opened an exchange, from its id (`"12"`, or `"12.1"` for a batch's item). */
 export function exchangeOpener(exchangeId: string): number {
   return Number.parseInt(exchangeId, 10);
@@ -43,6 +50,8 @@ export interface StoredLink {
 
 export class ReplayLinks {
   private readonly byReplay = new Map<string, Link>();
+  /** Links made since `takeNew()` last ran, once `forwardNew()` asked for them (see tick-writer.ts). */
+  private made: ReplayLink[] | undefined;
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
   private readonly everyLink: SqliteStatement;
@@ -66,6 +75,28 @@ export class ReplayLinks {
   link(exchangeId: string, replayOf: string, mode: string, ts: number): void {
     this.insert.run(exchangeId, replayOf, mode, ts);
     this.byReplay.set(exchangeId, { to: replayOf, mode });
+    this.made?.push({ exchangeId, replayOf, mode });
+  }
+
+  /**
+   * From now on, keeps the links made here for `takeNew()`: another connection (the tick writer's
+   * thread) annotates the summaries it writes, and has read the table as it was when this is called.
+   */
+  forwardNew(): void {
+    this.made = [];
+  }
+
+  /** The links made since the last call (none unless `forwardNew()` ran). */
+  takeNew(): ReplayLink[] {
+    const made = this.made;
+    if (made === undefined || made.length === 0) return [];
+    this.made = [];
+    return made;
+  }
+
+  /** A link another connection made (and stored): summaries written here carry it from now on. */
+  learn(link: ReplayLink): void {
+    this.byReplay.set(link.exchangeId, { to: link.replayOf, mode: link.mode });
   }
 
   /**

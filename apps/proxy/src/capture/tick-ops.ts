@@ -107,15 +107,22 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
   }
 }
 
-/** What one tick wrote, in the order given: the JSON text stored for each exchange and door record. */
+/**
+ * What one tick wrote, as the JSON texts stored (the live hub sends them as they are), each list
+ * in the order its rows were given.
+ */
 export interface TickTexts {
+  exchangeIds: string[];
   exchanges: string[];
+  sessions: string[];
+  conversations: string[];
   requests: string[];
 }
 
 /** Builds one write's list; each `add…` appends in the order the transaction runs them. */
 export class TickOps {
   readonly ops: unknown[] = [];
+  readonly texts: TickTexts = { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
 
   frames(frames: readonly Frame[]): void {
     const o = this.ops;
@@ -128,44 +135,48 @@ export class TickOps {
     }
   }
 
-  /** Door records (their `rev` already set); returns each as the JSON text stored. */
-  door(records: readonly DoorRecord[]): string[] {
-    const out: string[] = [];
+  /** Door records (their `rev` already set). */
+  door(records: readonly DoorRecord[]): void {
     for (const r of records) {
       const text = JSON.stringify(r);
-      out.push(text);
+      this.texts.requests.push(text);
       this.ops.push(OP.door, r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
     }
-    return out;
   }
 
   /**
    * Derived rows. An exchange whose row an earlier write made (its first frame is before
    * `newFrom`) is updated in place; frame links are written for frames from `newFrom` on (older
-   * frames were linked when they were written). Returns each exchange's summary as stored.
+   * frames were linked when they were written).
    */
   derived(
     set: { exchanges: readonly ExchangeSummary[]; sessions: readonly SessionSummary[]; conversations: readonly ConversationSummary[]; diagnostics: readonly Diagnostic[] },
     newFrom: number,
     annotate: (ex: ExchangeSummary) => void,
-  ): string[] {
+  ): void {
     const o = this.ops;
-    const summaries: string[] = [];
+    const texts = this.texts;
     for (const ex of set.exchanges) {
       annotate(ex);
       const key = sortKey(ex.id);
       const summary = JSON.stringify(ex);
-      summaries.push(summary);
+      texts.exchangeIds.push(ex.id);
+      texts.exchanges.push(summary);
       o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, summary, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
       for (const seq of ex.frameSeqs) if (seq >= newFrom) o.push(OP.link, seq, ex.id);
     }
-    for (const s of set.sessions) o.push(OP.session, s.sessionKey, s.lastTs, JSON.stringify(s), s.conversationKey ?? null);
+    for (const s of set.sessions) {
+      const summary = JSON.stringify(s);
+      texts.sessions.push(summary);
+      o.push(OP.session, s.sessionKey, s.lastTs, summary, s.conversationKey ?? null);
+    }
     for (const c of set.conversations) {
       let members = 0;
       for (const n of Object.values(c.joinedBy)) members += n ?? 0;
-      o.push(OP.conversation, c.key, c.firstTs, c.lastTs, members, c.updatedSeq, JSON.stringify(c));
+      const summary = JSON.stringify(c);
+      texts.conversations.push(summary);
+      o.push(OP.conversation, c.key, c.firstTs, c.lastTs, members, c.updatedSeq, summary);
     }
     for (const d of set.diagnostics) o.push(OP.diagnostic, d.frameSeq, d.exchangeId ?? null, d.code, d.severity, d.message, d.path ?? null);
-    return summaries;
   }
 }

@@ -6,29 +6,31 @@
  * (frame inserts, exchange upserts and updates, frame links, session upserts, door records) were
  * about a fifth of the tap's CPU, about 33 µs per call, all of it on the thread that forwards.
  * With the writes skipped outright (an upper bound for moving them) the tap carried 30 % more
- * calls, and the added p50 of one client fell by 0.17 ms. The rest of capture (redaction,
- * deriving, the summaries' JSON) stays on the tap's thread: it needs the deriver's state, and a
- * whole-pipeline worker halved the 50-client rate on 2 cores (large-writer.ts).
+ * calls, and the added p50 of one client fell by 0.17 ms.
  *
- * The store encodes each write as a flat list of statement runs (tick-ops.ts) and posts it; this
- * thread runs it in one transaction on its own connection and answers. One write is in flight at a
- * time (the pipeline waits for the answer before its next write, gathering the frames meanwhile),
- * and the pipeline tells its listeners only after the answer: the dashboard still never sees a
- * frame that is not committed. `settle()` waits (blocking, bounded) for the write under way, for
- * shutdown and imports, which must end with everything stored.
+ * Deriving followed (issue 18, sixth pass): with the statements gone, deriving (about 28 µs a call)
+ * and encoding the write (JSON of each summary, frame and door record) were the largest part of
+ * what capture still cost the tap's thread. With deriving skipped outright, as an upper bound, the
+ * tap carried 25 % more calls at 50 clients (bench/README.md). So once the thread is up the
+ * pipeline hands deriving over (`adopt`): the thread warms its own deriver from the store and from
+ * then on each tick posts only the frames and door records it gathered (tick-thread.ts). Before
+ * that (the thread's first ~100 ms), and on `:memory:`, the pipeline derives and the store encodes
+ * on the tap's thread, and the thread, if up, runs the encoded list (`write`).
+ *
+ * One write is in flight at a time (the pipeline waits for the answer before its next write,
+ * gathering the frames meanwhile), and the pipeline tells its listeners only after the answer: the
+ * dashboard still never sees a frame that is not committed. `settle()` waits (blocking, bounded)
+ * for the write under way, for shutdown and imports, which must end with everything stored.
  *
  * A failure keeps its SQLite code (`code`, `errcode`) so the pipeline can tell a full or read-only
  * store from anything else (capture-health.ts). If the thread itself dies, the write under way
- * fails (the pipeline retries it without derived rows, on its own connection) and the store writes
- * on its own connection from then on.
- *
- * The worker (answering-worker.ts) runs the main thread's SQLite driver (sqlite.ts's `workerSqlite`)
- * and tick-ops.ts's `applyTickOps`.
+ * fails as `gone`; the pipeline warms a deriver of its own from the store, as a restart would, and
+ * writes on the store's connection from then on (the write under way again, unless it committed).
  */
-import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
-import { AnsweringWorker, WORKER_ANSWER } from './answering-worker.js';
-import { TICK_SQL, applyTickOps } from './tick-ops.js';
+import type { Frame } from '@mcpscope/protocol';
+import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
+import type { ThreadAnswer, ThreadRequest, TickRequest, TickThreadData } from './tick-thread.js';
 
 /** How long `settle()` waits for a write under way (a large frame's pieces may hold the file's lock). */
 const SETTLE_MS = 30_000;
@@ -39,69 +41,32 @@ const BUSY_TIMEOUT_MS = 30_000;
 export interface TickWriteFailure extends Error {
   code?: string;
   errcode?: number;
+  /** The thread is gone (the write may or may not have committed: its first frame tells). */
+  gone?: true;
 }
 
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-// tsx and esbuild may name nested functions through this helper inside the function's source.
-const __name = (f) => f;
-const applyTickOps = (${applyTickOps.toString()});
-${WORKER_OPEN_SQLITE}
-${WORKER_ANSWER}
-const failure = (err) => ({ message: String(err && err.message || err), code: err && err.code, errcode: err && err.errcode });
-let db, statements, begin, commit, rollback;
-try {
-  db = openWorkerSqlite(workerData.sqlite, workerData.file, workerData.busyMs);
-  // The settings of the store's own connection (capture-store.ts): per connection in SQLite.
-  db.exec('PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = ' + workerData.autocheckpoint);
-  statements = workerData.sql.map((sql) => (sql === '' ? undefined : db.prepare(sql)));
-  begin = db.prepare('BEGIN');
-  commit = db.prepare('COMMIT');
-  rollback = db.prepare('ROLLBACK');
-  answer({ id: 0, ready: true });
-} catch (err) {
-  answer({ id: 0, error: failure(err) });
-}
-port.on('message', (m) => {
-  if (m.type === 'write') {
-    try {
-      begin.run();
-      try {
-        applyTickOps(statements, m.ops);
-        commit.run();
-      } catch (err) {
-        try { rollback.run(); } catch {}
-        throw err;
-      }
-      answer({ id: m.id });
-    } catch (err) {
-      answer({ id: m.id, error: failure(err) });
-    }
-  } else if (m.type === 'stop') {
-    try { db && db.close(); } catch {}
-    answer({ id: -1 });
-    port.close();
-  }
-});
-`;
+export type { ThreadAnswer } from './tick-thread.js';
 
-interface Answer {
-  id: number;
-  ready?: true;
-  error?: { message: string; code?: string; errcode?: number };
-}
+/** What a write's `landed` is given: the thread's answer, or the thread's death. */
+export type TickLanded = (answer: ThreadAnswer | TickWriteFailure) => void;
 
 /** One capture file's tick writer: a worker thread with its own connection. */
 export class TickWriter {
-  private readonly thread: AnsweringWorker<Answer>;
+  private readonly thread: AnsweringWorker<ThreadAnswer>;
   private nextId = 0;
   /** The write under way, if any (one at a time). */
-  private pending: { id: number; landed: (failure: TickWriteFailure | undefined) => void } | undefined;
+  private pending: { id: number; landed: TickLanded } | undefined;
   private state: 'starting' | 'ready' | 'gone' = 'starting';
+  /** Set once the pipeline has handed deriving over: ticks carry frames, not statements. */
+  private deriving = false;
 
-  constructor(file: string) {
-    const workerData = { sqlite: workerSqlite(), file, sql: TICK_SQL, busyMs: BUSY_TIMEOUT_MS, autocheckpoint: WRITER_AUTOCHECKPOINT_PAGES };
-    this.thread = new AnsweringWorker<Answer>(WORKER_SOURCE, workerData, (answer) => this.answered(answer), (error) => this.fail(new Error(`the tick writer thread stopped: ${error.message}`)));
+  /** `onGone` hears once if the thread dies or cannot start (writes go on, on the store's connection). */
+  constructor(
+    file: string,
+    private readonly onGone: (error: Error) => void = () => {},
+  ) {
+    const workerData: TickThreadData = { file, busyMs: BUSY_TIMEOUT_MS, autocheckpoint: WRITER_AUTOCHECKPOINT_PAGES };
+    this.thread = new AnsweringWorker<ThreadAnswer>(moduleWorkerUrl('tick-thread', import.meta.url), { ...workerData }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the tick writer thread stopped: ${error.message}`, { cause: error })));
   }
 
   /** Whether writes go here: the thread has opened its connection, and is alive. */
@@ -109,12 +74,37 @@ export class TickWriter {
     return this.state === 'ready';
   }
 
-  /** Runs `ops` in one transaction; `landed` runs once, from a later turn of the event loop or from `settle()`. */
-  write(ops: unknown[], landed: (failure: TickWriteFailure | undefined) => void): void {
-    if (this.state !== 'ready' || this.pending) throw new Error('tick writer: not ready for a write');
-    const id = ++this.nextId;
-    this.pending = { id, landed };
-    this.thread.post({ type: 'write', id, ops });
+  /** Whether the thread derives (after `adopt`, while it lives). */
+  get derives(): boolean {
+    return this.deriving && this.state === 'ready';
+  }
+
+  /** Hands deriving to the thread: call between writes, with every frame derived so far committed. */
+  adopt(): void {
+    if (this.state !== 'ready' || this.pending) throw new Error('tick writer: not ready to derive');
+    this.deriving = true;
+    this.send({ type: 'adopt' });
+  }
+
+  /** Runs `ops` (an encoded write) in one transaction; `landed` runs once, from a later turn of the event loop or from `settle()`. */
+  write(ops: unknown[], landed: TickLanded): void {
+    this.request((id) => ({ type: 'write', id, ops }), landed);
+  }
+
+  /** Derives, encodes and writes a tick's frames and door records there (after `adopt`). */
+  tick(work: Omit<TickRequest, 'type' | 'id'>, landed: TickLanded): void {
+    this.request((id) => ({ type: 'tick', id, ...work, frames: work.frames.map(postable) }), landed);
+  }
+
+  /** Has the thread store its deriver's snapshot (between writes, for shutdown), and waits for that; throws what it failed with. */
+  snapshot(): void {
+    let failed: Error | undefined;
+    this.request((id) => ({ type: 'snapshot', id }), (answer) => {
+      if (isGone(answer)) failed = answer;
+      else if (answer.error) failed = Object.assign(new Error(answer.error.message), answer.error);
+    });
+    this.settle();
+    if (failed) throw failed;
   }
 
   /** Waits (blocking, bounded) for the write under way, if any, and delivers its outcome now. */
@@ -129,7 +119,18 @@ export class TickWriter {
     this.thread.stop();
   }
 
-  private answered(message: Answer): void {
+  private request(make: (id: number) => ThreadRequest, landed: TickLanded): void {
+    if (this.state !== 'ready' || this.pending) throw new Error('tick writer: not ready for a write');
+    const id = ++this.nextId;
+    this.pending = { id, landed };
+    this.send(make(id));
+  }
+
+  private send(message: ThreadRequest): void {
+    this.thread.post(message);
+  }
+
+  private answered(message: ThreadAnswer): void {
     if (message.id === 0) {
       // The thread could not open its connection: the store keeps writing on its own.
       if (message.ready && this.state === 'starting') this.state = 'ready';
@@ -139,16 +140,33 @@ export class TickWriter {
     const pending = this.pending;
     if (!pending || pending.id !== message.id) return;
     this.pending = undefined;
-    pending.landed(message.error ? (Object.assign(new Error(message.error.message), message.error) as TickWriteFailure) : undefined);
+    pending.landed(message);
   }
 
-  /** The thread died (or could not open): the write under way fails (the pipeline keeps its frames), and no write comes here again. */
+  /** The thread died (or could not open): the write under way fails as gone, and no write comes here again. */
   private fail(error: Error): void {
     if (this.state === 'gone') return;
     this.state = 'gone';
     const pending = this.pending;
     this.pending = undefined;
     this.thread.stop();
-    pending?.landed(error);
+    this.onGone(error);
+    pending?.landed(Object.assign(error, { gone: true as const }));
   }
+}
+
+/** Whether a write's `landed` was given the thread's death rather than its answer. */
+export function isGone(outcome: ThreadAnswer | TickWriteFailure): outcome is TickWriteFailure {
+  return outcome instanceof Error;
+}
+
+/**
+ * A frame as it crosses to the thread. A large frame the writer stored reads its `raw` back from
+ * the store through a getter (capture-pipeline.ts): posting the frame itself would run it and copy
+ * megabytes; the thread needs its row's head only, which `stored` has.
+ */
+function postable(frame: Frame): Frame {
+  if (!frame.stored) return frame;
+  const { seq, ts, sessionKey, direction, transport, kind, http, stored } = frame;
+  return { seq, ts, sessionKey, direction, transport, kind, raw: '', ...(http ? { http } : {}), stored };
 }

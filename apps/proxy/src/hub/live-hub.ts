@@ -213,7 +213,7 @@ export class LiveHub {
     }
     const p = this.pending;
     for (const f of batch.frames) p.frames.push(toFrameView(f));
-    batch.exchanges.forEach((ex, i) => p.exchanges.set(ex.id, batch.exchangeJson?.[i] ?? JSON.stringify(ex)));
+    batch.exchangeIds.forEach((id, i) => p.exchanges.set(id, batch.exchangeJson[i]!));
     for (const s of batch.sessions) p.sessions.set(s.sessionKey, s);
     for (const conv of batch.conversations) p.conversations.set(conv.key, conv);
     for (const r of batch.requests) p.requests.set(r.id, r.json);

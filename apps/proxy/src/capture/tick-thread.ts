@@ -1,0 +1,225 @@
+/**
+ * The tick writer's thread (tick-writer.ts says why it exists): a module worker with its own
+ * connection to the capture file. It runs two kinds of write, each in one transaction:
+ *
+ * - `tick`: frames and door records as the pipeline queued them. Once the pipeline has handed
+ *   deriving over (`adopt`), this thread owns the capture's deriver: it derives the frames, encodes
+ *   the write (tick-ops.ts), runs it, and answers with the JSON texts it stored (the live hub sends
+ *   them as they are). The tap's thread then does none of the three.
+ * - `write`: a list the tap's thread already encoded (its own deriving, before the hand-off, and a
+ *   write held on a full disk, retried as it was first made: never derived twice).
+ *
+ * `adopt` warms this thread's deriver from the store, as opening a capture does
+ * (deriver-snapshot.ts): the pipeline sends it between writes, when everything it derived is
+ * committed, so the deriver here continues exactly where the pipeline's left off. From then on this
+ * thread keeps the periodic snapshot, and writes a last one when it stops.
+ *
+ * Failures keep the pipeline's rules (capture-pipeline.ts's header): a deriver that throws leaves
+ * the frames stored underived; a write refused for anything but the storage is retried here
+ * without its derived rows; what still fails goes back to the pipeline with its encoded list, to
+ * hold (a full disk) or to count as not recorded.
+ */
+import type { CaptureDeriver, DoorRecord, Frame, Message } from '@mcpscope/protocol';
+import { workerData } from 'node:worker_threads';
+import { workerAnswerer } from './answering-worker.js';
+import { openSqlite } from './sqlite.js';
+import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
+import { CaptureReader } from './capture-reader.js';
+import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
+import { derive, type DerivedBatch } from './rederive.js';
+import { storageProblem } from './capture-health.js';
+import type { ReplayLink } from './replay-links.js';
+
+/** What the thread is started with. */
+export interface TickThreadData {
+  file: string;
+  busyMs: number;
+  autocheckpoint: number;
+}
+
+/** A write's list and the texts it stores. */
+export interface EncodedWrite {
+  ops: unknown[];
+  texts: TickTexts;
+}
+
+/** Frames and door records to derive and write here; large frames' messages (from their skeletons) by index in `frames`. */
+export interface TickRequest {
+  type: 'tick';
+  id: number;
+  frames: Frame[];
+  requests: DoorRecord[];
+  messages: [number, Message][];
+  /** Replay links made since the last tick (the store's table is where they live; this thread annotates with them). */
+  links: ReplayLink[];
+}
+
+export type ThreadRequest = TickRequest | { type: 'write'; id: number; ops: unknown[] } | { type: 'adopt' } | { type: 'snapshot'; id: number } | { type: 'stop' };
+
+/** An error as it crosses the thread: its SQLite code kept (capture-health.ts `storageProblem`). */
+export interface ThreadFailure {
+  message: string;
+  code?: string;
+  errcode?: number;
+}
+
+export interface ThreadAnswer {
+  id: number;
+  ready?: true;
+  /** The write committed, with these texts (a `tick`'s; a `write`'s are the caller's). */
+  texts?: TickTexts;
+  /** The write failed: why, and (a `tick`'s) the list to hold and retry. */
+  error?: ThreadFailure;
+  held?: EncodedWrite;
+  /** What went wrong on the way but did not stop the write (a deriver error, derived rows refused). */
+  noted?: ThreadFailure[];
+}
+
+const failure = (err: unknown): ThreadFailure => {
+  const e = err as { message?: unknown; code?: unknown; errcode?: unknown } | undefined;
+  return { message: String(e?.message ?? err), code: typeof e?.code === 'string' ? e.code : undefined, errcode: typeof e?.errcode === 'number' ? e.errcode : undefined };
+};
+
+const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
+
+class TickThread {
+  private readonly statements;
+  private readonly transaction: (ops: unknown[]) => void;
+  private readonly reader: CaptureReader;
+  private deriver: CaptureDeriver | undefined;
+  private sinceSnapshot = 0;
+  /** The last frame derived here, and whether every write through it committed (a snapshot must not cover a held write). */
+  private derivedThrough = 0;
+  private clean = true;
+
+  constructor(private readonly db: ReturnType<typeof openSqlite>) {
+    // The settings of the store's own connection (capture-store.ts): per connection in SQLite.
+    db.exec(`PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = ${(workerData as TickThreadData).autocheckpoint}`);
+    this.statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : db.prepare(sql)));
+    this.transaction = db.transaction((ops: unknown[]) => applyTickOps(this.statements, ops));
+    this.reader = new CaptureReader(db);
+  }
+
+  adopt(): void {
+    const warm = warmDeriver(this.reader);
+    this.deriver = warm.deriver;
+    this.sinceSnapshot = warm.replayed;
+    this.derivedThrough = this.reader.head();
+    void this.reader.replayLinks; // the table as it is now: later links come with the ticks
+  }
+
+  tick(m: TickRequest): ThreadAnswer {
+    const noted: ThreadFailure[] = [];
+    const links = this.reader.replayLinks;
+    for (const link of m.links) links.learn(link);
+    let derived = NOTHING_DERIVED;
+    if (m.frames.length > 0) {
+      try {
+        if (!this.deriver) throw new Error('the tick writer thread was given frames to derive before the pipeline handed deriving over');
+        const messages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [m.frames[i]!, message]));
+        derived = derive(this.deriver, m.frames, messages);
+      } catch (err) {
+        // A frame the deriver could not take: the frames are still evidence, stored underived.
+        noted.push(failure(err));
+      }
+      this.derivedThrough = m.frames[m.frames.length - 1]!.seq;
+    }
+    const full = this.encode(m, derived);
+    try {
+      this.transaction(full.ops);
+    } catch (err) {
+      const underived = derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length === 0;
+      if (storageProblem(err) !== undefined || underived) return this.failed(m, err, full, noted);
+      // Not the storage: something derived from these frames. Keep the frames themselves.
+      noted.push(failure(err));
+      const bare = this.encode(m, NOTHING_DERIVED);
+      try {
+        this.transaction(bare.ops);
+      } catch (again) {
+        return this.failed(m, again, bare, noted);
+      }
+      return this.committed(m, bare, noted);
+    }
+    return this.committed(m, full, noted);
+  }
+
+  write(id: number, ops: unknown[]): ThreadAnswer {
+    try {
+      this.transaction(ops);
+    } catch (err) {
+      return { id, error: failure(err) };
+    }
+    // A held write went in: what this thread derived is all stored again.
+    this.clean = true;
+    return { id };
+  }
+
+  /** The deriver's snapshot, when what it covers is all committed (else the next open replays more, as after kill -9). */
+  snapshot(id: number): ThreadAnswer {
+    try {
+      if (this.deriver && this.clean && this.derivedThrough > 0) saveSnapshot(this.reader, this.deriver, this.derivedThrough);
+    } catch (err) {
+      return { id, error: failure(err) };
+    }
+    return { id };
+  }
+
+  stop(): void {
+    this.db.close();
+  }
+
+  private encode(m: TickRequest, derived: DerivedBatch): EncodedWrite {
+    const ops = new TickOps();
+    ops.frames(m.frames);
+    if (m.requests.length > 0) ops.door(m.requests);
+    ops.derived(derived, m.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));
+    return { ops: ops.ops, texts: ops.texts };
+  }
+
+  private committed(m: TickRequest, write: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
+    this.sinceSnapshot += m.frames.length;
+    if (this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
+      try {
+        saveSnapshot(this.reader, this.deriver, this.derivedThrough);
+        this.sinceSnapshot = 0;
+      } catch (err) {
+        noted.push(failure(err));
+      }
+    }
+    return { id: m.id, texts: write.texts, ...(noted.length > 0 ? { noted } : {}) };
+  }
+
+  private failed(m: TickRequest, err: unknown, held: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
+    this.clean = false;
+    return { id: m.id, error: failure(err), held, ...(noted.length > 0 ? { noted } : {}) };
+  }
+}
+
+const { port, answer } = workerAnswerer();
+const data = workerData as TickThreadData;
+let thread: TickThread | undefined;
+try {
+  thread = new TickThread(openSqlite(data.file, { timeout: data.busyMs }));
+  answer({ id: 0, ready: true } satisfies ThreadAnswer);
+} catch (err) {
+  answer({ id: 0, error: failure(err) } satisfies ThreadAnswer);
+}
+
+port.on('message', (m: ThreadRequest) => {
+  if (m.type === 'stop') {
+    thread?.stop();
+    answer({ id: -1 });
+    port.close();
+    return;
+  }
+  if (!thread) return;
+  if (m.type === 'adopt') {
+    try {
+      thread.adopt();
+    } catch {
+      // Without a deriver, each tick says so (a noted error) and stores its frames underived.
+    }
+    return;
+  }
+  answer(m.type === 'tick' ? thread.tick(m) : m.type === 'write' ? thread.write(m.id, m.ops) : thread.snapshot(m.id));
+});
