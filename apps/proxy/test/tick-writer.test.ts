@@ -1,7 +1,9 @@
-// The tick writer (tick-writer.ts): a busy capture's writes run on a worker thread. What a user
-// relies on: the file holds exactly what the store's own connection would have written, nothing
-// is told to listeners before it is committed, and a write that has to wait (another connection
-// holds the file's write lock) waits on that thread, losing nothing, while the tap's thread goes on.
+// The tick writer (tick-writer.ts): a busy capture's writes run on a worker thread, which also
+// derives once the pipeline hands deriving over. What a user relies on: the file holds exactly what
+// the store's own connection would have written and derived, nothing is told to listeners before
+// it is committed, replays are marked whichever thread writes them, a restart continues from the
+// thread's snapshot, and a write that has to wait (another connection holds the file's write lock)
+// waits on that thread, losing nothing, while the tap's thread goes on.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
@@ -75,7 +77,9 @@ describe('the tick writer thread', () => {
     await play(threaded.pipeline, frames.slice(1), 3);
     await play(inline.pipeline, frames, 3);
     expect(threaded.store.writesOnThread).toBe(true);
+    expect(threaded.store.threadDerives).toBe(true);
     expect(inline.store.writesOnThread).toBe(false);
+    expect(inline.store.threadDerives).toBe(false);
     expect(batches.length).toBeGreaterThan(20);
     expect(batches.every((missing) => missing === 0)).toBe(true);
     for (const c of open) c.pipeline.close();
@@ -123,6 +127,7 @@ describe('the tick writer thread', () => {
     await play(threaded.pipeline, frames.slice(0, 1), 1);
     await threadReady(threaded.store);
     await play(threaded.pipeline, frames.slice(1, 20), 3);
+    expect(threaded.store.threadDerives).toBe(true);
     // A thread can die (out of memory, a native crash); here it is ended as soon as a write is
     // under way. It may die before, during or after that write's commit: none may lose a frame.
     for (const f of frames.slice(20, 23)) threaded.pipeline.record(f);
@@ -193,5 +198,41 @@ describe('the tick writer thread', () => {
     pipeline.close();
     store.close();
     expect(frameRows(file)).toHaveLength(frames.length);
+  });
+
+  it('a replay linked after the thread took deriving over is marked in the summary the thread writes', async () => {
+    const { pipeline, store } = capture(tempDbFile(), 0);
+    const frames = traffic();
+    await play(pipeline, frames.slice(0, 4), 1);
+    await threadReady(store);
+    await play(pipeline, frames.slice(4, 8), 2);
+    expect(store.threadDerives).toBe(true);
+    // As replay does: the request's seq first, then the link, then the tick that writes it.
+    const call = (id: number) => ({ ...frames[0]!, direction: 'c2s' as const, raw: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { budget: 5 } } }) });
+    const original = pipeline.record(call(900));
+    await pipeline.whenWritten();
+    const replay = pipeline.record(call(901));
+    store.replayLinks.link(String(replay), String(original), 'session', Date.now());
+    await pipeline.whenWritten();
+    expect(store.exchange(String(replay))).toMatchObject({ replayOf: String(original) });
+    expect(store.exchange(String(original))?.replayOf).toBeUndefined();
+  });
+
+  it('close() leaves the thread’s deriver snapshot at the last frame: a restart replays nothing', async () => {
+    const file = tempDbFile();
+    const { pipeline, store } = capture(file, 0);
+    const frames = traffic();
+    await play(pipeline, frames.slice(0, 1), 1);
+    await threadReady(store);
+    await play(pipeline, frames.slice(1), 4);
+    expect(store.threadDerives).toBe(true);
+    open.length = 0;
+    pipeline.close();
+    expect(store.deriverSnapshot()?.seq).toBe(frames.length);
+    store.close();
+    // The capture continues after a restart exactly as one that never stopped (store-warm-start
+    // checks the rows; here, that the snapshot needs no frame replayed).
+    const again = capture(file, 0);
+    expect((again.pipeline as unknown as { sinceSnapshot: number }).sinceSnapshot).toBe(0);
   });
 });

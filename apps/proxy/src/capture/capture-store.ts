@@ -20,6 +20,7 @@ import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
 import { TickWriter, isGone, type TickWriteFailure } from './tick-writer.js';
 import type { EncodedWrite, ThreadFailure, TickRequest } from './tick-thread.js';
+import { doorTexts, flattenFrames } from './tick-wire.js';
 
 export { sortKey, type FrameRow } from './capture-reader.js';
 
@@ -103,8 +104,12 @@ export type WriteOutcome =
   | { ok: true; result: WriteResult; noted?: ThreadFailure[] }
   | { ok: false; failure: unknown; held?: EncodedWrite; noted?: ThreadFailure[]; gone?: { committed: boolean } };
 
-/** The frames and door records of a tick the thread derives (tick-thread.ts). */
-export type TickWork = Omit<TickRequest, 'type' | 'id' | 'links'>;
+/** The frames and door records of a tick the thread derives (tick-thread.ts); large frames' messages by index. */
+export interface TickWork {
+  frames: Frame[];
+  requests: DoorRecord[];
+  messages: TickRequest['messages'];
+}
 
 export interface CaptureStoreOptions {
   /**
@@ -192,11 +197,12 @@ export class CaptureStore extends CaptureReader {
    */
   tickSoon(work: TickWork, landed: (outcome: WriteOutcome) => void): void {
     const writer = this.tickWriter!;
-    writer.tick({ ...work, links: this.replayLinks.takeNew() }, (answer) => {
+    const requests = doorTexts(work.requests);
+    writer.tick({ frames: flattenFrames(work.frames), requests, messages: work.messages, links: this.replayLinks.takeNew() }, (answer) => {
       if (isGone(answer)) return landed({ ok: false, failure: answer, gone: { committed: this.committed(work.frames) } });
       if (answer.error) return landed({ ok: false, failure: threadFailure(answer.error), held: answer.held, noted: answer.noted });
       this.wrote(work.frames.length);
-      landed({ ok: true, result: answer.texts!, ...(answer.noted ? { noted: answer.noted } : {}) });
+      landed({ ok: true, result: { ...answer.texts!, requests }, ...(answer.noted ? { noted: answer.noted } : {}) });
     });
   }
 

@@ -124,10 +124,12 @@ export class TickOps {
   readonly ops: unknown[] = [];
   readonly texts: TickTexts = { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
 
-  frames(frames: readonly Frame[]): void {
+  /** Frames; `httpJson[i]`, when given, is `frames[i].http` as JSON text (tick-wire.ts). */
+  frames(frames: readonly Frame[], httpJson?: readonly (string | null)[]): void {
     const o = this.ops;
-    for (const f of frames) {
-      const http = f.http ? JSON.stringify(f.http) : null;
+    for (let i = 0; i < frames.length; i++) {
+      const f = frames[i]!;
+      const http = httpJson ? httpJson[i]! : f.http ? JSON.stringify(f.http) : null;
       // A large frame whose text the writer thread stored but its head (large-writer.ts): its
       // row, with the head, commits here with its derived rows.
       if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
@@ -135,10 +137,11 @@ export class TickOps {
     }
   }
 
-  /** Door records (their `rev` already set). */
-  door(records: readonly DoorRecord[]): void {
-    for (const r of records) {
-      const text = JSON.stringify(r);
+  /** Door records (their `rev` already set); `texts[i]`, when given, is `records[i]` as JSON text. */
+  door(records: readonly DoorRecord[], texts?: readonly string[]): void {
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      const text = texts ? texts[i]! : JSON.stringify(r);
       this.texts.requests.push(text);
       this.ops.push(OP.door, r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
     }

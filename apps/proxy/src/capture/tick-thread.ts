@@ -29,6 +29,7 @@ import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js
 import { derive, type DerivedBatch } from './rederive.js';
 import { storageProblem } from './capture-health.js';
 import type { ReplayLink } from './replay-links.js';
+import { readFrames } from './tick-wire.js';
 
 /** What the thread is started with. */
 export interface TickThreadData {
@@ -43,12 +44,14 @@ export interface EncodedWrite {
   texts: TickTexts;
 }
 
-/** Frames and door records to derive and write here; large frames' messages (from their skeletons) by index in `frames`. */
+/** Frames and door records to derive and write here (tick-wire.ts); large frames' messages (from their skeletons) by index. */
 export interface TickRequest {
   type: 'tick';
   id: number;
-  frames: Frame[];
-  requests: DoorRecord[];
+  /** `flattenFrames`. */
+  frames: unknown[];
+  /** Door records as JSON texts (`doorTexts`). */
+  requests: string[];
   messages: [number, Message][];
   /** Replay links made since the last tick (the store's table is where they live; this thread annotates with them). */
   links: ReplayLink[];
@@ -79,6 +82,15 @@ const failure = (err: unknown): ThreadFailure => {
   const e = err as { message?: unknown; code?: unknown; errcode?: unknown } | undefined;
   return { message: String(e?.message ?? err), code: typeof e?.code === 'string' ? e.code : undefined, errcode: typeof e?.errcode === 'number' ? e.errcode : undefined };
 };
+
+/** A tick as read here: the frames and door records, and the JSON texts they came as (stored as they are). */
+interface Tick {
+  id: number;
+  frames: Frame[];
+  httpJson: (string | null)[];
+  requests: DoorRecord[];
+  requestTexts: string[];
+}
 
 const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
 
@@ -112,35 +124,37 @@ class TickThread {
     const noted: ThreadFailure[] = [];
     const links = this.reader.replayLinks;
     for (const link of m.links) links.learn(link);
+    const tick: Tick = { id: m.id, ...readFrames(m.frames), requests: m.requests.map((t) => JSON.parse(t) as DoorRecord), requestTexts: m.requests };
+    const frames = tick.frames;
     let derived = NOTHING_DERIVED;
-    if (m.frames.length > 0) {
+    if (frames.length > 0) {
       try {
         if (!this.deriver) throw new Error('the tick writer thread was given frames to derive before the pipeline handed deriving over');
-        const messages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [m.frames[i]!, message]));
-        derived = derive(this.deriver, m.frames, messages);
+        const messages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [frames[i]!, message]));
+        derived = derive(this.deriver, frames, messages);
       } catch (err) {
         // A frame the deriver could not take: the frames are still evidence, stored underived.
         noted.push(failure(err));
       }
-      this.derivedThrough = m.frames[m.frames.length - 1]!.seq;
+      this.derivedThrough = frames[frames.length - 1]!.seq;
     }
-    const full = this.encode(m, derived);
+    const full = this.encode(tick, derived);
     try {
       this.transaction(full.ops);
     } catch (err) {
       const underived = derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length === 0;
-      if (storageProblem(err) !== undefined || underived) return this.failed(m, err, full, noted);
+      if (storageProblem(err) !== undefined || underived) return this.failed(tick, err, full, noted);
       // Not the storage: something derived from these frames. Keep the frames themselves.
       noted.push(failure(err));
-      const bare = this.encode(m, NOTHING_DERIVED);
+      const bare = this.encode(tick, NOTHING_DERIVED);
       try {
         this.transaction(bare.ops);
       } catch (again) {
-        return this.failed(m, again, bare, noted);
+        return this.failed(tick, again, bare, noted);
       }
-      return this.committed(m, bare, noted);
+      return this.committed(tick, bare, noted);
     }
-    return this.committed(m, full, noted);
+    return this.committed(tick, full, noted);
   }
 
   write(id: number, ops: unknown[]): ThreadAnswer {
@@ -168,15 +182,15 @@ class TickThread {
     this.db.close();
   }
 
-  private encode(m: TickRequest, derived: DerivedBatch): EncodedWrite {
+  private encode(m: Tick, derived: DerivedBatch): EncodedWrite {
     const ops = new TickOps();
-    ops.frames(m.frames);
-    if (m.requests.length > 0) ops.door(m.requests);
+    ops.frames(m.frames, m.httpJson);
+    if (m.requests.length > 0) ops.door(m.requests, m.requestTexts);
     ops.derived(derived, m.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));
     return { ops: ops.ops, texts: ops.texts };
   }
 
-  private committed(m: TickRequest, write: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
+  private committed(m: Tick, write: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
     this.sinceSnapshot += m.frames.length;
     if (this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
       try {
@@ -186,10 +200,11 @@ class TickThread {
         noted.push(failure(err));
       }
     }
-    return { id: m.id, texts: write.texts, ...(noted.length > 0 ? { noted } : {}) };
+    // The door records' texts are the pipeline's own (it sent them).
+    return { id: m.id, texts: { ...write.texts, requests: [] }, ...(noted.length > 0 ? { noted } : {}) };
   }
 
-  private failed(m: TickRequest, err: unknown, held: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
+  private failed(m: Tick, err: unknown, held: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
     this.clean = false;
     return { id: m.id, error: failure(err), held, ...(noted.length > 0 ? { noted } : {}) };
   }

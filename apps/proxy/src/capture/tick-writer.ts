@@ -27,7 +27,6 @@
  * fails as `gone`; the pipeline warms a deriver of its own from the store, as a restart would, and
  * writes on the store's connection from then on (the write under way again, unless it committed).
  */
-import type { Frame } from '@mcpscope/protocol';
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import type { ThreadAnswer, ThreadRequest, TickRequest, TickThreadData } from './tick-thread.js';
@@ -93,7 +92,7 @@ export class TickWriter {
 
   /** Derives, encodes and writes a tick's frames and door records there (after `adopt`). */
   tick(work: Omit<TickRequest, 'type' | 'id'>, landed: TickLanded): void {
-    this.request((id) => ({ type: 'tick', id, ...work, frames: work.frames.map(postable) }), landed);
+    this.request((id) => ({ type: 'tick', id, ...work }), landed);
   }
 
   /** Has the thread store its deriver's snapshot (between writes, for shutdown), and waits for that; throws what it failed with. */
@@ -158,15 +157,4 @@ export class TickWriter {
 /** Whether a write's `landed` was given the thread's death rather than its answer. */
 export function isGone(outcome: ThreadAnswer | TickWriteFailure): outcome is TickWriteFailure {
   return outcome instanceof Error;
-}
-
-/**
- * A frame as it crosses to the thread. A large frame the writer stored reads its `raw` back from
- * the store through a getter (capture-pipeline.ts): posting the frame itself would run it and copy
- * megabytes; the thread needs its row's head only, which `stored` has.
- */
-function postable(frame: Frame): Frame {
-  if (!frame.stored) return frame;
-  const { seq, ts, sessionKey, direction, transport, kind, http, stored } = frame;
-  return { seq, ts, sessionKey, direction, transport, kind, raw: '', ...(http ? { http } : {}), stored };
 }
