@@ -8,6 +8,11 @@
  *   node --import tsx bench/profile-tap.ts --large=50   # one 50 MB result beside 10 small clients
  *
  * The .cpuprofile stays in the printed directory (open it in Chrome DevTools for the call tree).
+ *
+ * Each thread's CPU is also read from /proc (what the kernel charged it over the load), beside the
+ * machine's: a profile's "busy" counts a sample whenever the thread was inside JavaScript or a
+ * call, also while the kernel had it waiting for a core, so on a saturated box it overstates what
+ * a thread costs. /proc is the number to add up; the profile says where inside a thread it went.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -103,6 +108,36 @@ function summarise(file: string, from: number, to: number, requests: number): vo
   for (const [fn, us] of [...byFn].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${pct(us)}  ${fn}`);
 }
 
+/** CPU the kernel has charged each thread of `pid` (ms, by tid), and the machine's busy and total jiffies. */
+function cpuNow(pid: number): { threads: Map<string, number>; busy: number; all: number } {
+  const threads = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(tid, (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS));
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  const jiffies = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  // user, nice, system, irq, softirq, steal are busy; idle and iowait are not.
+  const busy = jiffies[0]! + jiffies[1]! + jiffies[2]! + jiffies[5]! + jiffies[6]! + jiffies[7]!;
+  return { threads, busy, all: jiffies.reduce((a, b) => a + b, 0) };
+}
+
+/** USER_HZ: Linux reports thread CPU in hundredths of a second. */
+const CLOCK_TICKS = 100;
+
+function printThreadCpu(before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>, requests: number): void {
+  const rows = [...after.threads].map(([tid, ms]) => [tid, ms - (before.threads.get(tid) ?? 0)] as const).filter(([, ms]) => ms > 0);
+  console.log('\nCPU by thread (/proc; the largest is the tap\'s, then the tick writer\'s; the small ones are V8\'s and libuv\'s helpers):');
+  for (const [tid, ms] of rows.sort((a, b) => b[1] - a[1])) console.log(`  thread ${tid.padEnd(8)} ${ms.toFixed(0).padStart(6)} ms  ${((ms * 1000) / requests).toFixed(1).padStart(6)} µs per request`);
+  const total = rows.reduce((sum, [, ms]) => sum + ms, 0);
+  console.log(`  the tap, all threads: ${((total * 1000) / requests).toFixed(1)} µs per request; the machine was ${((100 * (after.busy - before.busy)) / (after.all - before.all)).toFixed(0)} % busy (all cores)`);
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-profile-'));
 const upstream = await startHelper('./fast-upstream.ts');
 const script = fileURLToPath(new URL('./support/tap-process.ts', import.meta.url));
@@ -139,9 +174,12 @@ if (largeMb > 0) {
   if (!wrk.ok) throw new Error(wrk.reason);
   await wrkLoad(url, clients, 1); // warm-up
   from = monotonicUs();
+  const before = cpuNow(tap.pid!);
   const run = await wrkLoad(url, clients, seconds);
+  const after = cpuNow(tap.pid!);
   requests = run.rps * seconds;
   console.log(`capture ${capture}, door ${door}, ${clients} clients (wrk, ${seconds} s): ${run.rps.toFixed(0)} req/s, p50 ${run.p50.toFixed(2)} ms, p99 ${run.p99.toFixed(2)} ms`);
+  printThreadCpu(before, after, requests);
 }
 const to = monotonicUs();
 await new Promise<void>((resolve) => {

@@ -1,9 +1,14 @@
 /**
- * Where captured frames go: the tap hands frames to `record()`, which returns at once (the
- * forwarding path never waits for disk). Once per tick (a write, every WRITE_EVERY_MS while frames
- * wait) the pipeline derives exchanges, sessions and diagnostics, writes everything in one
- * transaction, applies retention, and only then tells listeners, so a frame is never broadcast
- * before it is stored.
+ * Where captured frames go: the tap hands frames to `record()`, which redacts them and returns at
+ * once (the forwarding path never waits for deriving or disk). Once per tick (a write, every
+ * WRITE_EVERY_MS while frames wait) the frames are derived into exchanges, sessions and
+ * diagnostics and written in one transaction; then the pipeline applies retention, and only then
+ * tells listeners, so a frame is never broadcast before it is stored.
+ *
+ * Where a tick is derived: on a capture file, on the tick writer's thread as soon as it is up (it
+ * takes deriving over between two writes: tick-writer.ts), so the event loop that forwards does
+ * neither the deriving nor the SQL. Until then (the thread's first ~100 ms), on `:memory:`, and
+ * after that thread died, this thread derives, and the deriver is here.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
  * whatever else arrived meanwhile. On a busy capture file that write runs on the tick writer's
@@ -30,7 +35,8 @@
  * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
  * it (or, without a usable snapshot, every stored frame) without writing, so capture that
  * continues after a restart pairs and counts exactly as if it had never stopped
- * (deriver-snapshot.ts).
+ * (deriver-snapshot.ts). The tick writer's thread warms its deriver the same way when it takes
+ * deriving over, and this thread again if that thread dies.
  *
  * A capture failure never stops forwarding and never escapes a tick (capture-health.ts): a store
  * that cannot take writes (disk full, read-only) pauses capture — the tick's write is held and

@@ -19,8 +19,10 @@
  *
  * What the writer does not do: redaction (a body that mentions a secret's name, or has no
  * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
- * come here: the pipeline batches them on the tap's thread, which is faster for them than any
- * hand-off (a whole-pipeline worker halved the 50-client rate on 2 cores).
+ * come here: the pipeline batches them per tick (redaction on the tap's thread, then deriving and
+ * the write on the tick writer's thread: tick-writer.ts); a hand-off per frame costs more than
+ * their whole capture (a whole-pipeline worker fed frame by frame halved the 50-client rate on
+ * 2 cores).
  *
  * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
  * thread's SQLite driver (sqlite.ts's `workerSqlite`).

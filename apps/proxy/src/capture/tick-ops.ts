@@ -1,13 +1,14 @@
 /**
  * One tick's write as a flat list of statement runs: an opcode, then that statement's parameters,
- * then the next opcode. The store builds the list on the tap's thread (the JSON texts the live hub
- * sends are made there too) and runs it in one transaction, either on its own connection or on the
- * tick writer's thread (tick-writer.ts), with the same `applyTickOps`.
+ * then the next opcode. Whoever derives the tick builds the list (the tick writer's thread once it
+ * derives, tick-thread.ts; the store on the tap's thread before that, and on `:memory:`), with the
+ * JSON texts the live hub sends, and it runs in one transaction, on the store's own connection or
+ * on the tick writer's thread, with the same `applyTickOps`.
  *
- * Why a flat list of primitives: it is what crosses a thread cheapest (structured clone of an
- * array of strings and numbers, no object shapes), and it leaves the writer thread nothing to
- * decide but which prepared statement to run: everything that needs the capture's state (the
- * summaries, replay links, the door record's derived columns) was settled before the list was made.
+ * Why a flat list of primitives: it leaves applying nothing to decide but which prepared statement
+ * to run (everything that needs the capture's state, the summaries, replay links and the door
+ * record's derived columns, is settled when the list is made), and a list the tap's thread made
+ * crosses to the thread cheapest that way (a structured clone of strings and numbers, no shapes).
  */
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
 import { sortKey } from './capture-reader.js';
