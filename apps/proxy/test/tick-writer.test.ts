@@ -4,6 +4,7 @@
 // it is committed, replays are marked whichever thread writes them, a restart continues from the
 // thread's snapshot, and a write that has to wait (another connection holds the file's write lock)
 // waits on that thread, losing nothing, while the tap's thread goes on.
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
@@ -234,5 +235,21 @@ describe('the tick writer thread', () => {
     // checks the rows; here, that the snapshot needs no frame replayed).
     const again = capture(file, 0);
     expect((again.pipeline as unknown as { sinceSnapshot: number }).sinceSnapshot).toBe(0);
+  });
+
+  it('a capture closed while its thread is still starting is one settled file: the thread is given up, or closes first', async () => {
+    for (const wait of [0, 1, 5, 20, 80]) {
+      const file = tempDbFile();
+      const store = new CaptureStore(file, { threadWritesAfter: 0 });
+      const pipeline = new CapturePipeline(store);
+      const frames = traffic();
+      await play(pipeline, frames.slice(0, 2), 2);
+      // The first write started the thread; close at several points of its start.
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      pipeline.close();
+      store.close();
+      expect(existsSync(`${file}-wal`), `closed ${wait} ms after the first write`).toBe(false);
+      expect(frameRows(file)).toHaveLength(2);
+    }
   });
 });

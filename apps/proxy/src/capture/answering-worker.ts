@@ -32,8 +32,18 @@ const answer = (message) => {
 };
 `;
 
-/** For a module worker: the port it answers on, and `answer(message)`, which posts and counts. */
-export function workerAnswerer(): { port: MessagePort; answer(message: unknown): void } {
+/** Where a worker started with `claimsLate` is in its start (the second slot of the shared counter). */
+const STARTING = 0;
+const CLAIMED = 1;
+const ABANDONED = 2;
+
+/**
+ * For a module worker: the port it answers on; `answer(message)`, which posts and counts; and
+ * `claim()`, for a worker started with `claimsLate`: call it right before taking what `stop()`
+ * would have to release (its SQLite connection). It returns false when the starter has given the
+ * worker up meanwhile: then take nothing, close the port and end.
+ */
+export function workerAnswerer(): { port: MessagePort; answer(message: unknown): void; claim(): boolean } {
   const data = workerData as { port: MessagePort; answered: SharedArrayBuffer };
   const answered = new Int32Array(data.answered);
   return {
@@ -43,6 +53,7 @@ export function workerAnswerer(): { port: MessagePort; answer(message: unknown):
       Atomics.add(answered, 0, 1);
       Atomics.notify(answered, 0);
     },
+    claim: () => Atomics.compareExchange(answered, 1, STARTING, CLAIMED) === STARTING,
   };
 }
 
@@ -84,8 +95,8 @@ const STOP_WAIT_MS = 5000;
 export class AnsweringWorker<A> {
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
-  /** Answers the worker has posted (it adds one per answer). */
-  private readonly answered = new Int32Array(new SharedArrayBuffer(4));
+  /** Answers the worker has posted (it adds one per answer), then where its start is (see `claimsLate`). */
+  private readonly answered = new Int32Array(new SharedArrayBuffer(8));
 
   /** Starts the thread. `onAnswer` gets each answer; `onGone` once, if the thread fails or exits before `stop()`. */
   constructor(
@@ -94,6 +105,11 @@ export class AnsweringWorker<A> {
     workerData: Record<string, unknown>,
     private readonly onAnswer: (answer: A) => void,
     private readonly onGone: (error: Error) => void,
+    /**
+     * The worker holds nothing until it calls `claim()` (workerAnswerer), after its slow start
+     * (loading modules, compiling): a `stop()` before that ends it without waiting for its start.
+     */
+    private readonly claimsLate = false,
   ) {
     const { port1, port2 } = new MessageChannel();
     const worker = startWorker(source, { ...workerData, port: port2, answered: this.answered.buffer }, [port2]);
@@ -137,6 +153,13 @@ export class AnsweringWorker<A> {
     const port = this.port;
     if (!port) return;
     this.port = undefined;
+    if (this.claimsLate && Atomics.compareExchange(this.answered, 1, STARTING, ABANDONED) === STARTING) {
+      // It holds nothing yet, and will take nothing: no need to wait for its start to end.
+      port.close();
+      void this.worker!.terminate();
+      this.worker = undefined;
+      return;
+    }
     port.postMessage({ type: 'stop' });
     // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
     // Its answer is the one with id -1: a worker still starting answers `ready` first.

@@ -17,12 +17,16 @@ import { rederiveInto } from './rederive.js';
 /** Frames between periodic snapshots: what a restart after kill -9 replays at most. */
 export const SNAPSHOT_EVERY = 50_000;
 
-/** A deriver that has seen every stored frame; `replayed` is how many frames that took. */
-export function warmDeriver(store: CaptureReader): { deriver: CaptureDeriver; replayed: number; restoredAt?: number } {
+/**
+ * A deriver that has seen every stored frame; `replayed` is how many frames that took, `through`
+ * the last frame it has seen (frames committed meanwhile by another connection come after it).
+ */
+export function warmDeriver(store: CaptureReader): { deriver: CaptureDeriver; replayed: number; through: number; restoredAt?: number } {
   const restored = restore(store);
-  if (restored) return { deriver: restored.deriver, replayed: rederiveInto(store, restored.deriver, () => {}, restored.seq), restoredAt: restored.seq };
-  const deriver = createDeriver();
-  return { deriver, replayed: rederiveInto(store, deriver, () => {}) };
+  const deriver = restored?.deriver ?? createDeriver();
+  let through = restored?.seq ?? 0;
+  const replayed = rederiveInto(store, deriver, (frames) => (through = frames[frames.length - 1]!.seq), through);
+  return { deriver, replayed, through, ...(restored ? { restoredAt: restored.seq } : {}) };
 }
 
 /** Stores `deriver`'s state as of frame `seq`, on the connection `store` reads through (the store's, or the tick writer thread's). */

@@ -9,10 +9,14 @@
  * - `write`: a list the tap's thread already encoded (its own deriving, before the hand-off, and a
  *   write held on a full disk, retried as it was first made: never derived twice).
  *
- * `adopt` warms this thread's deriver from the store, as opening a capture does
- * (deriver-snapshot.ts): the pipeline sends it between writes, when everything it derived is
- * committed, so the deriver here continues exactly where the pipeline's left off. From then on this
- * thread keeps the periodic snapshot, and writes a last one when it stops.
+ * The thread warms its deriver from the store while it starts, as opening a capture does
+ * (deriver-snapshot.ts), and derives a few made-up calls on a throwaway deriver, so the schema
+ * validators are compiled and the code is hot before the first real tick: otherwise the first
+ * write after the hand-over took about 50 ms instead of 5 (25 ms warming, 25 ms of first-time
+ * compiling), and a caller that reads right after a call (an agent, a test) found nothing. The
+ * pipeline sends `adopt` between writes, when everything it derived is committed: the thread
+ * derives the frames committed since its warm-up (a handful), so its deriver continues exactly
+ * where the pipeline's left off. From then on this thread keeps the periodic snapshot.
  *
  * Failures keep the pipeline's rules (capture-pipeline.ts's header): a deriver that throws leaves
  * the frames stored underived; a write refused for anything but the storage is retried here
@@ -26,7 +30,8 @@ import { openSqlite } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
 import { CaptureReader } from './capture-reader.js';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive, type DerivedBatch } from './rederive.js';
+import { derive, rederiveInto, type DerivedBatch } from './rederive.js';
+import { primeDeriving } from './prime-deriving.js';
 import { storageProblem } from './capture-health.js';
 import type { ReplayLink } from './replay-links.js';
 import { readFrames } from './tick-wire.js';
@@ -103,6 +108,8 @@ class TickThread {
   /** The last frame derived here, and whether every write through it committed (a snapshot must not cover a held write). */
   private derivedThrough = 0;
   private clean = true;
+  /** Set once the pipeline has handed deriving over (ticks come only after it). */
+  private adopted = false;
 
   constructor(private readonly db: ReturnType<typeof openSqlite>) {
     // The settings of the store's own connection (capture-store.ts): per connection in SQLite.
@@ -110,13 +117,23 @@ class TickThread {
     this.statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : db.prepare(sql)));
     this.transaction = db.transaction((ops: unknown[]) => applyTickOps(this.statements, ops));
     this.reader = new CaptureReader(db);
+    this.warm();
   }
 
-  adopt(): void {
+  /** A deriver that has seen every frame stored so far (`derivedThrough`). */
+  private warm(): void {
     const warm = warmDeriver(this.reader);
     this.deriver = warm.deriver;
     this.sinceSnapshot = warm.replayed;
-    this.derivedThrough = this.reader.head();
+    this.derivedThrough = warm.through;
+  }
+
+  /** Takes deriving over: the frames the pipeline stored since the warm-up, then the ticks. */
+  adopt(): void {
+    // Retention removed frames this deriver never saw (a tiny --max-frames and a slow start): start over.
+    if (this.reader.oldest() > this.derivedThrough + 1) this.warm();
+    else this.sinceSnapshot += rederiveInto(this.reader, this.deriver!, (frames) => (this.derivedThrough = frames[frames.length - 1]!.seq), this.derivedThrough);
+    this.adopted = true;
     void this.reader.replayLinks; // the table as it is now: later links come with the ticks
   }
 
@@ -129,7 +146,7 @@ class TickThread {
     let derived = NOTHING_DERIVED;
     if (frames.length > 0) {
       try {
-        if (!this.deriver) throw new Error('the tick writer thread was given frames to derive before the pipeline handed deriving over');
+        if (!this.adopted || !this.deriver) throw new Error('the tick writer thread was given frames to derive before the pipeline handed deriving over');
         const messages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [frames[i]!, message]));
         derived = derive(this.deriver, frames, messages);
       } catch (err) {
@@ -171,7 +188,7 @@ class TickThread {
   /** The deriver's snapshot, when what it covers is all committed (else the next open replays more, as after kill -9). */
   snapshot(id: number): ThreadAnswer {
     try {
-      if (this.deriver && this.clean && this.derivedThrough > 0) saveSnapshot(this.reader, this.deriver, this.derivedThrough);
+      if (this.adopted && this.deriver && this.clean && this.derivedThrough > 0) saveSnapshot(this.reader, this.deriver, this.derivedThrough);
     } catch (err) {
       return { id, error: failure(err) };
     }
@@ -192,7 +209,7 @@ class TickThread {
 
   private committed(m: Tick, write: EncodedWrite, noted: ThreadFailure[]): ThreadAnswer {
     this.sinceSnapshot += m.frames.length;
-    if (this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
+    if (this.adopted && this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
       try {
         saveSnapshot(this.reader, this.deriver, this.derivedThrough);
         this.sinceSnapshot = 0;
@@ -210,12 +227,19 @@ class TickThread {
   }
 }
 
-const { port, answer } = workerAnswerer();
+const { port, answer, claim } = workerAnswerer();
 const data = workerData as TickThreadData;
 let thread: TickThread | undefined;
 try {
-  thread = new TickThread(openSqlite(data.file, { timeout: data.busyMs }));
-  answer({ id: 0, ready: true } satisfies ThreadAnswer);
+  // The slow part of the start needs no connection: a store closed meanwhile (a short capture, a
+  // test) gives the thread up without waiting for it (answering-worker.ts `claimsLate`).
+  primeDeriving();
+  if (claim()) {
+    thread = new TickThread(openSqlite(data.file, { timeout: data.busyMs }));
+    answer({ id: 0, ready: true } satisfies ThreadAnswer);
+  } else {
+    port.close();
+  }
 } catch (err) {
   answer({ id: 0, error: failure(err) } satisfies ThreadAnswer);
 }
