@@ -7,8 +7,8 @@
  *
  * Where a tick is derived: on a capture file, on the tick writer's thread as soon as it is up (it
  * takes deriving over between two writes: tick-writer.ts), so the event loop that forwards does
- * neither the deriving nor the SQL. Until then (the thread's first ~100 ms), on `:memory:`, and
- * after that thread died, this thread derives, and the deriver is here.
+ * neither the deriving nor the SQL. Until then (while the thread starts, about half a second), on
+ * `:memory:`, and after that thread died, this thread derives, and the deriver is here.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
  * whatever else arrived meanwhile. On a busy capture file that write runs on the tick writer's

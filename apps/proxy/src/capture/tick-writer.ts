@@ -12,10 +12,11 @@
  * and encoding the write (JSON of each summary, frame and door record) were the largest part of
  * what capture still cost the tap's thread. With deriving skipped outright, as an upper bound, the
  * tap carried 25 % more calls at 50 clients (bench/README.md). So once the thread is up the
- * pipeline hands deriving over (`adopt`): the thread warms its own deriver from the store and from
- * then on each tick posts only the frames and door records it gathered (tick-thread.ts). Before
- * that (the thread's first ~100 ms), and on `:memory:`, the pipeline derives and the store encodes
- * on the tap's thread, and the thread, if up, runs the encoded list (`write`).
+ * pipeline hands deriving over (`adopt`): the thread has warmed its own deriver from the store, and
+ * from then on each tick posts only the frames and door records it gathered (tick-thread.ts).
+ * Before that (while the thread starts, about half a second), and on `:memory:`, the pipeline
+ * derives and the store encodes on the tap's thread, and the thread, if up, runs the encoded list
+ * (`write`).
  *
  * One write is in flight at a time (the pipeline waits for the answer before its next write,
  * gathering the frames meanwhile), and the pipeline tells its listeners only after the answer: the
