@@ -95,6 +95,7 @@ const STOP_WAIT_MS = 5000;
 export class AnsweringWorker<A> {
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
+  private readonly claimsLate: boolean;
   /** Answers the worker has posted (it adds one per answer), then where its start is (see `claimsLate`). */
   private readonly answered = new Int32Array(new SharedArrayBuffer(8));
 
@@ -105,12 +106,15 @@ export class AnsweringWorker<A> {
     workerData: Record<string, unknown>,
     private readonly onAnswer: (answer: A) => void,
     private readonly onGone: (error: Error) => void,
-    /**
-     * The worker holds nothing until it calls `claim()` (workerAnswerer), after its slow start
-     * (loading modules, compiling): a `stop()` before that ends it without waiting for its start.
-     */
-    private readonly claimsLate = false,
+    options: {
+      /**
+       * The worker holds nothing until it calls `claim()` (workerAnswerer), after its slow start
+       * (loading modules, compiling): a `stop()` before that ends it without waiting for its start.
+       */
+      claimsLate?: boolean;
+    } = {},
   ) {
+    this.claimsLate = options.claimsLate === true;
     const { port1, port2 } = new MessageChannel();
     const worker = startWorker(source, { ...workerData, port: port2, answered: this.answered.buffer }, [port2]);
     worker.on('error', (err) => this.gone(err));

@@ -66,7 +66,7 @@ export class TickWriter {
     private readonly onGone: (error: Error) => void = () => {},
   ) {
     const workerData: TickThreadData = { file, busyMs: BUSY_TIMEOUT_MS, autocheckpoint: WRITER_AUTOCHECKPOINT_PAGES };
-    this.thread = new AnsweringWorker<ThreadAnswer>(moduleWorkerUrl('tick-thread', import.meta.url), { ...workerData }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the tick writer thread stopped: ${error.message}`, { cause: error })), true);
+    this.thread = new AnsweringWorker<ThreadAnswer>(moduleWorkerUrl('tick-thread', import.meta.url), { ...workerData }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the tick writer thread stopped: ${error.message}`, { cause: error })), { claimsLate: true });
   }
 
   /** Whether writes go here: the thread has opened its connection, and is alive. */
