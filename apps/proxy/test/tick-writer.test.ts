@@ -4,9 +4,13 @@
 // it is committed, replays are marked whichever thread writes them, a restart continues from the
 // thread's snapshot, and a write that has to wait (another connection holds the file's write lock)
 // waits on that thread, losing nothing, while the tap's thread goes on.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FrameInput } from '@mcpscope/protocol';
+import type { CaptureStatus, FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline, WRITE_LIMIT } from '../src/capture/capture-pipeline.js';
 import { openSqlite } from '../src/capture/sqlite.js';
@@ -252,4 +256,37 @@ describe('the tick writer thread', () => {
       expect(frameRows(file)).toHaveLength(2);
     }
   });
+
+  it('a disk that fills while the thread derives pauses capture; the held write goes in as the thread derived it once space is freed', async () => {
+    // A real full disk: a 4 MB tmpfs in a private mount namespace, as faults-capture.test.ts does.
+    const dir = mkdtempSync(join(tmpdir(), 'mcpscope-thread-full-'));
+    const script = fileURLToPath(new URL('./support/thread-full-disk.ts', import.meta.url));
+    const run = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', dir, process.execPath, '--conditions=mcpscope-source', '--import', 'tsx', script, dir], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const seen = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
+      derivingOnThread: boolean;
+      whileFull: CaptureStatus;
+      lostWhilePaused: { frames: number };
+      afterFreed: CaptureStatus;
+      stillOnThread: boolean;
+      stored: number[];
+      heldLinks: { frame_seq: number }[];
+    };
+    expect(seen.derivingOnThread).toBe(true);
+    expect(seen.whileFull).toMatchObject({ state: 'paused', reason: 'disk full' });
+    expect(seen.lostWhilePaused.frames).toBe(3);
+    expect(seen.afterFreed.state).toBe('recording');
+    expect(seen.stillOnThread).toBe(true);
+    // Every frame but the three recorded while paused (they were given no seq); the held three
+    // linked to their exchanges exactly as a capture that never paused links them (derived once,
+    // on the thread).
+    const frames = traffic();
+    expect(seen.stored).toEqual(frames.slice(3).map((_, i) => i + 1));
+    const inline = capture(tempDbFile(), Infinity);
+    await play(inline.pipeline, frames, 3);
+    inline.pipeline.close();
+    const links = (snapshotDerived(inline.store.file).frame_exchanges as { frame_seq: number }[]).filter((l) => l.frame_seq >= 21 && l.frame_seq <= 23);
+    expect(seen.heldLinks.length).toBeGreaterThanOrEqual(3);
+    expect(seen.heldLinks).toEqual(links);
+  }, 90_000);
 });
