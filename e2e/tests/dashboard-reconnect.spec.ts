@@ -70,9 +70,16 @@ test('a detail that failed while the proxy was unreachable loads on reconnection
   const client = await sdkClient(proxy.app.mcpUrl);
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'graduation', budget: 30 } });
   const token = new URL(proxy.app.dashboardLoginUrl).searchParams.get('token');
-  const found = await page.request.get(`${proxy.app.dashboardUrl}/api/exchanges?filter=graduation`, { headers: { authorization: `Bearer ${token}` } });
-  const id = ((await found.json()) as { exchanges: { id: string }[] }).exchanges[0]?.id;
-  expect(id).toBeDefined();
+  // The call is stored within a tick of its answer (about 5 ms, plus the write before it), not
+  // before the client has it: wait for it as a dashboard would.
+  let id: string | undefined;
+  await expect
+    .poll(async () => {
+      const found = await page.request.get(`${proxy.app.dashboardUrl}/api/exchanges?filter=graduation`, { headers: { authorization: `Bearer ${token}` } });
+      id = ((await found.json()) as { exchanges: { id: string }[] }).exchanges[0]?.id;
+      return id;
+    })
+    .toBeDefined();
   const call = page.locator(`[data-testid="exchange-row"][data-id="${id}"]`);
   await expect(call).toBeVisible();
 
