@@ -138,6 +138,11 @@ export class CapturePipeline {
   readonly marks: CaptureMarks;
   /** Set while a write is on the tick writer's thread: the next one waits for its answer. */
   private writing = false;
+  /**
+   * The highest seq written (and told to listeners): a batch's `head`. Not `seq`, which counts
+   * frames recorded since, still queued: a dashboard resuming after a batch's head would skip them.
+   */
+  private writtenHead: number;
   /** Callers of `whenWritten`, each waiting for the frames up to its seq. */
   private waiters: { seq: number; resolve: () => void }[] = [];
 
@@ -150,6 +155,7 @@ export class CapturePipeline {
     this.health = health;
     this.marks = new CaptureMarks(store.marks, this);
     this.seq = store.head();
+    this.writtenHead = this.seq;
     this.sinceSnapshot = 0;
     this.warmHere();
     this.retention = new Retention(store, limits);
@@ -521,7 +527,8 @@ export class CapturePipeline {
 
   /** After a write: retention, the snapshot now and then (when this thread derives), and the listeners. */
   private written(texts: WriteResult, frames: Frame[], requests: DoorRecord[], derived?: DerivedBatch): void {
-    const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.seq, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
+    if (frames.length > 0) this.writtenHead = Math.max(this.writtenHead, frames[frames.length - 1]!.seq);
+    const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
     const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
     this.sinceSnapshot += frames.length;

@@ -110,6 +110,13 @@ export class LiveHub {
   private readonly maxBufferedBytes: number;
   private readonly maxCatchUp: number;
   private readonly capture: CaptureFeed | undefined;
+  /**
+   * The head of the last batch the pipeline told: where live deltas continue. The store's own head
+   * can be ahead of it: the tick writer's thread commits a write before this thread hears of it,
+   * and that write's frames then come as a batch, so a client that starts there would get them
+   * twice.
+   */
+  private told: number;
 
   constructor(
     private readonly store: CaptureReader,
@@ -119,7 +126,8 @@ export class LiveHub {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
     this.maxCatchUp = options.maxCatchUp ?? 20_000;
-    this.pending = emptyPending(store.head(), store.door.heads().rev);
+    this.told = store.head();
+    this.pending = emptyPending(this.told, store.door.heads().rev);
     pipeline.onBatch((batch) => this.enqueue(batch));
     this.capture = options.capture;
     this.capture?.onStatusChange(() => this.captureChanged(false));
@@ -138,7 +146,7 @@ export class LiveHub {
     // Deliver what is queued to the clients already here, so the queue is empty and the store's
     // head is exactly where this client's live deltas will start: no gap, no overlap.
     this.flush();
-    const head = this.store.head();
+    const head = this.told;
     const rev = this.store.door.heads().rev;
     this.sendTo(ws, outgoing({ type: 'hello', head, rev }));
     const behind = (after !== undefined && after < head ? head - after : 0) + (requestsRev !== undefined && requestsRev < rev ? rev - requestsRev : 0);
@@ -197,7 +205,8 @@ export class LiveHub {
       for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
       for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
       for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
-      p.frames = this.store.framesAfter(after, this.maxCatchUp);
+      // Not past `head`: later frames come live, with their batch.
+      p.frames = this.store.framesAfter(after, this.maxCatchUp).filter((f) => f.seq <= head);
     }
     if (requestsRev !== undefined && requestsRev < rev) {
       this.store.door.updatedAfter(requestsRev, this.maxCatchUp).forEach((json, i) => p.requests.set(i, json));
@@ -206,6 +215,7 @@ export class LiveHub {
   }
 
   private enqueue(batch: CaptureBatch): void {
+    this.told = batch.head;
     if (this.clients.size === 0) {
       // Nobody to tell: a client that attaches later catches up from the store.
       this.pending = emptyPending(batch.head, batch.requestsRev);
