@@ -44,9 +44,9 @@
  * tick the deriver or the store fails on for any other reason keeps its frames without derived
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
-import { classifyText, type CaptureDeriver, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
-import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive, type DerivedBatch } from './rederive.js';
+import { classifyText, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
+import type { DerivedBatch } from './rederive.js';
+import { DerivingHere, NOTHING_DERIVED } from './deriving-here.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
@@ -100,7 +100,6 @@ export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
 
-const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
 
 export class CapturePipeline {
   private seq: number;
@@ -108,13 +107,8 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  /**
-   * The capture's deriver while this thread derives: until the tick writer's thread is up (then it
-   * takes deriving over: tick-writer.ts), on `:memory:`, and after that thread died.
-   */
-  private deriver: CaptureDeriver | undefined;
-  /** Frames derived here since the stored snapshot was taken. */
-  private sinceSnapshot: number;
+  /** Deriving on this thread, while it happens here (deriving-here.ts). */
+  private readonly here: DerivingHere;
   readonly retention: Retention;
   /** Door records waiting for a tick (door-queue.ts). */
   private readonly doorQueue: DoorQueue;
@@ -156,8 +150,7 @@ export class CapturePipeline {
     this.marks = new CaptureMarks(store.marks, this);
     this.seq = store.head();
     this.writtenHead = this.seq;
-    this.sinceSnapshot = 0;
-    this.warmHere();
+    this.here = new DerivingHere(store, (err) => this.health.noteError(err));
     this.retention = new Retention(store, limits);
     this.retention.enforce();
     this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (now) => this.schedule(now), tick: () => this.tick() });
@@ -321,7 +314,7 @@ export class CapturePipeline {
     }
     this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
-    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => (this.deriver ? saveSnapshot(this.store, this.deriver, this.seq) : this.store.snapshotOnThread()));
+    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => this.here.close(this.seq));
     this.closed = true;
     this.wake();
   }
@@ -361,32 +354,9 @@ export class CapturePipeline {
     }
     if (split) this.schedule(true);
     // Between writes, with everything derived here committed: where deriving happens may change.
-    if (this.deriver && this.store.threadCanDerive) {
-      this.store.adoptDeriving();
-      this.deriver = undefined;
-    } else if (!this.deriver && !this.store.threadDerives) {
-      this.warmHere(); // the thread died between writes
-    }
+    this.here.settle();
     // The large frame goes to its writer once the frames before it are committed.
     this.write(frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
-  }
-
-  /** A deriver of this thread's, warmed from the store (as opening a capture does: deriver-snapshot.ts). */
-  private warmHere(): void {
-    const warm = warmDeriver(this.store);
-    this.deriver = warm.deriver;
-    this.sinceSnapshot = warm.replayed;
-  }
-
-  /** Derives `frames` here; a frame the deriver cannot take leaves them all underived (still evidence, stored). */
-  private deriveHere(frames: Frame[]): DerivedBatch {
-    if (frames.length === 0) return NOTHING_DERIVED;
-    try {
-      return derive(this.deriver!, frames, this.largeMessages);
-    } catch (err) {
-      this.health.noteError(err);
-      return NOTHING_DERIVED;
-    }
   }
 
   /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
@@ -434,8 +404,8 @@ export class CapturePipeline {
       if (!this.closed && (this.queue.length > 0 || this.doorQueue.size > 0)) this.schedule();
       this.wake();
     };
-    if (!this.deriver) return this.store.tickSoon({ frames, requests, messages: this.largeMessagesOf(frames) }, done);
-    const derived = underived ? NOTHING_DERIVED : this.deriveHere(frames);
+    if (!this.here.active) return this.store.tickSoon({ frames, requests, messages: this.largeMessagesOf(frames) }, done);
+    const derived = underived ? NOTHING_DERIVED : this.here.derive(frames, this.largeMessages);
     const encoded = this.store.encode({ ...derived, frames, requests });
     this.store.writeSoon(encoded, frames, (outcome) => done(outcome, { derived, encoded }));
   }
@@ -476,7 +446,7 @@ export class CapturePipeline {
    * is made again here, unless it had committed: then its summaries are read back for listeners.
    */
   private threadGone(committed: boolean, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
-    this.warmHere();
+    this.here.warm();
     if (!committed) return this.write(frames, requests, then);
     const rows = this.store.exchangesUpdatedAfter(frames[0]!.seq - 1, Number.MAX_SAFE_INTEGER);
     const texts: WriteResult = { exchangeIds: rows.map((r) => r.id), exchanges: rows.map((r) => r.summary), sessions: [], conversations: [], requests: requests.map((r) => JSON.stringify(r)) };
@@ -531,13 +501,7 @@ export class CapturePipeline {
     const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
     const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
-    this.sinceSnapshot += frames.length;
-    if (this.deriver && this.sinceSnapshot >= SNAPSHOT_EVERY) {
-      // As of this write's last frame: frames queued meanwhile are not derived yet.
-      const deriver = this.deriver;
-      this.guard(() => saveSnapshot(this.store, deriver, frames[frames.length - 1]!.seq));
-      this.sinceSnapshot = 0;
-    }
+    this.guard(() => this.here.written(frames));
     for (const listener of this.listeners) this.guard(() => listener(batch));
   }
 
