@@ -45,8 +45,8 @@
  * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
  */
 import { classifyText, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
-import { DerivingHere, NOTHING_DERIVED } from './deriving-here.js';
+import { NOTHING_DERIVED, hasRows, type DerivedBatch } from './rederive.js';
+import { DerivingHere } from './deriving-here.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
@@ -519,9 +519,4 @@ export class CapturePipeline {
 /** Whether a body is read as MCP traffic when redacting (see `record`). */
 function isMcpBody(path: string | undefined, raw: string): boolean {
   return !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw);
-}
-
-/** Whether a write derived any row (else a refused write has nothing to leave out). */
-function hasRows(derived: DerivedBatch): boolean {
-  return derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length > 0;
 }

@@ -18,7 +18,7 @@ import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader } from './capture-reader.js';
 import { WalCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
-import { TickWriter, isGone, type TickWriteFailure } from './tick-writer.js';
+import { TickWriter, isGone, threadError } from './tick-writer.js';
 import type { EncodedWrite, ThreadFailure, TickRequest } from './tick-thread.js';
 import { doorTexts, flattenFrames } from './tick-wire.js';
 
@@ -185,7 +185,7 @@ export class CaptureStore extends CaptureReader {
         if (this.committed(frames)) return this.landedOk(write.texts, frames.length, landed);
         return this.writeHere(write, frames.length, landed);
       }
-      if (answer.error) return landed({ ok: false, failure: threadFailure(answer.error) });
+      if (answer.error) return landed({ ok: false, failure: threadError(answer.error) });
       this.landedOk(write.texts, frames.length, landed);
     });
   }
@@ -200,7 +200,7 @@ export class CaptureStore extends CaptureReader {
     const requests = doorTexts(work.requests);
     writer.tick({ frames: flattenFrames(work.frames), requests, messages: work.messages, links: this.replayLinks.takeNew() }, (answer) => {
       if (isGone(answer)) return landed({ ok: false, failure: answer, gone: { committed: this.committed(work.frames) } });
-      if (answer.error) return landed({ ok: false, failure: threadFailure(answer.error), held: answer.held, noted: answer.noted });
+      if (answer.error) return landed({ ok: false, failure: threadError(answer.error), held: answer.held, noted: answer.noted });
       this.wrote(work.frames.length);
       landed({ ok: true, result: { ...answer.texts!, requests }, ...(answer.noted ? { noted: answer.noted } : {}) });
     });
@@ -314,9 +314,4 @@ export class CaptureStore extends CaptureReader {
     super.close();
     this.lock?.release();
   }
-}
-
-/** A failure as the thread sent it, as an Error with its SQLite code (capture-health.ts reads it). */
-function threadFailure(failure: ThreadFailure): TickWriteFailure {
-  return Object.assign(new Error(failure.message), failure);
 }

@@ -10,10 +10,8 @@
  */
 import type { CaptureDeriver, Frame, Message } from '@mcpscope/protocol';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive, type DerivedBatch } from './rederive.js';
+import { NOTHING_DERIVED, derive, type DerivedBatch } from './rederive.js';
 import type { CaptureStore } from './capture-store.js';
-
-export const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
 
 export class DerivingHere {
   private deriver: CaptureDeriver | undefined;

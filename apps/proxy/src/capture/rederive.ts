@@ -12,6 +12,14 @@ export const REDERIVE_PAGE = 5000;
 /** What a batch of frames changed: rows merged (last state wins), and the conversations they touched. */
 export type DerivedBatch = Derived & { conversations: ConversationSummary[] };
 
+/** A batch that derived nothing (a tick written underived). */
+export const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
+
+/** Whether a batch derived any row (else a refused write has nothing to leave out). */
+export function hasRows(derived: DerivedBatch): boolean {
+  return derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length > 0;
+}
+
 /**
  * Runs frames through the deriver, merging what changed (last state of each row wins). `messages`
  * has what large frames stored by the writer thread read as (from their skeletons).

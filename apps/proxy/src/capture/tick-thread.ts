@@ -30,7 +30,7 @@ import { openSqlite } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
 import { CaptureReader } from './capture-reader.js';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
-import { derive, rederiveInto, type DerivedBatch } from './rederive.js';
+import { NOTHING_DERIVED, derive, hasRows, rederiveInto, type DerivedBatch } from './rederive.js';
 import { primeDeriving } from './prime-deriving.js';
 import { storageProblem } from './capture-health.js';
 import type { ReplayLink } from './replay-links.js';
@@ -97,7 +97,6 @@ interface Tick {
   requestTexts: string[];
 }
 
-const NOTHING_DERIVED: DerivedBatch = { exchanges: [], sessions: [], diagnostics: [], conversations: [] };
 
 class TickThread {
   private readonly statements;
@@ -159,8 +158,7 @@ class TickThread {
     try {
       this.transaction(full.ops);
     } catch (err) {
-      const underived = derived.exchanges.length + derived.sessions.length + derived.diagnostics.length + derived.conversations.length === 0;
-      if (storageProblem(err) !== undefined || underived) return this.failed(tick, err, full, noted);
+      if (storageProblem(err) !== undefined || !hasRows(derived)) return this.failed(tick, err, full, noted);
       // Not the storage: something derived from these frames. Keep the frames themselves.
       noted.push(failure(err));
       const bare = this.encode(tick, NOTHING_DERIVED);

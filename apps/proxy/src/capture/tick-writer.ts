@@ -30,7 +30,7 @@
  */
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
 import { WRITER_AUTOCHECKPOINT_PAGES } from './wal-checkpointer.js';
-import type { ThreadAnswer, ThreadRequest, TickRequest, TickThreadData } from './tick-thread.js';
+import type { ThreadAnswer, ThreadFailure, ThreadRequest, TickRequest, TickThreadData } from './tick-thread.js';
 
 /** How long `settle()` waits for a write under way (a large frame's pieces may hold the file's lock). */
 const SETTLE_MS = 30_000;
@@ -101,7 +101,7 @@ export class TickWriter {
     let failed: Error | undefined;
     this.request((id) => ({ type: 'snapshot', id }), (answer) => {
       if (isGone(answer)) failed = answer;
-      else if (answer.error) failed = Object.assign(new Error(answer.error.message), answer.error);
+      else if (answer.error) failed = threadError(answer.error);
     });
     this.settle();
     if (failed) throw failed;
@@ -134,7 +134,7 @@ export class TickWriter {
     if (message.id === 0) {
       // The thread could not open its connection: the store keeps writing on its own.
       if (message.ready && this.state === 'starting') this.state = 'ready';
-      else if (message.error) this.fail(Object.assign(new Error(message.error.message), message.error));
+      else if (message.error) this.fail(threadError(message.error));
       return;
     }
     const pending = this.pending;
@@ -153,6 +153,11 @@ export class TickWriter {
     this.onGone(error);
     pending?.landed(Object.assign(error, { gone: true as const }));
   }
+}
+
+/** A failure as the thread sent it, as an Error with its SQLite code (capture-health.ts reads it). */
+export function threadError(failure: ThreadFailure): TickWriteFailure {
+  return Object.assign(new Error(failure.message), failure);
 }
 
 /** Whether a write's `landed` was given the thread's death rather than its answer. */
