@@ -24,6 +24,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['store-ingest', async () => (await import('./store-ingest.js')).bench],
   ['store-query', async () => (await import('./store-query.js')).bench],
   ['store-rss', async () => (await import('./store-rss.js')).bench],
+  ['store-write-cost', async () => (await import('./store-write-cost.js')).bench],
   ['tap', async () => (await import('./tap.js')).bench],
   ['tap-large', async () => (await import('./tap-large.js')).bench],
   ['tap-sdk', async () => (await import('./tap-sdk.js')).bench],
