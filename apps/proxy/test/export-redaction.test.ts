@@ -72,7 +72,16 @@ describe('redaction by default', () => {
     expect(preview.redaction.enabled).toBe(true);
     expect(preview.redaction.rules).toEqual(expect.arrayContaining([expect.stringContaining('credential headers')]));
     const rules = preview.redaction.hits.map((h) => h.rule);
-    expect(rules).toEqual(expect.arrayContaining(['key api_key', 'key password', 'key code (OAuth)', '_meta com.example/credentials', 'query access_token', 'jwt']));
+    expect(rules).toEqual(expect.arrayContaining(['key api_key', 'key password', 'key code (OAuth)', '_meta com.example/credentials', 'jwt']));
+    // The query's access_token was redacted at capture: the export has nothing left to redact there.
+    expect(rules).not.toContain('query access_token');
+  });
+
+  it('keeps the marker capture left in a URL, with the length it records', async () => {
+    const marker = `access_token=${encodeURIComponent(`[redacted] (${CAPTURE_REDACTED[4]!.length} chars)`)}`;
+    const stored = await text('/api/export?format=jsonl&unredacted=1');
+    expect(stored).toContain(marker);
+    for (const format of ['jsonl', 'har']) expect(await text(`/api/export?format=${format}`)).toContain(marker);
   });
 
   it('keeps what the capture means: importing a redacted export derives the same statuses and codes', async () => {

@@ -78,6 +78,9 @@ export const BUILT_IN_RULES: readonly string[] = [
   'bearer tokens and JWTs inside any string',
 ];
 
+/** The redaction marker as it stands in a URL's query (redact-url.ts). */
+const REDACTED_IN_URL = encodeURIComponent(REDACTED);
+
 export class Redactor {
   private readonly keys: Set<string>;
   private readonly paths: PathSegment[][];
@@ -193,8 +196,10 @@ export class Redactor {
       .split('&')
       .map((pair) => {
         const eq = pair.indexOf('=');
-        const name = decodeURIComponentSafe(eq === -1 ? pair : pair.slice(0, eq));
-        if (eq === -1 || !(isSecretQueryKey(name) || this.keys.has(normalise(name)))) return pair;
+        // A value capture already redacted keeps its marker and length, and is not counted again.
+        if (eq === -1 || pair.startsWith(REDACTED_IN_URL, eq + 1)) return pair;
+        const name = decodeURIComponentSafe(pair.slice(0, eq));
+        if (!(isSecretQueryKey(name) || this.keys.has(normalise(name)))) return pair;
         changed = true;
         this.hit(`query ${name}`);
         return `${pair.slice(0, eq)}=${encodeURIComponent(REDACTED)}`;
