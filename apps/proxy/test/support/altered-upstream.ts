@@ -5,7 +5,7 @@
  * passes through unchanged (the SSE stream is rewritten event by event, ids kept).
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 /** What happens to a tool's answer: its result rewritten, or replaced by a JSON-RPC error. */
 export type Alteration = { rewrite(result: Record<string, unknown>): Record<string, unknown> } | { error: { code: number; message: string } };
@@ -38,14 +38,8 @@ export async function startAlteredUpstream(upstreamUrl: string, tools: Record<st
     const text = await answer.text();
     res.writeHead(answer.status, out).end(text.replace(/^data: (.*)$/gm, (line, json: string) => `data: ${alter(json, call!.id, alteration)}`));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${upstream.pathname}`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const listening = await listenOnLoopback(server);
+  return { url: `${listening.origin}${upstream.pathname}`, close: listening.close };
 }
 
 function toolCall(text: string): { name: string; id: unknown } | undefined {

@@ -3,7 +3,7 @@
  * it receives is kept (headers and exact body bytes) so tests can see what the tap forwarded.
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './loopback.js';
 
 export interface Received {
   method: string;
@@ -77,16 +77,7 @@ export async function startFaultServer(): Promise<FaultServer> {
       }
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    origin,
-    received,
-    slowAborted,
-    bigBody,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  const listening = await listenOnLoopback(server);
+  origin = listening.origin;
+  return { origin, received, slowAborted, bigBody, close: listening.close };
 }

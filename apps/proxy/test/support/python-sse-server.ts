@@ -16,11 +16,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { listenOnLoopback } from './loopback.js';
 
 /** One SSE stream and its session, as the Python SDK's transport keeps them. */
 class PythonStyleSseTransport implements Transport {
@@ -86,14 +86,12 @@ export async function startPythonSseServer(): Promise<PythonSseServer> {
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  const listening = await listenOnLoopback(http);
   return {
-    url: `http://127.0.0.1:${port}/sse`,
+    url: `${listening.origin}/sse`,
     close: async () => {
       for (const t of sessions.values()) await t.close();
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      await listening.close();
     },
   };
 }

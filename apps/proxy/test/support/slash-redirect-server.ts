@@ -8,10 +8,10 @@
  * transport, one server per request, with one tool.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { listenOnLoopback } from './loopback.js';
 
 export interface SlashRedirectServer {
   /** The URL without the slash, as users type it (and give to mcpscope as --target). */
@@ -40,13 +40,6 @@ export async function startSlashRedirectServer(): Promise<SlashRedirectServer> {
     if (path === '/mcp/') return void answer(req, res);
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  const listening = await listenOnLoopback(http);
+  return { url: `${listening.origin}/mcp`, close: listening.close };
 }

@@ -6,10 +6,10 @@
  * unit tests and by the e2e specs (hostile widgets, bad input).
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { listenOnLoopback } from './loopback.js';
 
 export interface FixtureWidget {
   tool: string;
@@ -80,15 +80,6 @@ export async function startWidgetServer(widgets: FixtureWidget[], tools: Fixture
     await build().connect(transport);
     await transport.handleRequest(req, res);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    calls,
-    close: () =>
-      new Promise((resolve) => {
-        http.closeAllConnections();
-        http.close(() => resolve());
-      }),
-  };
+  const listening = await listenOnLoopback(http);
+  return { url: `${listening.origin}/mcp`, calls, close: listening.close };
 }
