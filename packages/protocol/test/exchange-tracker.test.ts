@@ -86,7 +86,21 @@ describe('ExchangeTracker', () => {
       frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { http: { method: 'POST', path: '/mcp', connectionId: 'h1' } }),
       frame('s2c', '{"event":"upstream-error","message":"ECONNREFUSED"}', { kind: 'transport', http: { method: 'POST', path: '/mcp', connectionId: 'h1', status: 502 } }),
     ]);
-    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: 'ECONNREFUSED' })]);
+    expect([...rows.values()]).toEqual([expect.objectContaining({ status: 'transport_error', errorMessage: 'ECONNREFUSED', transportEvent: 'upstream-error' })]);
+  });
+
+  it('says which event ended a row, and only events mcpscope writes', () => {
+    const http = (connectionId: string) => ({ method: 'POST', path: '/mcp', connectionId });
+    const rows = run([
+      frame('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'a' } }, { http: http('h1') }),
+      frame('s2c', '{"event":"redirected","message":"the server answered 307"}', { kind: 'transport', http: { ...http('h1'), status: 307 } }),
+      frame('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'a' } }, { http: http('h2') }),
+      frame('s2c', '{"event":"made-up","message":"from a HAR"}', { kind: 'transport', http: http('h2') }),
+    ]);
+    expect([...rows.values()].map((r) => [r.rpcId, r.status, r.transportEvent])).toEqual([
+      [1, 'transport_error', 'redirected'],
+      [2, 'transport_error', undefined],
+    ]);
   });
 
   it('pairs junk with the server\'s id-null error on the same connection: one row, not two', () => {

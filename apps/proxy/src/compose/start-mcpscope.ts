@@ -22,6 +22,7 @@ import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
 import { publicBaseOf } from '../tap/http/public-origin.js';
 import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
 import { upstreamRequest, type UpstreamRequest } from '../upstream/upstream-request.js';
+import { followingRedirects } from '../upstream/follow-redirects.js';
 import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
@@ -129,7 +130,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     allowOrigins: options.allowOrigins ?? [],
   });
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
-  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request, now });
+  // A replay follows the server's redirects as the MCP SDK's client does (follow-redirects.ts); the tap never does.
+  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: followingRedirects(request), now });
   // Every request at the door is recorded too (any path, refused ones included), unless capture is off.
   const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({

@@ -9,6 +9,7 @@
  */
 import { compileFilter, type Cassette, type CassetteCall, type CompareOptions, type Filter } from '@mcpscope/protocol';
 import type { UpstreamRequest } from '../upstream/upstream-request.js';
+import { followingRedirects, type Redirect } from '../upstream/follow-redirects.js';
 import { VerifyClient } from './verify-client.js';
 import { verifySession, type VerifyRow } from './verify-session.js';
 
@@ -48,12 +49,19 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
       bodyText: () => `${JSON.stringify(call.request)}\n${call.answer ? JSON.stringify(call.answer) : ''}`,
       diagnosticCodes: call.diagnosticCodes,
     });
-  const done = (extra: Partial<VerifyResult> = {}): VerifyResult => ({ rows, warnings, sessions: options.cassette.sessions.length, durationMs: Math.round(performance.now() - started), ...extra });
+  // Redirects are followed as the captured client followed them; the first is told once.
+  let redirected: Redirect | undefined;
+  const request = followingRedirects(options.request, (r) => (redirected ??= r));
+  const done = (extra: Partial<VerifyResult> = {}): VerifyResult => {
+    if (redirected) warnings.push(`the server answered ${redirected.from} with HTTP ${redirected.status} to ${redirected.to}; verify followed it, as the MCP SDK's client does. Point --target at ${redirected.to} to skip the round trip`);
+    return { rows, warnings, sessions: options.cassette.sessions.length, durationMs: Math.round(performance.now() - started), ...extra };
+  };
   if (!options.cassette.calls.some(selected)) {
     return done({ couldNotRun: options.only ? 'the --only filter selects no call of the capture' : 'the capture holds no client call to re-run' });
   }
+  if (options.cassette.redirectsLeftOut > 0) warnings.push(`${options.cassette.redirectsLeftOut} request(s) the server redirected were sent again by the client; each call is verified once, as it was sent again`);
   for (const session of options.cassette.sessions) {
-    const client = new VerifyClient({ url: options.target, request: options.request, headers: options.headers, timeoutMs: options.timeoutMs });
+    const client = new VerifyClient({ url: options.target, request, headers: options.headers, timeoutMs: options.timeoutMs });
     const run = await verifySession(session, { client, selected, compare: options.compare, ...(options.onRow ? { onRow: options.onRow } : {}) });
     // Unreachable before any call ran: the target is down or wrong, not the server regressed.
     if (run.unreachable !== undefined && !rows.some((r) => r.after !== undefined)) return done({ couldNotRun: `${options.target.href} is unreachable (${run.unreachable})` });

@@ -30,6 +30,19 @@ describe('which calls "Re-run failed calls" takes', () => {
     expect(failedCalls(all.map((e) => e.id), (id) => byId.get(id))).toEqual({ ids: ['2', '5', '8'], total: 3 });
   });
 
+  it('leaves out a request the server redirected that the client sent again, not one it did not', () => {
+    const all = [
+      ex('10', { rpcId: 1, status: 'transport_error', transportEvent: 'redirected' }), // sent again as 11: half of that call
+      ex('11', { rpcId: 1, status: 'business_error' }),
+      ex('12', { rpcId: 2, status: 'transport_error', transportEvent: 'redirected' }), // never sent again: the call failed
+      ex('13', { rpcId: 3, status: 'transport_error', transportEvent: 'upstream-error' }),
+      ex('14', { rpcId: 3, status: 'ok' }), // a retry after an upstream error is a call of its own
+    ];
+    const byId = new Map(all.map((e) => [e.id, e]));
+    // The timeline lists the newest first.
+    expect(failedCalls(all.map((e) => e.id).reverse(), (id) => byId.get(id))).toEqual({ ids: ['13', '12', '11'], total: 3 });
+  });
+
   it('stops at the limit and says how many there were', () => {
     const ids = Array.from({ length: RERUN_LIMIT + 5 }, (_, i) => String(i + 1));
     const r = failedCalls(ids, (id) => ex(id, { status: 'protocol_error' }));

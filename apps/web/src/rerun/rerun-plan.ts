@@ -7,7 +7,7 @@
  * replays themselves (re-running the original covers them). Each row is compared by the same
  * compareOutcomes `mcpscope verify --expect ok` uses: fixed, still failing, same or regressed.
  */
-import { comparableStatus, compareOutcomes, type CallOutcome, type Comparison, type ExchangeDetail, type ExchangeSummary, type JsonValue } from '@mcpscope/protocol';
+import { comparableStatus, compareOutcomes, followedRedirects, type CallOutcome, type Comparison, type ExchangeDetail, type ExchangeSummary, type JsonValue } from '@mcpscope/protocol';
 import { responseRaw } from '../replay/exchange-text.js';
 
 const FAILED = new Set(['protocol_error', 'business_error', 'transport_error']);
@@ -23,13 +23,19 @@ export function isFailedCall(ex: ExchangeSummary): boolean {
   return isRerunnable(ex) && FAILED.has(ex.status);
 }
 
-/** The failed calls among `ids` (capture order), at most RERUN_LIMIT of them, and how many there were. */
+/**
+ * The failed calls among `ids` (capture order), at most RERUN_LIMIT of them, and how many there
+ * were. A request the server redirected and the client sent again is not one: its call is the
+ * one sent again (followed-redirects.ts).
+ */
 export function failedCalls(ids: readonly string[], get: (id: string) => ExchangeSummary | undefined): { ids: string[]; total: number } {
   const out: string[] = [];
   let total = 0;
-  for (const id of ids) {
-    const ex = get(id);
-    if (!ex || !isFailedCall(ex)) continue;
+  const summaries = ids.map(get).filter((ex): ex is ExchangeSummary => ex !== undefined);
+  const followed = followedRedirects(summaries);
+  for (const ex of summaries) {
+    const id = ex.id;
+    if (!isFailedCall(ex) || followed.has(id)) continue;
     total++;
     if (out.length < RERUN_LIMIT) out.push(id);
   }

@@ -8,12 +8,14 @@
  * Built from frames alone, through the same CaptureDeriver the capture pipeline runs, so a call
  * has the status the dashboard shows it with. What cannot be used is reported as a problem,
  * never thrown: half an exchange, a session on a revision mcpscope does not know, junk frames.
- * Calls mcpscope sent itself (dashboard replays) are left out: they are not the client's.
+ * Calls mcpscope sent itself (dashboard replays) are left out: they are not the client's. So is
+ * a request the server redirected and the client sent again: the call is the one sent again.
  */
 import { CaptureDeriver, type CaptureDeriverDeps } from '../derive/capture-deriver.js';
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Frame, HttpInfo } from '../model/frame.js';
 import { parseTransportFrame } from '../model/transport-frame.js';
+import { followedRedirects } from '../pairing/followed-redirects.js';
 import { classifyText, type JsonObject, type JsonRpcId, type Message } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { isRevision } from '../revisions/revisions.js';
@@ -100,6 +102,8 @@ export interface Cassette {
   problems: CassetteProblem[];
   /** Calls mcpscope itself replayed from the dashboard, left out. */
   replaysLeftOut: number;
+  /** Requests the server redirected and the client sent again (followed-redirects.ts), left out: the call is the one sent again. */
+  redirectsLeftOut: number;
 }
 
 /** Capture order of exchange ids: `12` < `12.1` < `13` (a batch's items after their frame's seq). */
@@ -133,8 +137,10 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
   const calls: CassetteCall[] = [];
   const pathCounts = new Map<string, number>();
   let replaysLeftOut = 0;
+  let redirectsLeftOut = 0;
   const events = new EventIndex(frames, bySeq, messages, exchanges.values());
   const ordered = [...exchanges.values()].sort(byId);
+  const followed = followedRedirects(ordered);
 
   for (const ex of ordered) {
     // An exchange's id is the seq of the frame that opened it (`.N` for a batch item).
@@ -151,6 +157,10 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
     if (!frame || ex.direction !== 'c2s') continue;
     if (frame.transport === 'replay') {
       replaysLeftOut++;
+      continue;
+    }
+    if (followed.has(ex.id)) {
+      redirectsLeftOut++;
       continue;
     }
     const item = itemOf(messages.get(frame.seq), ex.id);
@@ -182,7 +192,7 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
   }
   if (calls.length === 0) problems.push({ where: 'capture', message: frames.length === 0 ? 'the capture holds no frames' : 'the capture holds no client request with which to do anything' });
   const paths = [...pathCounts].sort((a, b) => b[1] - a[1]).map(([p]) => p);
-  return { sessions: [...sessions.values()].sort((a, b) => a.firstTs - b.firstTs), calls, paths, problems, replaysLeftOut };
+  return { sessions: [...sessions.values()].sort((a, b) => a.firstTs - b.firstTs), calls, paths, problems, replaysLeftOut, redirectsLeftOut };
 }
 
 function toCall(ex: ExchangeSummary, item: Extract<Message, { kind: 'request' }>, frame: Frame, bySeq: Map<number, Frame>, messages: Map<number, Message>, events: EventIndex): CassetteCall {

@@ -4,6 +4,7 @@
  */
 import type { Direction } from './frame.js';
 import type { JsonRpcId } from './json-rpc.js';
+import type { TransportEvent } from './transport-frame.js';
 
 export type ExchangeStatus =
   | 'pending'
@@ -51,6 +52,12 @@ export interface ExchangeSummary {
   frameSeqs: number[];
   errorCode?: number;
   errorMessage?: string;
+  /**
+   * On a row the path itself ended (a transport error, a cancellation by a client that left):
+   * what the tap saw happen (transport-frame.ts), e.g. `redirected` for a request the server sent
+   * elsewhere instead of answering.
+   */
+  transportEvent?: TransportEvent;
   /** Bytes of the request and response bodies. */
   size: number;
   diagnostics: number;

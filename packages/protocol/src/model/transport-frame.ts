@@ -10,6 +10,13 @@ import { isJsonObject } from './json-rpc.js';
 export const TRANSPORT_EVENTS = ['upstream-error', 'stream-error', 'client-disconnected', 'child-exited', 'child-error', 'replay-timeout', 'redirected'] as const;
 export type TransportEvent = (typeof TRANSPORT_EVENTS)[number];
 
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(TRANSPORT_EVENTS);
+
+/** Whether a transport frame's `event` is one mcpscope writes (a frame from elsewhere may carry anything). */
+export function isTransportEvent(event: string | undefined): event is TransportEvent {
+  return event !== undefined && KNOWN_EVENTS.has(event);
+}
+
 export function transportFrameText(event: TransportEvent, message: string): string {
   return JSON.stringify({ event, message });
 }

@@ -6,6 +6,7 @@
 import { rawLength, type Frame } from '../model/frame.js';
 import { isJsonObject, type ErrorMessage, type JsonObject, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../model/json-rpc.js';
 import type { ExchangeSummary } from '../model/exchange.js';
+import type { TransportEvent } from '../model/transport-frame.js';
 
 export type Side = 'client' | 'server';
 
@@ -90,8 +91,8 @@ export function invalidRow(frame: Frame, reason: string, rowId: string): Exchang
 }
 
 /** A failure of the path (upstream down, stream cut) with no request waiting on that connection. */
-export function transportRow(frame: Frame, message: string): ExchangeSummary {
-  return {
+export function transportRow(frame: Frame, message: string, event: TransportEvent | undefined): ExchangeSummary {
+  const row: ExchangeSummary = {
     id: String(frame.seq),
     sessionKey: frame.sessionKey,
     requester: 'none',
@@ -105,6 +106,8 @@ export function transportRow(frame: Frame, message: string): ExchangeSummary {
     diagnostics: 0,
     updatedSeq: frame.seq,
   };
+  if (event !== undefined) row.transportEvent = event;
+  return row;
 }
 
 /** Adds a frame to a row and marks the row changed. */

@@ -24,7 +24,7 @@ import {
 } from '../model/json-rpc.js';
 import type { ExchangeSummary } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
-import { parseTransportFrame } from '../model/transport-frame.js';
+import { isTransportEvent, parseTransportFrame } from '../model/transport-frame.js';
 import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
 import { applyOutcome, attach, invalidRow, noteProgress, notificationRow, orphanRow, requestRow, transportRow, type Side } from './exchange-rows.js';
 
@@ -308,6 +308,7 @@ export class ExchangeTracker {
       this.cutShort.delete(frame.http!.connectionId!);
       partial.status = 'transport_error';
       partial.errorMessage = message;
+      if (isTransportEvent(event)) partial.transportEvent = event;
       return attach(partial, frame, changed);
     }
     if (pending && pending.size > 0) {
@@ -316,13 +317,14 @@ export class ExchangeTracker {
         this.close(pairKey(ex.sessionKey, ex.requester as Side, ex.rpcId as string | number), ex);
         ex.status = clientLeft ? 'cancelled' : 'transport_error';
         ex.errorMessage = message;
+        if (isTransportEvent(event)) ex.transportEvent = event;
         ex.endTs = frame.ts;
         ex.latencyMs = frame.ts - ex.startTs;
         attach(ex, frame, changed);
       }
       return;
     }
-    changed.add(transportRow(frame, message));
+    changed.add(transportRow(frame, message, isTransportEvent(event) ? event : undefined));
   }
 
   private addOrphan(key: string, orphan: ExchangeSummary): void {
