@@ -11,7 +11,10 @@ const upstream = process.env.UPSTREAM!;
 const app = new Hono();
 app.all('*', (c) => {
   const url = new URL(c.req.url);
-  return proxy(upstream + url.pathname + url.search, { raw: c.req.raw });
+  // Node's server already answered a client's `Expect: 100-continue`; fetch (undici) refuses to send the header on.
+  const headers = new Headers(c.req.raw.headers);
+  headers.delete('expect');
+  return proxy(upstream + url.pathname + url.search, { raw: c.req.raw, headers });
 });
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info: AddressInfo) => {
   console.log(`READY http://127.0.0.1:${info.port}`);

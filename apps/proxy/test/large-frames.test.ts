@@ -1,6 +1,8 @@
 // Large bodies stored from the writer thread (capture/large-writer.ts), seen from outside: a 50 MB
 // tool result is recorded byte for byte, keeps its place in capture order, reaches a live
 // dashboard only once it is committed to the file, and the tap answers other clients meanwhile.
+import { createHash } from 'node:crypto';
+import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerEvent } from '@mcpscope/protocol';
@@ -12,7 +14,7 @@ import { startTestMcpscope } from './support/mcpscope.js';
 import { apiFetch } from './support/api.js';
 import { sharedUpstream } from './support/proxy-fixture.js';
 import { startFaultyUpstream } from './reliability/fixtures/faulty-upstream.js';
-import { eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
+import { MCP_HEADERS, eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
 
 const shared = sharedUpstream(startFaultyUpstream);
 let app: Mcpscope | undefined;
@@ -116,6 +118,36 @@ describe('large frames from the writer thread', () => {
       dashboard.close();
     }
   }, 120_000);
+
+  it('forwards a large request body as it arrives, and records it whole from the writer thread, derived', async () => {
+    const db = tempDb();
+    app = await startTestMcpscope({ target: shared.upstream.url, db });
+    const id = rpcId();
+    // A 20 MB tool argument, sent in two halves: the second only once the upstream has most of the first.
+    const body = Buffer.from(toolCall(id, 'digest', { document: 'é'.repeat(10 * 1024 * 1024) }));
+    const half = Math.floor(body.length / 2);
+    const before = shared.upstream.seen.bodyBytes;
+    const request = http.request(app.mcpUrl, { method: 'POST', headers: { ...MCP_HEADERS, 'content-length': String(body.length) } });
+    const answered = new Promise<Buffer>((resolve, reject) => {
+      request.once('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c)).once('end', () => resolve(Buffer.concat(chunks)));
+      });
+      request.once('error', reject);
+    });
+    request.write(body.subarray(0, half));
+    await eventually(async () => (shared.upstream.seen.bodyBytes - before >= half - 1024 * 1024 ? true : undefined), 'the upstream to receive the first half before the client sends the rest');
+    request.end(body.subarray(half));
+    const answer = JSON.parse((await answered).toString()) as { result: { content: { text: string }[] } };
+    expect(answer.result.content[0]!.text).toBe(`${body.length} ${createHash('sha256').update(body).digest('hex')}`);
+
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
+    expect([ex.method, ex.target]).toEqual(['tools/call', 'digest']);
+    const raw = Buffer.from(await (await apiFetch(app, `/api/frames/${ex.frameSeqs[0]}/raw`)).arrayBuffer());
+    expect(raw.equals(body)).toBe(true);
+    const request0 = (await framesAfter(app)).find((f) => f.seq === ex.frameSeqs[0])!;
+    expect([request0.size, request0.truncated]).toEqual([body.toString('utf8').length, true]);
+  }, 60_000);
 
   it('records a large body that names a secret field on the tap thread, byte for byte, and keeps it after a restart', async () => {
     const db = tempDb();

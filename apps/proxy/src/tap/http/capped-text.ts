@@ -34,7 +34,7 @@ export class CappedText {
   private readonly cutKeep: number;
   private decoded: string | undefined;
   private decodedBytes = 0;
-  private knownTooLarge = false;
+  private stopped = false;
   /** Bytes seen, kept or not. */
   size = 0;
   /** Set once the body went to the large-frame writer (see the header). */
@@ -49,14 +49,6 @@ export class CappedText {
     this.cutKeep = Math.min(CUT_BODY_KEPT_BYTES, limit);
   }
 
-  /** The body is known to pass the limit (it is being streamed on): decode no more than the head. */
-  tooLarge(): void {
-    this.knownTooLarge = true;
-    this.spill = undefined;
-    this.received = [];
-    if (this.large) this.leaveWriter();
-  }
-
   push(chunk: Uint8Array): void {
     this.size += chunk.length;
     if (this.large) {
@@ -67,7 +59,7 @@ export class CappedText {
     this.decoded = undefined;
     // (The decoder may hold up to 3 bytes of a character not yet whole: decode past the head by that.)
     const headDecoded = this.decodedBytes >= this.cutKeep + 3;
-    if (headDecoded && (this.knownTooLarge || this.size > this.limit)) return this.cutToHead();
+    if (headDecoded && this.size > this.limit) return this.cutToHead();
     if (this.spill) {
       if (headDecoded && this.size > LARGE_BODY_BYTES && this.toWriter(chunk)) return;
       this.received.push(chunk);
@@ -121,8 +113,21 @@ export class CappedText {
     this.pieces = [];
   }
 
+  /**
+   * The body ends here, before its last byte (it is recorded now: the client left, or the answer
+   * came first): what arrived is kept as a cut body's head, and the writer forgets it.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.spill = undefined;
+    this.received = [];
+    if (this.large) this.leaveWriter();
+    else if (this.head === undefined) this.cutToHead();
+  }
+
+  /** Not kept whole: past the limit, or stopped before its end. */
   get cut(): boolean {
-    return this.size > this.limit;
+    return this.stopped || this.size > this.limit;
   }
 
   /** The kept text, decoded as UTF-8 (a character cut in half at the end becomes U+FFFD). */

@@ -6,8 +6,9 @@
  * socket, resume on drain). The client going away aborts the upstream request; the tap itself
  * never ends a request or a stream.
  *
- * Capture holds at most `maxBodyBytes` of one body (capped-text.ts): a request body past that is
- * forwarded as a stream instead of being held, and a frame of a cut body says so (`http.cut`,
+ * A request body past HELD_BODY_BYTES is forwarded as it arrives instead of being held (on a
+ * capture file its text goes to the large-frame writer thread as it streams). Capture keeps at
+ * most `maxBodyBytes` of one body (capped-text.ts); a frame of a cut body says so (`http.cut`,
  * with the whole size). The pieces: request-body.ts reads the body, request-recorder.ts records
  * the request, response-recorder.ts the answer, door-frames.ts the tap's own transport frames.
  */
@@ -25,7 +26,7 @@ import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
 import { isMcpEndpoint } from '../../core/mcp-endpoint.js';
 import { MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
-import { hasRequestBody, isStreamed, readRequestBody, type RequestBody } from './request-body.js';
+import { HELD_BODY_BYTES, hasRequestBody, isStreamed, readRequestBody, type RequestBody } from './request-body.js';
 import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './door-frames.js';
 import { RequestRecorder } from './request-recorder.js';
 import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
@@ -57,8 +58,19 @@ export interface ForwardDeps {
 
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch = UNWATCHED): void {
   if (!hasRequestBody(req)) return send(req, res, deps, cors, watch, undefined);
-  readRequestBody(req, deps.maxBodyBytes ?? MAX_CAPTURED_BODY_BYTES, (body) => send(req, res, deps, cors, watch, body));
+  const captureLimit = deps.maxBodyBytes ?? MAX_CAPTURED_BODY_BYTES;
+  // A large body is forwarded as it arrives; on the MCP path, capture keeps its text as it streams.
+  const spill = deps.largeBody && recordsPath(pathnameOf(req.url ?? '/'), deps) ? () => deps.largeBody!() : undefined;
+  readRequestBody(req, { holdUpTo: Math.min(HELD_BODY_BYTES, captureLimit), captureLimit, ...(spill ? { spill } : {}) }, (body) => send(req, res, deps, cors, watch, body));
 }
+
+const pathnameOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+};
+
+/** Whether the tap records the frames of requests to this path: the MCP endpoint, or a legacy session's POST endpoint. */
+const recordsPath = (pathname: string, deps: ForwardDeps): boolean => isMcpEndpoint(pathname, deps.mcpPath) || deps.legacy.has(pathname);
 
 /**
  * One request on its way: what the request and its answer share. Built once in `send`; afterwards
@@ -96,16 +108,17 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const method = req.method ?? 'GET';
   const record = linkedToDoor(deps.record, watch);
   const url = req.url ?? '/';
-  const q = url.indexOf('?');
-  const pathname = q === -1 ? url : url.slice(0, q);
-  const search = q === -1 ? '' : url.slice(q);
+  const pathname = pathnameOf(url);
+  const search = url.slice(pathname.length);
   const isLegacyPost = deps.legacy.has(pathname);
-  const recordHere = isMcpEndpoint(pathname, deps.mcpPath) || isLegacyPost;
+  const recordHere = recordsPath(pathname, deps);
   const startTs = deps.now();
   const connectionId = deps.nextConnectionId();
   const streamed = isStreamed(body) ? body : undefined;
   const held = body !== undefined && 'bytes' in body ? body.bytes : undefined;
-  const requestText = !recordHere ? undefined : streamed ? streamed.captured.text() : held !== undefined && held.length > 0 ? held.toString('utf8') : undefined;
+  const heldText = recordHere && held !== undefined && held.length > 0 ? held.toString('utf8') : undefined;
+  // What a stateless session key and an upstream failure's answer read: the body, or a streamed body's first bytes.
+  const requestText = () => (streamed ? Buffer.concat(streamed.head).toString('utf8') : heldText);
   // Frames name the HTTP request they rode on, as the door recorded it.
   const http: HttpInfo = { method, path: url, connectionId, ...doorLink(watch) };
   if (recordHere) {
@@ -119,9 +132,9 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   // Legacy POSTs name their session in the query; stateful Streamable HTTP in a header. Then the
   // request is recorded before it is forwarded, so it always precedes what it causes.
   const knownKey = isLegacyPost ? legacySessionKey(search, pathname) : headerValue(req.headers, 'mcp-session-id');
-  const request = new RequestRecorder({ recordHere, text: requestText, streamed, transport: isLegacyPost ? 'legacy-sse' : 'http-json', ts: startTs, http, headers: req.headers, onRequestHeaders: deps.onRequestHeaders }, record);
+  const request = new RequestRecorder({ recordHere, text: heldText, streamed, transport: isLegacyPost ? 'legacy-sse' : 'http-json', ts: startTs, http, headers: req.headers, onRequestHeaders: deps.onRequestHeaders }, record);
   if (knownKey !== undefined) request.recordAs(knownKey, false);
-  const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText);
+  const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText());
 
   // Fired when the client leaves: undici aborts the upstream request (upstream-request.ts).
   const abortUpstream = new EventEmitter();
@@ -130,6 +143,16 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     clientGone: false,
     answering: false,
   };
+  if (streamed) {
+    // Answered before the client sent its whole body (a server that did not need it): the rest is
+    // read and dropped, as a Node server does, so the client can finish sending and keep its
+    // connection, and capture still counts it.
+    res.once('finish', () => {
+      if (req.readableEnded) return;
+      req.unpipe(streamed.stream);
+      req.resume();
+    });
+  }
   res.on('close', () => {
     if (res.writableFinished) return;
     exchange.clientGone = true;
@@ -155,7 +178,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         const reason = describeError(err);
         if (recordHere) recordUpstreamError(record, deps.now, key, reason, { method, path: url, status: 502, connectionId, ...doorLink(watch) });
         watch.upstreamFailed(reason);
-        answerUpstreamFailure(res, requestText, reason, cors);
+        answerUpstreamFailure(res, requestText(), reason, cors);
       },
     );
 }

@@ -2,7 +2,8 @@
  * Records the client's request as a c2s frame, once, as soon as its session is known. Stateful
  * Streamable HTTP and legacy POSTs know it before forwarding (so the request always precedes what
  * it causes); otherwise the upstream's answer (its `Mcp-Session-Id`) or a stateless key names it.
- * A streamed body waits for its end (its size), unless something forces the record first.
+ * A streamed body waits for its end (its text is then whole, or with the large-frame writer),
+ * unless something forces the record first: then what arrived is recorded as a cut body.
  */
 import type { IncomingMessage } from 'node:http';
 import type { HttpInfo, Transport } from '@mcpscope/protocol';
@@ -12,8 +13,9 @@ import type { StreamedBody } from './request-body.js';
 export interface RequestFrame {
   /** Whether this path carries MCP traffic the tap records. */
   recordHere: boolean;
-  /** The body as capture keeps it (undefined: nothing to record). */
+  /** A body held whole, as text (undefined: none, or streamed). */
   text: string | undefined;
+  /** A body streamed on: capture's text of it is read when the request is recorded. */
   streamed: StreamedBody | undefined;
   transport: Transport;
   ts: number;
@@ -45,10 +47,16 @@ export class RequestRecorder {
   recordAs(key: string, now = true): void {
     this.sessionKey = key;
     const request = this.request;
-    if (!request.recordHere || request.text === undefined || this.recorded || (!now && !this.bodyEnded)) return;
+    if (!request.recordHere || (request.text === undefined && !request.streamed) || this.recorded || (!now && !this.bodyEnded)) return;
     request.onRequestHeaders?.(key, request.headers);
     this.recorded = true;
-    if (request.streamed) request.http.cut = { size: request.streamed.captured.size };
-    this.record({ ts: request.ts, sessionKey: key, direction: 'c2s', transport: request.transport, kind: 'data', raw: request.text, http: request.http });
+    const frame = { ts: request.ts, sessionKey: key, direction: 'c2s', transport: request.transport, kind: 'data', http: request.http } as const;
+    const captured = request.streamed?.captured;
+    if (!captured) return void this.record({ ...frame, raw: request.text! });
+    if (!this.bodyEnded) captured.stop();
+    if (captured.cut) request.http.cut = { size: captured.size };
+    // A body with the large-frame writer is recorded without its text here (large-writer.ts).
+    if (captured.large) this.record({ ...frame, raw: '' }, captured.large);
+    else this.record({ ...frame, raw: captured.text() });
   }
 }
