@@ -26,7 +26,7 @@ import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
 import { isMcpEndpoint } from '../../core/mcp-endpoint.js';
 import { MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
-import { HELD_BODY_BYTES, hasRequestBody, isStreamed, readRequestBody, type RequestBody } from './request-body.js';
+import { HELD_BODY_BYTES, hasRequestBody, isStreamed, readRequestBody, type RequestBody, type StreamedBody } from './request-body.js';
 import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './door-frames.js';
 import { RequestRecorder } from './request-recorder.js';
 import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
@@ -68,6 +68,9 @@ const pathnameOf = (url: string): string => {
   const q = url.indexOf('?');
   return q === -1 ? url : url.slice(0, q);
 };
+
+/** What a stateless session key and an upstream failure's answer read: the body held, or a streamed body's first bytes. */
+const requestText = (streamed: StreamedBody | undefined, heldText: string | undefined): string | undefined => (streamed ? Buffer.concat(streamed.head).toString('utf8') : heldText);
 
 /** Whether the tap records the frames of requests to this path: the MCP endpoint, or a legacy session's POST endpoint. */
 const recordsPath = (pathname: string, deps: ForwardDeps): boolean => isMcpEndpoint(pathname, deps.mcpPath) || deps.legacy.has(pathname);
@@ -117,8 +120,6 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const streamed = isStreamed(body) ? body : undefined;
   const held = body !== undefined && 'bytes' in body ? body.bytes : undefined;
   const heldText = recordHere && held !== undefined && held.length > 0 ? held.toString('utf8') : undefined;
-  // What a stateless session key and an upstream failure's answer read: the body, or a streamed body's first bytes.
-  const requestText = () => (streamed ? Buffer.concat(streamed.head).toString('utf8') : heldText);
   // Frames name the HTTP request they rode on, as the door recorded it.
   const http: HttpInfo = { method, path: url, connectionId, ...doorLink(watch) };
   if (recordHere) {
@@ -134,7 +135,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   const knownKey = isLegacyPost ? legacySessionKey(search, pathname) : headerValue(req.headers, 'mcp-session-id');
   const request = new RequestRecorder({ recordHere, text: heldText, streamed, transport: isLegacyPost ? 'legacy-sse' : 'http-json', ts: startTs, http, headers: req.headers, onRequestHeaders: deps.onRequestHeaders }, record);
   if (knownKey !== undefined) request.recordAs(knownKey, false);
-  const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText());
+  const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText(streamed, heldText));
 
   // Fired when the client leaves: undici aborts the upstream request (upstream-request.ts).
   const abortUpstream = new EventEmitter();
@@ -178,7 +179,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
         const reason = describeError(err);
         if (recordHere) recordUpstreamError(record, deps.now, key, reason, { method, path: url, status: 502, connectionId, ...doorLink(watch) });
         watch.upstreamFailed(reason);
-        answerUpstreamFailure(res, requestText(), reason, cors);
+        answerUpstreamFailure(res, requestText(streamed, heldText), reason, cors);
       },
     );
 }
