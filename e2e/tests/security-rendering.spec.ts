@@ -99,8 +99,11 @@ test('hostile tool names, results, errors and a text/html widget are shown as te
       framesClicked += 1;
     }
   }
-  // Let any deferred payload (onerror after a failed image load, iframe onload) have its chance.
-  await page.waitForLoadState('networkidle');
+  // Let any deferred payload (onerror after a failed image load, iframe onload) have its chance:
+  // every image settled (loaded or broken) and every frame loaded. Not 'networkidle': Playwright
+  // counts a Monaco worker script the editor dropped mid-load as pending for ever.
+  await page.waitForFunction(() => Array.from((globalThis as unknown as { document: { images: ArrayLike<{ complete: boolean }> } }).document.images).every((img) => img.complete));
+  for (const frame of page.frames()) await frame.waitForLoadState('load');
   // The hostile widget itself, previewed: its code runs, but only in the sandbox on its own origin.
   if (await rawSwitch.count()) await page.getByTestId('raw-switch').locator('xpath=..').getByRole('tab', { name: 'Exchanges' }).click();
   await page.locator('[data-testid="exchange-row"][data-method="tools/call"]').first().click();

@@ -191,7 +191,7 @@ export class ConversationBook {
     const target = owner ?? this.create({ ...evidence(), hostId }, host());
     if (current) {
       this.attach(s, rec, current, -1);
-      moveSessionEvents(this.era(current), this.era(target), s.sessionKey, s.firstTs);
+      moveSessionEvents(this.era(current), this.era(target), s.sessionKey);
     }
     rec.conv = target.summary.key;
     rec.joinedBy = 'host';

@@ -91,11 +91,12 @@ export function finishEvent(lane: EraLane, pending: EraEvent, answer: EraAnswer)
  * A session moved to another conversation (its own tool call named the host's conversation): its
  * events move with it.
  */
-export function moveSessionEvents(from: EraLane, to: EraLane, sessionKey: string, since: number): void {
-  // A session moves right after its first call, so its events, if any, are the newest few: none
-  // is older than the session.
+export function moveSessionEvents(from: EraLane, to: EraLane, sessionKey: string): void {
+  // Every event is looked at (there are at most MAX_ERA_EVENTS): the lane is in the order frames
+  // were recorded, not by time. A stateful server's initialize is recorded once its answer names
+  // the session, stamped with when it arrived, so under concurrency it follows later frames.
   let moved = 0;
-  for (let i = from.recent.length - 1; i >= 0 && from.recent[i]!.ts >= since; i--) {
+  for (let i = from.recent.length - 1; i >= 0; i--) {
     const e = from.recent[i]!;
     if (e.sessionKey !== sessionKey) continue;
     from.recent.splice(i, 1);

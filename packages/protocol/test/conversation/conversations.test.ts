@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CaptureDeriver, type ConversationSummary, type Diagnostic, type ExchangeSummary, type Frame, type SessionSummary } from '../../src/index.js';
 import { createValidator } from '../../src/validate/index.js';
-import { chatgptCall, interleave, numbered, sdkSession, type Step } from '../support/hosts.js';
+import { arrivedEarlier, chatgptCall, interleave, numbered, sdkSession, type Step } from '../support/hosts.js';
 
 const validator = createValidator();
 
@@ -90,12 +90,12 @@ describe('a ChatGPT conversation of ten calls', () => {
 });
 
 describe('membership', () => {
-  it('two ChatGPT conversations in parallel stay apart, however their frames interleave', () => {
+  it('two ChatGPT conversations in parallel stay apart, however their frames interleave and whenever their initializes arrived', () => {
     const a = Array.from({ length: 4 }, (_, i) => chatgptCall(`chat-a${i}`, { hostId: 'A' })).flat();
     const b = Array.from({ length: 3 }, (_, i) => chatgptCall(`chat-b${i}`, { hostId: 'B' })).flat();
     fc.assert(
-      fc.property(fc.array(fc.nat(1), { minLength: a.length + b.length, maxLength: a.length + b.length }), (picks) => {
-        const w = derive(numbered(interleave([a, b], picks)));
+      fc.property(fc.array(fc.nat(1), { minLength: a.length + b.length, maxLength: a.length + b.length }), fc.array(fc.nat(3), { minLength: 7, maxLength: 7 }), (picks, lags) => {
+        const w = derive(arrivedEarlier(numbered(interleave([a, b], picks)), lags));
         const byHost = new Map(held(w).map((c) => [c.hostId, c]));
         expect(byHost.get('A')?.churn).toMatchObject({ sessions: 4, toolsCall: 4, initialize: 4 });
         expect(byHost.get('B')?.churn).toMatchObject({ sessions: 3, toolsCall: 3, initialize: 3 });
@@ -106,8 +106,9 @@ describe('membership', () => {
         expect(total(byHost.get('B')!)).toBe(12);
         // A session that started in the other conversation took its initialize with it.
         expect(byHost.get('A')!.era.steps.reduce((n, s) => n + s.count, 0)).toBe(4);
+        expect(byHost.get('B')!.era.steps.reduce((n, s) => n + s.count, 0)).toBe(3);
       }),
-      { numRuns: 40 },
+      { numRuns: 100 },
     );
   });
 

@@ -73,6 +73,16 @@ export function numbered(steps: Step[], t0 = 1_000_000, gap = 5): Frame[] {
   return steps.map((s, i) => ({ ...s, seq: i + 1, ts: t0 + i * gap }));
 }
 
+/**
+ * Stamps each initialize request with the time it arrived, `lags[i]` steps before it was recorded:
+ * the tap records a stateful server's initialize only once the answer names the session, so under
+ * concurrency it lands after frames of other sessions that came in later (request-recorder.ts).
+ */
+export function arrivedEarlier(frames: Frame[], lags: readonly number[], gap = 5): Frame[] {
+  let i = 0;
+  return frames.map((f) => (f.direction === 'c2s' && f.raw.includes('"method":"initialize"') ? { ...f, ts: f.ts - (lags[i++ % lags.length] ?? 0) * gap } : f));
+}
+
 /** Merges scripts in the order `picks` chooses (index of the script to take the next step from). */
 export function interleave(scripts: Step[][], picks: readonly number[]): Step[] {
   const at = scripts.map(() => 0);
