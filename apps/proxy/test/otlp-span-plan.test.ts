@@ -18,7 +18,7 @@ function session(fields: Partial<SessionSummary> = {}): SessionSummary {
 }
 
 function frame(seq: number, fields: Partial<FrameView>): FrameView {
-  return { seq, ts: T0 + seq, sessionKey: 'abc-123', direction: 'c2s', transport: 'http-json', kind: 'data', raw: '{}', size: 2, truncated: false, ...fields };
+  return { seq, ts: T0 + seq, sessionKey: 'abc-123', direction: 'c2s', transport: 'http-json', kind: 'data', raw: '{}', size: 2, bytes: 2, truncated: false, ...fields };
 }
 
 const facts = (ex: ExchangeSummary, more: Partial<ExchangeFacts> = {}): ExchangeFacts => ({ exchange: ex, session: session(), others: [], diagnosticCodes: [], ...more });

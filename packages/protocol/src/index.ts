@@ -3,7 +3,8 @@
  * No I/O: no `node:` imports, sockets, timers or storage. Values in, values out.
  */
 export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, StoredText, Transport } from './model/frame.js';
-export { rawLength } from './model/frame.js';
+export { bodyBytes, rawLength } from './model/frame.js';
+export { utf8Length } from './model/utf8.js';
 export type {
   BatchMessage,
   ErrorMessage,

@@ -30,6 +30,18 @@ describe('ExchangeTracker', () => {
     expect(list.find((r) => r.method === 'sampling/createMessage')).toMatchObject({ requester: 'server', status: 'ok' });
   });
 
+  it('sizes an exchange in the bytes that went over the wire: UTF-8, and a cut body whole', () => {
+    const bytes = (f: Frame) => new TextEncoder().encode(f.raw).length;
+    const call = frame('c2s', { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'gift', arguments: { note: '誕生日おめでとう 🎁' } } });
+    const answer = frame('s2c', { jsonrpc: '2.0', id: 9, result: { content: [{ type: 'text', text: 'Café ☕' }] } });
+    const [row] = [...run([call, answer]).values()];
+    expect(row!.size).toBe(bytes(call) + bytes(answer));
+    expect(row!.size).toBeGreaterThan(call.raw.length + answer.raw.length);
+    // A body the tap kept only the start of is as large as the tap forwarded.
+    const cut = frame('s2c', '{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"', { http: { method: 'POST', path: '/mcp', status: 200, cut: { size: 5_000_000 } } });
+    expect([...run([cut]).values()].map((r) => r.size)).toEqual([5_000_000]);
+  });
+
   it('keeps 1 and "1" apart, and id 0 is a real id', () => {
     const rows = run([
       frame('c2s', { jsonrpc: '2.0', id: 0, method: 'ping' }),

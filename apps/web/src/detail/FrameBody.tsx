@@ -5,6 +5,7 @@
  * (`truncated`) says so and fetches the whole text from `/api/frames/:seq/raw` when asked.
  */
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { utf8Length } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { downloadText } from '../lib/clipboard.js';
 import { formatSize } from '../timeline/status.js';
@@ -30,13 +31,14 @@ interface FrameBodyProps {
   raw: string;
   seq: number;
   marks: readonly TreeMark[];
-  fullSize?: number;
+  /** UTF-8 bytes of the whole body (FrameView.bytes); counted from `raw` when not given. */
+  fullBytes?: number;
   /** The API cut this body; `api` fetches the rest. */
   truncated?: boolean;
   api?: ApiClient;
 }
 
-export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false, api }: FrameBodyProps) {
+export function FrameBody({ raw: given, seq, marks, fullBytes, truncated = false, api }: FrameBodyProps) {
   const [complete, setComplete] = useState<string | undefined>();
   const [fetchError, setFetchError] = useState<string | undefined>();
   const raw = complete ?? given;
@@ -54,7 +56,7 @@ export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false,
   const parsed = useMemo(() => (raw.length <= TREE_LIMIT ? parse(raw) : ({ ok: false } as const)), [raw]);
   const [mode, setMode] = useState<Mode>(parsed.ok ? 'tree' : 'raw');
   const [whole, setWhole] = useState(false);
-  const size = fullSize ?? raw.length;
+  const size = useMemo(() => fullBytes ?? utf8Length(raw), [fullBytes, raw]);
   const cut = !whole && raw.length > PREVIEW_CHARS;
   const modes: Mode[] = parsed.ok ? ['tree', 'raw', 'editor'] : ['raw'];
   return (
@@ -84,7 +86,7 @@ export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false,
       </div>
       {cutByApi && (
         <p className="truncated-note" data-testid="api-truncated">
-          This view holds the first {formatSize(given.length)} of {formatSize(size)}.{' '}
+          This view holds the first {formatSize(utf8Length(given))} of {formatSize(size)}.{' '}
           {api && <button type="button" className="link" onClick={() => void fetchAll()}>Load the whole body</button>}
           {fetchError && <span className="error-text"> {fetchError}</span>}
         </p>
@@ -95,7 +97,7 @@ export function FrameBody({ raw: given, seq, marks, fullSize, truncated = false,
           <pre className="raw" data-testid="raw-body">{cut ? raw.slice(0, PREVIEW_CHARS) : raw}</pre>
           {cut && (
             <p className="truncated-note">
-              Showing the first {formatSize(PREVIEW_CHARS)} of {formatSize(size)}.{' '}
+              Showing the first {formatSize(utf8Length(raw.slice(0, PREVIEW_CHARS)))} of {formatSize(size)}.{' '}
               <button type="button" className="link" onClick={() => setWhole(true)}>Show everything</button>
             </p>
           )}

@@ -22,7 +22,7 @@ export function FrameCard({ api, frame, ex, t0, marks }: { api: ApiClient; frame
         <span className="muted mono">#{frame.seq} · {frame.transport}</span>
       </header>
       {frame.http && <HttpLayer http={frame.http} />}
-      <FrameBody raw={frame.raw} seq={frame.seq} marks={marks} fullSize={frame.size} truncated={frame.truncated} api={api} />
+      <FrameBody raw={frame.raw} seq={frame.seq} marks={marks} fullBytes={frame.bytes} truncated={frame.truncated} api={api} />
     </section>
   );
 }

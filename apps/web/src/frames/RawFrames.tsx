@@ -149,7 +149,7 @@ export function RawFrames({ api }: { api: ApiClient }) {
                 <div className="cell fcol-transport">{f.transport}</div>
                 <div className="cell fcol-kind">{notJson ? 'not JSON' : f.kind}</div>
                 <div className="cell fcol-http">{f.http ? `${f.http.method} ${f.http.status ?? ''}` : ''}</div>
-                <div className="cell fcol-size">{formatSize(f.size)}{f.truncated ? ' ✂' : ''}</div>
+                <div className="cell fcol-size">{formatSize(f.bytes)}{f.truncated ? ' ✂' : ''}</div>
                 <div className="cell fcol-bytes mono">{preview(f)}</div>
               </div>
             );
@@ -168,7 +168,7 @@ export function RawFrames({ api }: { api: ApiClient }) {
           </header>
           <FrameExchanges seq={frame.seq} />
           {frame.http && <HttpLayer http={frame.http} />}
-          <FrameBody key={frame.seq} raw={frame.raw} seq={frame.seq} marks={[]} fullSize={frame.size} truncated={frame.truncated} api={api} />
+          <FrameBody key={frame.seq} raw={frame.raw} seq={frame.seq} marks={[]} fullBytes={frame.bytes} truncated={frame.truncated} api={api} />
         </aside>
       )}
     </div>

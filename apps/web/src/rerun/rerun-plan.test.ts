@@ -8,7 +8,7 @@ function ex(id: string, patch: Partial<ExchangeSummary> = {}): ExchangeSummary {
 
 function detail(id: string, status: ExchangeSummary['status'], answer: object | undefined): ExchangeDetail {
   const seq = Number(id);
-  const frames = [{ seq, ts: 0, sessionKey: 's', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw: '{}', size: 2, truncated: false }];
+  const frames = [{ seq, ts: 0, sessionKey: 's', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw: '{}', size: 2, bytes: 2, truncated: false }];
   if (answer) frames.push({ ...frames[0]!, seq: seq + 1, direction: 's2c' as never, raw: JSON.stringify({ jsonrpc: '2.0', id: 1, ...answer }) });
   return { exchange: ex(id, { status, ...(answer ? { responseSeq: seq + 1 } : {}) }), frames, diagnostics: [] };
 }

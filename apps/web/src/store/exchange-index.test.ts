@@ -98,7 +98,7 @@ describe('live store', () => {
   });
 
   it('keeps frames in seq order without duplicates when API pages and live frames overlap', () => {
-    const frame = (seq: number) => ({ seq, ts: seq, sessionKey: 's', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw: '{}', size: 2, truncated: false });
+    const frame = (seq: number) => ({ seq, ts: seq, sessionKey: 's', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw: '{}', size: 2, bytes: 2, truncated: false });
     const frames = [frame(5), frame(6)];
     appendFrames(frames, [frame(1), frame(2), frame(5), frame(3)]);
     appendFrames(frames, [frame(6), frame(7)]);

@@ -3,7 +3,7 @@
  * (which consumes it). DESIGN.md's "Contract" section names these routes; keep them stable.
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
-import { rawLength, type Frame } from '../model/frame.js';
+import { bodyBytes, rawLength, type Frame } from '../model/frame.js';
 import type { JsonObject } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -15,8 +15,10 @@ import type { DoorRecord } from '../door/door-record.js';
  * and say their full size.
  */
 export interface FrameView extends Frame {
-  /** Bytes of the full raw text (UTF-16 code units as stored). */
+  /** Length of the full raw text in UTF-16 code units, as stored (what `truncated` and slices count). */
   size: number;
+  /** UTF-8 bytes of the whole body as it went over the wire (bodyBytes): what a user reads as its size. */
+  bytes: number;
   truncated: boolean;
 }
 
@@ -358,6 +360,7 @@ export function toFrameView(frame: Frame, rawLimit = FRAME_RAW_LIMIT): FrameView
     kind: frame.kind,
     raw: truncated ? text.slice(0, rawLimit) : text,
     size,
+    bytes: bodyBytes(frame),
     truncated,
   };
   if (frame.http) view.http = frame.http;

@@ -58,7 +58,7 @@ export interface ExchangeSummary {
    * elsewhere instead of answering.
    */
   transportEvent?: TransportEvent;
-  /** Bytes of the request and response bodies. */
+  /** UTF-8 bytes of the request and response bodies as they went over the wire (a cut body counts whole). */
   size: number;
   diagnostics: number;
   /** 2026-07-28 MRTR: set on a retry, the id of the exchange whose input_required answer started the chain. */

@@ -2,6 +2,7 @@
  * The unit of capture. A frame is written once and never rewritten: everything else mcpscope
  * shows (messages, exchanges, sessions, diagnostics) is derived from frames and can be rebuilt.
  */
+import { utf8Length } from './utf8.js';
 
 /** Who sent the bytes: the MCP client (`c2s`) or the MCP server (`s2c`). */
 export type Direction = 'c2s' | 's2c';
@@ -80,4 +81,10 @@ export interface StoredText {
 /** A frame's length in characters, without reading a stored text back. */
 export function rawLength(frame: Frame): number {
   return frame.stored ? frame.stored.chars : frame.raw.length;
+}
+
+/** UTF-8 bytes of a frame's whole body as it went over the wire: a cut body counts whole. */
+export function bodyBytes(frame: Frame): number {
+  if (frame.http?.cut) return frame.http.cut.size;
+  return frame.stored ? frame.stored.bytes : utf8Length(frame.raw);
 }

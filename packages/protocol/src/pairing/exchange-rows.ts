@@ -3,7 +3,7 @@
  * answer that came first, a notification, junk, a transport failure nobody waited on), and how an
  * answer sets a row's outcome. Which row a frame belongs to is exchange-tracker.ts's job.
  */
-import { rawLength, type Frame } from '../model/frame.js';
+import { bodyBytes, type Frame } from '../model/frame.js';
 import { isJsonObject, type ErrorMessage, type JsonObject, type NotificationMessage, type RequestMessage, type ResponseMessage } from '../model/json-rpc.js';
 import type { ExchangeSummary } from '../model/exchange.js';
 import type { TransportEvent } from '../model/transport-frame.js';
@@ -24,7 +24,7 @@ export function requestRow(frame: Frame, msg: RequestMessage, rowId: string, sid
     startTs: frame.ts,
     requestSeq: frame.seq,
     frameSeqs: [frame.seq],
-    size: rawLength(frame),
+    size: bodyBytes(frame),
     diagnostics: 0,
     updatedSeq: frame.seq,
   };
@@ -46,7 +46,7 @@ export function orphanRow(frame: Frame, msg: ResponseMessage | ErrorMessage, row
     endTs: frame.ts,
     responseSeq: frame.seq,
     frameSeqs: [frame.seq],
-    size: rawLength(frame),
+    size: bodyBytes(frame),
     diagnostics: 1,
     updatedSeq: frame.seq,
   };
@@ -66,7 +66,7 @@ export function notificationRow(frame: Frame, msg: NotificationMessage, rowId: s
     status: 'ok',
     startTs: frame.ts,
     frameSeqs: [frame.seq],
-    size: rawLength(frame),
+    size: bodyBytes(frame),
     diagnostics: 0,
     updatedSeq: frame.seq,
   };
@@ -84,7 +84,7 @@ export function invalidRow(frame: Frame, reason: string, rowId: string): Exchang
     startTs: frame.ts,
     frameSeqs: [frame.seq],
     errorMessage: reason,
-    size: rawLength(frame),
+    size: bodyBytes(frame),
     diagnostics: 1,
     updatedSeq: frame.seq,
   };

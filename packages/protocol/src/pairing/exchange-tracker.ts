@@ -10,7 +10,7 @@
  * is bounded by what is in flight, not by what was captured. What a new row looks like, and how an
  * answer sets its outcome, is exchange-rows.ts; this file decides which row a frame belongs to.
  */
-import { rawLength, type Frame } from '../model/frame.js';
+import { bodyBytes, type Frame } from '../model/frame.js';
 import {
   classifyText,
   idKey,
@@ -165,7 +165,7 @@ export class ExchangeTracker {
       if (target !== undefined) early.target = target;
       early.requestSeq = frame.seq;
       early.frameSeqs.unshift(frame.seq);
-      early.size += rawLength(frame);
+      early.size += bodyBytes(frame);
       early.status = early.errorCode !== undefined ? 'protocol_error' : early.status === 'orphan' ? 'ok' : early.status;
       early.updatedSeq = frame.seq;
       changed.add(early);
@@ -228,7 +228,7 @@ export class ExchangeTracker {
     this.close(key, ex);
     ex.responseSeq = frame.seq;
     ex.frameSeqs.push(frame.seq);
-    ex.size += rawLength(frame);
+    ex.size += bodyBytes(frame);
     ex.endTs = frame.ts;
     ex.latencyMs = frame.ts - ex.startTs;
     ex.updatedSeq = frame.seq;

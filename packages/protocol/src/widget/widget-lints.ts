@@ -11,6 +11,7 @@
 import type { Finding } from '../derive/item-context.js';
 import { joinPath } from '../model/json-path.js';
 import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc.js';
+import { utf8Length } from '../model/utf8.js';
 import { FLAT_RESOURCE_URI, MCP_APP_MIME, OPENAI_OUTPUT_TEMPLATE, OPENAI_VISIBILITY, SKYBRIDGE_MIME, WIDGET_MIME_TYPES, widgetOfTool } from './widget-declaration.js';
 import { OPENAI_WIDGET_CSP, OPENAI_WIDGET_DOMAIN, OPENAI_WIDGET_PREFERS_BORDER, widgetContent } from './widget-resource.js';
 
@@ -138,8 +139,4 @@ function standardsAgree(meta: JsonObject, base: string): Finding[] {
 
 function listOf(v: JsonValue | undefined): string[] {
   return Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string') : [];
-}
-
-function utf8Length(text: string): number {
-  return new TextEncoder().encode(text).length;
 }
