@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followedRedirects, type ReplayResponse } from '@mcpscope/protocol';
+import { followedRedirects, markRedirectedNotifications, type ReplayResponse } from '@mcpscope/protocol';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { runVerify } from '../src/commands/verify.js';
@@ -75,6 +75,12 @@ describe('a server that redirects /mcp to /mcp/', () => {
       const redirectedCalls = exchanges.filter((e) => e.kind === 'request' && e.transportEvent === 'redirected');
       expect(redirectedCalls.map((e) => e.method)).toEqual(['initialize', 'tools/call']);
       expect(followedRedirects(exchanges)).toEqual(new Set(redirectedCalls.map((e) => e.id)));
+      // The redirected notifications/initialized: the tap's redirect row shares its HTTP request (one connectionId each).
+      const frames = app.store.framesAfter(0, 100);
+      const marked = markRedirectedNotifications(exchanges, (seq) => frames.find((f) => f.seq === seq));
+      const notifications = marked.filter((e) => e.method === 'notifications/initialized');
+      expect(notifications.map((e) => e.transportEvent)).toEqual(['redirected', undefined]);
+      expect(followedRedirects(marked)).toEqual(new Set([...redirectedCalls, notifications[0]!].map((e) => e.id)));
     } finally {
       await app.close();
     }
@@ -118,7 +124,10 @@ describe('a server that redirects /mcp to /mcp/', () => {
     const started = await startMock({ file: captureFile, port: 0 });
     if (!started.ok) throw new Error(started.message);
     try {
-      expect(started.value.cassette.redirectsLeftOut).toBe(2);
+      expect(started.value.cassette.redirectsLeftOut).toBe(3);
+      // The notification once, as the client made it after the redirect.
+      const notes = started.value.cassette.sessions.flatMap((s) => s.steps.filter((step) => step.kind === 'notification'));
+      expect(notes.map((step) => step.kind === 'notification' && step.notification.method)).toEqual(['notifications/initialized']);
       expect(started.value.cassette.calls.map((c) => [c.method, c.status])).toEqual([
         ['initialize', 'ok'],
         ['tools/call', 'ok'],

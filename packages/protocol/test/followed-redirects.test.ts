@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { followedRedirects, type ExchangeSummary } from '../src/index.js';
+import { followedRedirects, markRedirectedNotifications, type ExchangeSummary, type Frame } from '../src/index.js';
 
 function request(seq: number, patch: Partial<ExchangeSummary> = {}): ExchangeSummary {
   return { id: String(seq), sessionKey: 's', requester: 'client', kind: 'request', method: 'tools/call', rpcId: 1, status: 'ok', startTs: seq, frameSeqs: [seq], size: 0, diagnostics: 0, updatedSeq: seq, ...patch };
@@ -30,6 +30,24 @@ describe('followedRedirects', () => {
   it('a chain of redirects leaves the last attempt as the call: answered, or still failing', () => {
     expect(followedRedirects([redirected(1), redirected(2), request(3)])).toEqual(new Set(['1', '2']));
     expect(followedRedirects([redirected(1), redirected(2)])).toEqual(new Set(['1']));
+  });
+
+  it('a redirected notification the client sent again is left out once; one not sent again stays', () => {
+    const note = (seq: number, patch: Partial<ExchangeSummary> = {}) => request(seq, { kind: 'notification', requester: 'none', direction: 'c2s', method: 'notifications/initialized', rpcId: undefined, ...patch });
+    expect(followedRedirects([note(1, { transportEvent: 'redirected' }), note(3)])).toEqual(new Set(['1']));
+    expect(followedRedirects([note(1, { transportEvent: 'redirected' }), note(3, { method: 'notifications/roots/list_changed' })])).toEqual(new Set());
+    // A server's notification is never the client's message sent again.
+    expect(followedRedirects([note(1, { transportEvent: 'redirected' }), note(3, { direction: 's2c' })])).toEqual(new Set());
+  });
+
+  it('marks a client notification redirected when the tap\'s redirect row was recorded for the same HTTP request', () => {
+    const frame = (seq: number, connectionId: string): Frame => ({ seq, ts: seq, sessionKey: 's', direction: 'c2s', transport: 'http-json', kind: 'data', raw: '{}', http: { method: 'POST', path: '/mcp', connectionId } });
+    const frames = new Map([frame(1, 'c1'), frame(2, 'c1'), frame(3, 'c2'), frame(4, 'c3'), frame(5, 'c4')].map((f) => [f.seq, f]));
+    const note = (seq: number) => request(seq, { kind: 'notification', requester: 'none', direction: 'c2s', method: 'notifications/initialized', rpcId: undefined });
+    const redirectRow = (seq: number) => request(seq, { kind: 'notification', requester: 'none', method: 'transport', rpcId: undefined, status: 'transport_error', transportEvent: 'redirected' });
+    const marked = markRedirectedNotifications([note(1), redirectRow(2), note(3), redirectRow(4), note(5)], (seq) => frames.get(seq));
+    expect(marked.map((e) => e.method === 'transport' ? 'row' : (e.transportEvent ?? 'sent'))).toEqual(['redirected', 'row', 'sent', 'row', 'sent']);
+    expect(followedRedirects(marked)).toEqual(new Set(['1']));
   });
 
   it('other transport failures are calls of their own, retried or not', () => {

@@ -156,7 +156,7 @@ function banner(cli: MockCli, mock: RunningMock): string {
   }
   const problems = [...report.problems, ...cassette.problems];
   if (cassette.replaysLeftOut > 0) lines.push(`  Left out:                               ${cassette.replaysLeftOut} calls mcpscope replayed itself`);
-  if (cassette.redirectsLeftOut > 0) lines.push(`  Left out:                               ${cassette.redirectsLeftOut} requests the server redirected, which the client sent again`);
+  if (cassette.redirectsLeftOut > 0) lines.push(`  Left out:                               ${cassette.redirectsLeftOut} messages the server redirected, which the client sent again`);
   if (report.skipped > 0) lines.push(`  Skipped:                                ${report.skipped} HAR entries without MCP traffic`);
   lines.push('');
   for (const p of problems.slice(0, 20)) lines.push(`  Note: ${p.where}: ${p.message}`);

@@ -59,7 +59,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   if (!options.cassette.calls.some(selected)) {
     return done({ couldNotRun: options.only ? 'the --only filter selects no call of the capture' : 'the capture holds no client call to re-run' });
   }
-  if (options.cassette.redirectsLeftOut > 0) warnings.push(`${options.cassette.redirectsLeftOut} request(s) the server redirected were sent again by the client; each call is verified once, as it was sent again`);
+  if (options.cassette.redirectsLeftOut > 0) warnings.push(`${options.cassette.redirectsLeftOut} message(s) the server redirected were sent again by the client; each is sent once, as it was sent again`);
   for (const session of options.cassette.sessions) {
     const client = new VerifyClient({ url: options.target, request, headers: options.headers, timeoutMs: options.timeoutMs });
     const run = await verifySession(session, { client, selected, compare: options.compare, ...(options.onRow ? { onRow: options.onRow } : {}) });

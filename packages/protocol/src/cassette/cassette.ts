@@ -15,7 +15,7 @@ import { CaptureDeriver, type CaptureDeriverDeps } from '../derive/capture-deriv
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { Frame, HttpInfo } from '../model/frame.js';
 import { parseTransportFrame } from '../model/transport-frame.js';
-import { followedRedirects } from '../pairing/followed-redirects.js';
+import { followedRedirects, markRedirectedNotifications } from '../pairing/followed-redirects.js';
 import { classifyText, type JsonObject, type JsonRpcId, type Message } from '../model/json-rpc.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { isRevision } from '../revisions/revisions.js';
@@ -102,7 +102,7 @@ export interface Cassette {
   problems: CassetteProblem[];
   /** Calls mcpscope itself replayed from the dashboard, left out. */
   replaysLeftOut: number;
-  /** Requests the server redirected and the client sent again (followed-redirects.ts), left out: the call is the one sent again. */
+  /** Requests and notifications the server redirected and the client sent again (followed-redirects.ts), left out: the message is the one sent again. */
   redirectsLeftOut: number;
 }
 
@@ -140,7 +140,7 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
   let redirectsLeftOut = 0;
   const events = new EventIndex(frames, bySeq, messages, exchanges.values());
   const ordered = [...exchanges.values()].sort(byId);
-  const followed = followedRedirects(ordered);
+  const followed = followedRedirects(markRedirectedNotifications(ordered, (seq) => bySeq.get(seq)));
 
   for (const ex of ordered) {
     // An exchange's id is the seq of the frame that opened it (`.N` for a batch item).
