@@ -15,6 +15,7 @@
  *     (`stream_large_bodies=1`; then it keeps no bodies). Skipped with the reason when missing.
  */
 import { mitmdumpVersion, startMitmdump } from './mitmproxy.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHelper, type Helper } from './support/processes.js';
 
@@ -65,7 +66,16 @@ const fromHelper = (h: Helper): BenchPath => ({ origin: h.origin, pid: h.pid, cl
  * Another checkout of mcpscope, built (`BENCH_BEFORE=<dir>`): every mcpscope path also runs from
  * there, as "before: …", so a change is measured against what it changes in the same run.
  */
-const BEFORE = process.env.BENCH_BEFORE;
+const BEFORE = builtCheckout(process.env.BENCH_BEFORE);
+
+/** The checkout, when it has what its tap needs; otherwise what to do, before any path starts. */
+function builtCheckout(dir: string | undefined): string | undefined {
+  if (!dir) return undefined;
+  for (const needed of ['node_modules', 'apps/proxy/dist']) {
+    if (!existsSync(join(dir, needed))) throw new Error(`BENCH_BEFORE=${dir} has no ${needed}: run \`pnpm install --frozen-lockfile && pnpm run build\` there first`);
+  }
+  return dir;
+}
 const MCPSCOPE_KINDS: readonly PathKind[] = ['mcpscope', 'capture off', 'door off'];
 
 /** `tapEnv` goes to the mcpscope processes (e.g. `DB` for an on-disk store); `tree` runs another checkout's build. */
