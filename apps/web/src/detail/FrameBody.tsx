@@ -58,6 +58,9 @@ export function FrameBody({ raw: given, seq, marks, fullBytes, truncated = false
   const [whole, setWhole] = useState(false);
   const size = useMemo(() => fullBytes ?? utf8Length(raw), [fullBytes, raw]);
   const cut = !whole && raw.length > PREVIEW_CHARS;
+  // What a cut view holds, in the same unit as `size`: counted once per body, not per render.
+  const heldBytes = useMemo(() => (cutByApi ? utf8Length(given) : 0), [cutByApi, given]);
+  const previewBytes = useMemo(() => (raw.length > PREVIEW_CHARS ? utf8Length(raw.slice(0, PREVIEW_CHARS)) : 0), [raw]);
   const modes: Mode[] = parsed.ok ? ['tree', 'raw', 'editor'] : ['raw'];
   return (
     <div className="body">
@@ -86,7 +89,7 @@ export function FrameBody({ raw: given, seq, marks, fullBytes, truncated = false
       </div>
       {cutByApi && (
         <p className="truncated-note" data-testid="api-truncated">
-          This view holds the first {formatSize(utf8Length(given))} of {formatSize(size)}.{' '}
+          This view holds the first {formatSize(heldBytes)} of {formatSize(size)}.{' '}
           {api && <button type="button" className="link" onClick={() => void fetchAll()}>Load the whole body</button>}
           {fetchError && <span className="error-text"> {fetchError}</span>}
         </p>
@@ -97,7 +100,7 @@ export function FrameBody({ raw: given, seq, marks, fullBytes, truncated = false
           <pre className="raw" data-testid="raw-body">{cut ? raw.slice(0, PREVIEW_CHARS) : raw}</pre>
           {cut && (
             <p className="truncated-note">
-              Showing the first {formatSize(utf8Length(raw.slice(0, PREVIEW_CHARS)))} of {formatSize(size)}.{' '}
+              Showing the first {formatSize(previewBytes)} of {formatSize(size)}.{' '}
               <button type="button" className="link" onClick={() => setWhole(true)}>Show everything</button>
             </p>
           )}

@@ -43,14 +43,14 @@ function clientMessageKey(ex: ExchangeSummary): string | undefined {
  * pair the tap's `redirected` transport row with, so that row stands apart; it was recorded for the
  * same HTTP request (the frames share a connectionId, one per request the tap forwards).
  */
-export function markRedirectedNotifications(exchanges: readonly ExchangeSummary[], frameAt: (seq: number) => Frame | undefined): ExchangeSummary[] {
+export function markRedirectedNotifications(exchanges: readonly ExchangeSummary[], frameAt: (seq: number) => Frame | undefined): readonly ExchangeSummary[] {
   const connectionOf = (ex: ExchangeSummary) => frameAt(ex.frameSeqs[0]!)?.http?.connectionId;
   const redirected = new Set<string>();
   for (const ex of exchanges) {
     const conn = ex.method === 'transport' && ex.transportEvent === 'redirected' ? connectionOf(ex) : undefined;
     if (conn !== undefined) redirected.add(conn);
   }
-  if (redirected.size === 0) return exchanges.slice();
+  if (redirected.size === 0) return exchanges;
   return exchanges.map((ex) => {
     if (clientMessageKey(ex) !== 'notification' || ex.transportEvent !== undefined) return ex;
     const conn = connectionOf(ex);
