@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OtlpStatus, ReplayResponse } from '@mcpscope/protocol';
+import type { OtlpStatus, ReplayResponse, SessionsPage } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { resolveOtlpConfig } from '../src/otlp/otlp-config.js';
 import { settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
-import { api } from './support/api.js';
+import { api, apiGet } from './support/api.js';
 import { startEverything, type Everything } from './support/everything.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 
@@ -107,6 +107,15 @@ describe('live OTLP export', () => {
     const other = await one('tools/call echo', (s) => s.attributes['mcpscope.client.name'] === 'otlp-test-2');
     expect(other.traceId).not.toBe(spans[0]!.traceId);
     expect(new Set(receiver.spans.map((s) => s.spanId)).size).toBe(receiver.spans.length);
+  });
+
+  it('names the conversation each span belongs to, as the dashboard groups it', async () => {
+    const echo = await one('tools/call echo', inFirst);
+    const sessionKey = String(echo.attributes['mcpscope.session.key']);
+    const { sessions } = await apiGet<SessionsPage>(app, '/api/sessions');
+    const conversationKey = sessions.find((s) => s.sessionKey === sessionKey)?.conversationKey;
+    expect(conversationKey).toBeTruthy();
+    expect(echo.attributes['mcpscope.conversation.key']).toBe(conversationKey);
   });
 
   it('records progress notifications as events on the span of their request', async () => {

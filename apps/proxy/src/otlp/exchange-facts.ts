@@ -33,16 +33,8 @@ export function readFacts(source: FactsSource, ex: ExchangeSummary, bodies: bool
     const originalSession = source.session(original.sessionKey);
     facts.original = originalSession ? { exchange: original, session: originalSession } : { exchange: original };
   }
-  const conversationKey = conversationKeyOf(ex);
+  // A session-less exchange names the conversation it joined; a session's exchanges follow the session.
+  const conversationKey = ex.conversation ?? session?.conversationKey;
   if (conversationKey) facts.conversationKey = conversationKey;
   return facts;
-}
-
-/**
- * The seam for conversations (issue 20, in progress on another branch): once ExchangeSummary
- * carries `conversationKey`, read it here directly; until then no exchange has one.
- */
-function conversationKeyOf(ex: ExchangeSummary): string | undefined {
-  const key = (ex as ExchangeSummary & { conversationKey?: unknown }).conversationKey;
-  return typeof key === 'string' && key !== '' ? key : undefined;
 }

@@ -52,7 +52,7 @@ export interface ExchangeFacts {
   diagnosticCodes: string[];
   /** The exchange a replay replays, with its session. */
   original?: { exchange: ExchangeSummary; session?: SessionSummary };
-  /** Issue 20's conversation key, once exchanges carry one. */
+  /** The conversation the exchange belongs to (its own, or its session's). */
   conversationKey?: string;
 }
 
