@@ -265,10 +265,13 @@ export class CaptureReader {
     return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
   }
 
-  /** Findings about an exchange or any of its frames, in capture order. */
+  /**
+   * Findings about an exchange, and those about one of its frames as a whole, in capture order.
+   * A batch frame holds several exchanges: a finding about one item belongs to that item's row only.
+   */
   diagnosticsFor(ex: Pick<ExchangeSummary, 'id' | 'frameSeqs'>): Diagnostic[] {
     const seqs = ex.frameSeqs;
-    const rows = this.stmt(`SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR frame_seq IN (${seqs.map(() => '?').join(',')})` : ''} ORDER BY id`).all(
+    const rows = this.stmt(`SELECT * FROM diagnostics WHERE exchange_id = ?${seqs.length ? ` OR (exchange_id IS NULL AND frame_seq IN (${seqs.map(() => '?').join(',')}))` : ''} ORDER BY id`).all(
       ex.id,
       ...seqs,
     ) as DiagnosticRow[];

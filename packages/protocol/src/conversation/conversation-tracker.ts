@@ -176,6 +176,15 @@ export class ConversationTracker {
   }
 
   /**
+   * The conversation whose results a session's tool results are compared with for shape drift:
+   * its conversation when the session's membership is not a guess by client and time.
+   */
+  shapeScope(sessionKey: string): string | undefined {
+    const rec = this.book.sessions.get(sessionKey);
+    return rec && rec.joinedBy !== 'client-time' ? rec.conv : undefined;
+  }
+
+  /**
    * An exchange this frame changed: a negotiation's event in the lane settles, and an answer that
    * says the server does not know the session counts as a call on a stale session (and marks a
    * session with a minted id gone).

@@ -18,7 +18,7 @@ import { ExchangeTracker } from '../pairing/exchange-tracker.js';
 import type { TrackerState } from '../pairing/tracker-state.js';
 import type { SessionSummary } from '../session/session-summary.js';
 import { SessionTracker, type SessionTrackerState } from '../session/session-tracker.js';
-import { DEFAULT_REVISION, isRevision, type Revision } from '../revisions/revisions.js';
+import { DEFAULT_REVISION, NOTIFICATIONS, isRevision, type Revision } from '../revisions/revisions.js';
 import { batchFindings, capabilityFindings, headerFindings, nameFindings, schemaFindings } from './frame-checks.js';
 import { joinPath } from '../model/json-path.js';
 import { targetOf } from '../model/target.js';
@@ -29,6 +29,9 @@ import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import { ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
 import { widgetFindings } from './widget-checks.js';
+
+/** The params of a custom notification that may hold the id of the request it answers. */
+const REQUEST_ID_FIELDS = ['id', 'requestId', 'callId'] as const;
 
 /** What one frame changed. Conversations are taken per batch: `CaptureDeriver.takeConversations()`. */
 export interface Derived {
@@ -178,6 +181,10 @@ export class CaptureDeriver {
       };
       const revision = this.revisionOf(item, session);
       if (revision) ctx.revision = revision;
+      if (item.kind === 'notification' && !Object.hasOwn(NOTIFICATIONS, item.method)) {
+        const named = this.requestNamedBy(frame.sessionKey, sender, item.params);
+        if (named) ctx.namesRequest = named;
+      }
       const findings = this.check(ctx, reused.has(i));
       if (item.kind === 'request' && exchange) this.requests.set(exchange.id, requestInfo(item));
       if (exchange) this.link(ctx, exchange);
@@ -242,10 +249,25 @@ export class CaptureDeriver {
     }
     if (item.kind === 'notification' && ctx.sender === 'server') this.conversations?.onServerNotification(frame, item.method, ctx.exchangeId);
     if (item.kind === 'response' && ctx.request?.method === 'tools/call' && item.result.resultType !== 'input_required') {
-      out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result));
+      const scope = this.conversations?.shapeScope(frame.sessionKey);
+      out.push(...this.tools.checkResult(frame.sessionKey, ctx.base, ctx.request.target, item.result, scope === undefined ? frame.sessionKey : `conversation:${scope}`));
     }
     out.push(...widgetFindings(ctx, (name) => this.tools.tool(frame.sessionKey, name)));
     return out;
+  }
+
+  /** A request of the other side, still in flight, whose id a non-spec notification's params hold. */
+  private requestNamedBy(sessionKey: string, sender: 'client' | 'server', params: JsonObject | undefined): ItemContext['namesRequest'] {
+    if (!params) return undefined;
+    const requester = sender === 'client' ? 'server' : 'client';
+    for (const field of REQUEST_ID_FIELDS) {
+      const id = params[field];
+      if (typeof id !== 'string' && typeof id !== 'number') continue;
+      const pending = this.exchanges.pendingRequest(sessionKey, requester, id);
+      const info = pending && this.requests.get(pending.id);
+      if (pending && info) return { exchangeId: pending.id, method: info.method, field };
+    }
+    return undefined;
   }
 
   /** 2026-07-28 multi-round-trip requests: an input_required answer and the retry that carries its requestState (mrtr-chains.ts). */

@@ -9,6 +9,7 @@ import { METHODS, NOTIFICATIONS, inRevision, methodIn, notificationIn, senderAll
 import { joinPath } from '../model/json-path.js';
 import { wireValue, type Finding, type ItemContext } from './item-context.js';
 import { decodeHeaderValue } from './header-value.js';
+import { nearMiss } from './near-miss.js';
 
 /** Tutorial spellings and their real names (protocol reference §2.6). */
 const MISSPELT: Record<string, string> = {
@@ -22,7 +23,8 @@ export function schemaFindings(ctx: ItemContext, validator: ValidatorPort | unde
   if (!validator || !ctx.revision || ctx.item.kind === 'invalid') return [];
   const value = wireValue(ctx.item);
   const check = { revision: ctx.revision, sender: ctx.sender, value, ...(ctx.request ? { request: ctx.request } : {}) };
-  return validator.validateMessage(check).map((issue): Finding => {
+  const issues = validator.validateMessage(check).filter((issue) => !(issue.path === '$.id' && idNullRequired(ctx.item)));
+  return issues.map((issue): Finding => {
     if (issue.definition === 'CallToolResult' && issue.missing === 'content' && issue.path === '$.result') {
       return {
         code: 'tool-result-without-content',
@@ -41,6 +43,15 @@ export function schemaFindings(ctx: ItemContext, validator: ValidatorPort | unde
   });
 }
 
+/**
+ * JSON-RPC 2.0 §5 requires id null on an error about a request whose id could not be read (a parse
+ * error, an invalid request), and the SDKs send it so. The schemas' id types leave that case out;
+ * the sender did what JSON-RPC asks, so it is no finding.
+ */
+function idNullRequired(item: ItemContext['item']): boolean {
+  return item.kind === 'error' && item.id === null && (item.error.code === -32700 || item.error.code === -32600);
+}
+
 export function nameFindings(ctx: ItemContext): Finding[] {
   const { item, revision } = ctx;
   if ((item.kind !== 'request' && item.kind !== 'notification') || !revision) return [];
@@ -52,13 +63,24 @@ export function nameFindings(ctx: ItemContext): Finding[] {
     if (notificationIn(method, revision)) {
       return senderAllowed(NOTIFICATIONS[method]!, ctx.sender) ? [] : [wrongSender(method, ctx.sender, path)];
     }
-    const fix = misspelling(method, revision);
+    // A request's method without an id, or a reply sent as a notification: the lints say what is wrong.
+    if (Object.hasOwn(METHODS, method) || ctx.namesRequest) return [];
+    const fix = misspelling(method, revision) ?? nearMiss(method, specNames(NOTIFICATIONS, revision, ctx.sender));
     if (fix) return [{ code: 'notification-name', severity: 'error', path, message: `"${method}" is not an MCP notification: the real name is "${fix}". Receivers ignore the misspelt one.` }];
     return unknownName('notification', method, revision, path, NOTIFICATIONS);
   }
   if (method.startsWith('notifications/')) return []; // reported by the notification-with-id lint
   if (methodIn(method, revision)) return senderAllowed(METHODS[method]!, ctx.sender) ? [] : [wrongSender(method, ctx.sender, path)];
+  const meant = Object.hasOwn(METHODS, method) ? undefined : nearMiss(method, specNames(METHODS, revision, ctx.sender));
+  if (meant) {
+    return [{ code: 'method-name', severity: 'error', path, message: `"${method}" is not an MCP method: the real name is "${meant}". A server answers the misspelt one with -32601 Method not found.` }];
+  }
   return unknownName('method', method, revision, path, METHODS);
+}
+
+/** The names of `table` that exist in `revision` and that `sender` may send. */
+function specNames(table: Record<string, { sender: 'client' | 'server' | 'both'; from?: Revision; until?: Revision }>, revision: Revision, sender: 'client' | 'server'): string[] {
+  return Object.keys(table).filter((name) => inRevision(table[name]!, revision) && senderAllowed(table[name]!, sender));
 }
 
 function misspelling(method: string, revision: Revision): string | undefined {

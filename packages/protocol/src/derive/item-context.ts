@@ -22,6 +22,11 @@ export interface ItemContext {
   /** For a response or error: the request it answers (method, params, target). */
   request?: { method: string; params?: JsonObject; target?: string };
   exchangeId?: string;
+  /**
+   * For a notification: the request in flight from the other side whose id one of its params
+   * (`id`, `requestId`, `callId`) holds — a reply sent as a notification.
+   */
+  namesRequest?: { exchangeId: string; method: string; field: string };
 }
 
 /** A finding before it is tied to its frame and exchange. */

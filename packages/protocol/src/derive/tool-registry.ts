@@ -10,6 +10,7 @@ import { isJsonObject, type JsonObject, type JsonValue } from '../model/json-rpc
 import { joinPath } from '../model/json-path.js';
 import { leftNewestQuarter } from '../model/lru-order.js';
 import { type Finding } from './item-context.js';
+import { flattenedArguments } from './lints.js';
 
 /** Sessions whose tool lists are kept (least recently used dropped first). */
 export const MAX_SESSIONS = 1024;
@@ -105,18 +106,25 @@ export class ToolRegistry {
     }
     if (!isJsonObject(entry.tool.inputSchema) || !this.validator) return [];
     entry.input ??= this.validator.compileToolSchema(entry.tool.inputSchema);
+    // Arguments put beside name are reported where they are (tool-arguments-flattened), not as missing.
+    if (params!.arguments === undefined && flattenedArguments(params!).length > 0) return [];
     const args = params!.arguments ?? {};
     return this.run(s, name, 'inputSchema', entry.input, args, joinPath(base, '$.params.arguments'), 'tool-arguments-invalid', `The arguments do not match ${name}'s inputSchema`);
   }
 
-  /** Checks a tools/call result: structuredContent against outputSchema, and shape drift. */
-  checkResult(sessionKey: string, base: string, toolName: string | undefined, result: JsonObject): Finding[] {
+  /**
+   * Checks a tools/call result: structuredContent against outputSchema, and shape drift against
+   * the tool's last result in `shapeScope` (the session, or the conversation a host spreads over
+   * a session per call).
+   */
+  checkResult(sessionKey: string, base: string, toolName: string | undefined, result: JsonObject, shapeScope = sessionKey): Finding[] {
     if (!toolName || result.isError === true) return [];
     const s = this.ensure(sessionKey);
+    const shapes = shapeScope === sessionKey ? s.shapes : this.ensure(shapeScope).shapes;
     const out: Finding[] = [];
     const shape = shapeOf(result);
-    const before = s.shapes.get(toolName);
-    s.shapes.set(toolName, shape);
+    const before = shapes.get(toolName);
+    shapes.set(toolName, shape);
     if (before !== undefined && before !== shape) {
       out.push({ code: 'tool-result-shape-changed', severity: 'info', path: joinPath(base, '$.result'), message: `${toolName} returned a differently shaped result than last time (${before} → ${shape}). Clients that parse it may break; keep a tool's result shape stable or declare an outputSchema.` });
     }

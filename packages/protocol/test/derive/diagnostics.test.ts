@@ -40,7 +40,7 @@ describe('CaptureDeriver diagnostics', () => {
     const out = feed(f('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 5 } } }));
     expect(out.diagnostics).toMatchObject([{ code: 'tool-arguments-invalid', severity: 'error', path: '$.params.arguments.city', exchangeId: out.exchanges[0]!.id }]);
     expect(out.exchanges[0]!.diagnostics).toBe(1);
-    const answer = feed(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [], isError: true } }));
+    const answer = feed(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'city must be a name' }], isError: true } }));
     expect(answer.exchanges[0]!.diagnostics).toBe(1); // the count stays with the exchange
   });
 
@@ -53,7 +53,7 @@ describe('CaptureDeriver diagnostics', () => {
   it('checks structuredContent against outputSchema, and its absence', () => {
     const { f, feed } = session();
     feed(f('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
-    const bad = feed(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [], structuredContent: { temperature: 'warm' } } }));
+    const bad = feed(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'warm' }], structuredContent: { temperature: 'warm' } } }));
     expect(bad.diagnostics).toMatchObject([{ code: 'structured-content-invalid', path: '$.result.structuredContent.temperature' }]);
     feed(f('c2s', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
     const missing = feed(f('s2c', { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'warm' }] } }));
@@ -140,7 +140,7 @@ describe('CaptureDeriver diagnostics', () => {
     expect(isError.diagnostics).toMatchObject([{ code: 'is-error-looks-like-protocol-error', severity: 'info' }]);
     feed(f('c2s', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
     const rpcError = feed(f('s2c', { jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'Insufficient balance' } }));
-    expect(rpcError.diagnostics).toMatchObject([{ code: 'protocol-error-looks-like-business', severity: 'info' }]);
+    expect(rpcError.diagnostics).toMatchObject([{ code: 'protocol-error-looks-like-business', severity: 'warning' }]);
   });
 
   it('skips a hostile tool schema once, saying why, instead of hanging on it', () => {
@@ -171,21 +171,18 @@ describe('CaptureDeriver diagnostics', () => {
     expect(out.exchanges[0]).toMatchObject({ status: 'invalid', diagnostics: 1 });
   });
 
-  it('in 2025-03-26 a parse-error answer with id null is a warning (JSON-RPC requires null there), any other null-id error stays an error', () => {
-    const { f, feed } = session('2025-03-26');
-    feed(f('c2s', '{"jsonrpc":'));
-    const parseError = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
-    expect(parseError.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'warning', path: '$.id' }]);
-    expect(parseError.diagnostics[0]!.message).toContain('JSON-RPC 2.0 requires null');
-    const otherError = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
-    expect(otherError.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'error', path: '$.id' }]);
-  });
-
-  it('from 2025-11-25 a parse-error answer leaves the id out; a null id there is an error', () => {
-    const { f, feed } = session('2025-11-25');
-    const withoutId = feed(f('s2c', { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }));
-    expect(withoutId.diagnostics.filter((x) => x.code === 'envelope-invalid')).toEqual([]);
-    const nullId = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
-    expect(nullId.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'error' }]);
+  it('a parse-error answer with id null passes (JSON-RPC requires it), as does one without an id from 2025-11-25; a null id on any other error does not', () => {
+    for (const rev of ['2025-03-26', '2025-11-25']) {
+      const { f, feed } = session(rev);
+      feed(f('c2s', '{"jsonrpc":'));
+      if (rev === '2025-11-25') {
+        const withoutId = feed(f('s2c', { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' } }));
+        expect(withoutId.diagnostics.filter((x) => x.code === 'envelope-invalid')).toEqual([]);
+      }
+      const nullId = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }));
+      expect(nullId.diagnostics).toEqual([]);
+      const otherError = feed(f('s2c', { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } }));
+      expect(otherError.diagnostics).toMatchObject([{ code: 'envelope-invalid', severity: 'error', path: '$.id' }]);
+    }
   });
 });

@@ -21,7 +21,7 @@ describe('2026-07-28 traffic', () => {
     const ok = d.ingest(f('c2s', call(1), { http: headers('tools/call', 'book') }));
     expect(ok.diagnostics).toEqual([]);
     expect(d.session('modern-1')).toMatchObject({ era: 'modern', protocolVersion: '2026-07-28' });
-    const answer = d.ingest(f('s2c', { jsonrpc: '2.0', id: 1, result: { content: [] } }));
+    const answer = d.ingest(f('s2c', { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'booked' }] } }));
     expect(answer.diagnostics).toMatchObject([{ code: 'result-invalid', path: '$.result' }]);
     expect(answer.diagnostics[0]!.message).toContain('resultType');
   });
