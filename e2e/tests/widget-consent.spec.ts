@@ -87,6 +87,7 @@ test('an imported call’s widget renders from its file and sends nothing', asyn
   await widget.locator('#tool').fill('delete_everything');
   await widget.locator('#mcp-call').click();
   await expect(widget.locator('#answer')).toContainText('sends nothing to a live server');
+  await expect(logEntries(page, 'refused').filter({ hasText: 'sends nothing to a live server' })).toHaveCount(1);
   await expect(page.getByTestId('widget-consent')).toHaveCount(0);
   expect(server.requestCount()).toBe(before);
 });

@@ -109,7 +109,7 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
         return o.api.call(preview.exchangeId, request);
       });
     } catch (err) {
-      const refused = err instanceof WidgetApiError && err.code === 'widget_call_refused';
+      const refused = err instanceof WidgetApiError && (err.code === 'widget_call_refused' || err.code === 'imported_session');
       log.add(refused ? 'refused' : 'error', `${refused ? 'refused' : 'failed'}: ${name}: ${(err as Error).message}`);
       throw err;
     }
