@@ -42,7 +42,7 @@ export interface WidgetResourceView {
   source: 'captured' | 'imported' | 'read-now';
   /** The file the HTML was imported from (source `imported`). */
   importedFrom?: string;
-  /** Read in the call's own session (else the newest read before the call, from any session). */
+  /** Read in the call's own session (else its conversation, else any live session; an imported call: any session of its file). */
   sameSession: boolean;
   /** Read in the call's conversation (its own session included). */
   sameConversation: boolean;
