@@ -20,3 +20,11 @@ export function logEntries(page: Page, kind?: string): Locator {
   const all = page.getByTestId('widget-log-entry');
   return kind ? all.and(page.locator(`[data-kind="${kind}"]`)) : all;
 }
+
+/** Answers the dashboard's "This widget wants to call TOOL on SERVER" question. */
+export async function answerConsent(page: Page, tool: string, answer: 'allow' | 'deny'): Promise<void> {
+  const prompt = page.locator(`[data-testid="widget-consent"][data-tool="${tool}"]`);
+  await expect(prompt).toBeVisible();
+  await prompt.getByTestId(`widget-consent-${answer}`).click();
+  await expect(prompt).toHaveCount(0);
+}

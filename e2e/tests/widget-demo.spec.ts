@@ -7,7 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { mcpscopeForTests } from '../support/mcpscope-process.js';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
-import { logEntries, openWidget, widgetFrame } from '../support/widget.js';
+import { answerConsent, logEntries, openWidget, widgetFrame } from '../support/widget.js';
 
 const mcpscope = mcpscopeForTests();
 
@@ -36,8 +36,9 @@ test('the demo widget renders from the captured call, wraps a gift through the h
   await expect(page.getByTestId('audience-both')).toContainText('Board game night bundle');
   await expect(page.getByTestId('audience-widget')).toContainText('(none)');
 
-  // The Wrap button: window.openai.callTool → the proxy → the upstream.
+  // The Wrap button: window.openai.callTool → the proxy → (after the user's Allow) the upstream.
   await widget.getByRole('button', { name: 'Wrap' }).first().click();
+  await answerConsent(page, 'wrap_gift', 'allow');
   await expect(widget.locator('#status')).toHaveText('Personalised star map print is wrapped with a bow.');
   const callId = await page.locator('[data-testid="exchange-row"][data-method="tools/call"]').filter({ hasText: 'suggest_gifts' }).first().getAttribute('data-id');
   const wrapRow = row(page, 'tools/call').filter({ hasText: 'wrap_gift' });

@@ -11,7 +11,7 @@ import { startWidgetServer, type WidgetServer } from '../../apps/proxy/test/supp
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
 import { openDashboard, sdkClient } from '../support/dashboard.js';
 import { PROBE_HTML } from '../support/probe-widget.js';
-import { logEntries, openWidget, widgetFrame } from '../support/widget.js';
+import { answerConsent, logEntries, openWidget, widgetFrame } from '../support/widget.js';
 
 let server: WidgetServer;
 let app: RunningMcpscope;
@@ -107,10 +107,12 @@ test('tool calls are refused where a host refuses them, with the reason; what no
   await openWidget(page, 'probe');
   const widget = widgetFrame(page);
   await expect(widget.locator('#mcp')).not.toHaveText('not initialized');
-  const call = async (button: string, tool: string) => {
+  /** Clicks `button` to call `tool`; `allow`: the first call of the tool, which the dashboard asks about. */
+  const call = async (button: string, tool: string, consent?: 'allow') => {
     await widget.locator('#answer').evaluate((e) => (e.textContent = ''));
     await widget.locator('#tool').fill(tool);
     await widget.locator(`#${button}`).click();
+    if (consent) await answerConsent(page, tool, consent);
     await expect(widget.locator('#answer')).not.toHaveText('');
     return shown(page, 'answer');
   };
@@ -122,13 +124,13 @@ test('tool calls are refused where a host refuses them, with the reason; what no
   expect(server.calls.get('model_only')).toBeUndefined();
 
   // A tool without openai/widgetAccessible: MCP Apps hosts call it, ChatGPT's window.openai does not.
-  expect(await call('mcp-call', 'plain')).toEqual({ ok: { tool: 'plain', args: { from: 'mcp-apps' } } });
+  expect(await call('mcp-call', 'plain', 'allow')).toEqual({ ok: { tool: 'plain', args: { from: 'mcp-apps' } } });
   expect(await call('openai-call', 'plain')).toMatchObject({ error: expect.stringContaining('openai/widgetAccessible') });
   await expect(logEntries(page, 'refused').filter({ hasText: 'openai/widgetAccessible' })).toHaveCount(1);
   expect(server.calls.get('plain')).toBe(1);
 
   // An app-only, widget-accessible tool: both bridges reach the server.
-  expect(await call('openai-call', 'app_tool')).toEqual({ ok: { tool: 'app_tool', args: { from: 'openai' } } });
+  expect(await call('openai-call', 'app_tool', 'allow')).toEqual({ ok: { tool: 'app_tool', args: { from: 'openai' } } });
   expect(await call('mcp-call', 'app_tool')).toEqual({ ok: { tool: 'app_tool', args: { from: 'mcp-apps' } } });
   expect(server.calls.get('app_tool')).toBe(2);
 

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { mcpscopeForTests } from '../support/mcpscope-process.js';
 import { openDashboard, row } from '../support/dashboard.js';
-import { logEntries, openWidget, widgetFrame } from '../support/widget.js';
+import { answerConsent, logEntries, openWidget, widgetFrame } from '../support/widget.js';
 
 // Their package `bin` (dist/index.js), run with this Node: a stdio server needs no port.
 const serverEntry = (pkg: string) => fileURLToPath(new URL(`../node_modules/${pkg}/dist/index.js`, import.meta.url));
@@ -34,7 +34,7 @@ for (const pkg of ['@modelcontextprotocol/server-basic-vanillajs', '@modelcontex
 
       await openDashboard(page, mcpscope.app);
       await openWidget(page, 'get-time');
-      await expect(page.getByTestId('widget-source')).toContainText('(same session)');
+      await expect(page.getByTestId('widget-source')).toContainText('(captured in this session)');
       const widget = widgetFrame(page);
       // Rendered by the example's own code from the captured result.
       await expect(widget.getByText(capturedTime)).toBeVisible();
@@ -42,6 +42,7 @@ for (const pkg of ['@modelcontextprotocol/server-basic-vanillajs', '@modelcontex
 
       // Get Server Time: the widget calls the server through the host; captured and linked.
       await widget.getByRole('button', { name: 'Get Server Time' }).click();
+      await answerConsent(page, 'get-time', 'allow');
       await expect(logEntries(page, 'call').filter({ hasText: 'get-time answered ok' })).toHaveCount(1);
       await expect(widget.getByText(capturedTime)).toHaveCount(0);
       const callId = await page.locator('[data-testid="exchange-row"][data-method="tools/call"]').filter({ hasText: 'get-time' }).first().getAttribute('data-id');

@@ -15,6 +15,9 @@ import { startWidgetServer, type WidgetServer } from './support/widget-server.js
 /** The widget API (under /api) with the token. */
 const api = <T = unknown>(app: Mcpscope, path: string, body?: unknown) => apiAt<T>(app, `/api${path}`, body);
 
+/** The user's Allow in the dashboard: the widget of `callId` may call `tool` on this server. */
+const allow = async (app: Mcpscope, callId: string, tool: string) => expect((await api(app, `/widget/${callId}/consent`, { tool })).status).toBe(200);
+
 const lastCall = (app: Mcpscope, tool: string) => app.store.exchanges(1000).find((e) => e.method === 'tools/call' && e.target === tool && e.widgetOf === undefined)!;
 const session = (app: Mcpscope, key: string) => app.store.sessions().find((s: SessionSummary) => s.sessionKey === key)!;
 
@@ -72,6 +75,7 @@ describe('the demo widget', () => {
     await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 40 } });
     await settled(app);
     const call = lastCall(app, 'suggest_gifts');
+    await allow(app, call.id, 'wrap_gift');
     const first = await api<WidgetCallResponse>(app, `/widget/${call.id}/call`, { bridge: 'openai', name: 'wrap_gift', arguments: { gift: 'Fountain pen', steps: 1 }, mode: 'fresh' });
     expect(first.status).toBe(200);
     expect(first.body.result).toEqual({ content: [{ type: 'text', text: 'Fountain pen is wrapped with a bow.' }] });
@@ -89,6 +93,7 @@ describe('the demo widget', () => {
     await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 30 } });
     await settled(app);
     const call = lastCall(app, 'suggest_gifts');
+    await allow(app, call.id, 'wrap_gift');
     const sent = await api<WidgetCallResponse>(app, `/widget/${call.id}/call`, { bridge: 'mcp-apps', name: 'wrap_gift', arguments: { gift: 'Chocolate', steps: 1 }, mode: 'session' });
     expect(sent.status).toBe(200);
     expect(sent.body.sessionKey).toBe(call.sessionKey);
@@ -103,6 +108,7 @@ describe('the demo widget', () => {
     await settled(app);
     expect(app.store.head()).toBe(before); // nothing was sent
     // The MCP Apps bridge allows every tool whose ui.visibility includes "app" (the default).
+    await allow(app, call.id, 'suggest_gifts');
     expect((await api(app, `/widget/${call.id}/call`, { bridge: 'mcp-apps', name: 'suggest_gifts', arguments: { occasion: 'x', budget: 100 } })).status).toBe(200);
   });
 
@@ -194,6 +200,7 @@ describe('widgets of a fixture server', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.message).toContain('without "app"');
     expect(server.calls.get('model_only')).toBeUndefined();
+    await allow(app, call.id, 'app_only');
     const allowed = await api<WidgetCallResponse>(app, `/widget/${call.id}/call`, { bridge: 'openai', name: 'app_only', arguments: { n: 1 } });
     expect(allowed.body.result?.structuredContent).toEqual({ tool: 'app_only', args: { n: 1 } });
     expect(server.calls.get('app_only')).toBe(1);

@@ -35,7 +35,7 @@ export { TRANSPORT_EVENTS, isTransportEvent, parseTransportFrame, transportFrame
 export { followedRedirects, markRedirectedNotifications } from './pairing/followed-redirects.js';
 export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
-export { IMPORTED_SESSION_PREFIX, importedSessionKey, isImportedSession } from './session/imported-session.js';
+export { IMPORTED_SESSION_PREFIX, importedFileName, importedFilePrefix, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
 export { SESSIONLESS_KEY_PREFIX, isSessionlessKey } from './session/session-summary.js';
 export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep, JoinEvidence } from './conversation/conversation-summary.js';
@@ -122,7 +122,7 @@ export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.j
 export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
 export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
 export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
-export type { WidgetCallRequest, WidgetCallResponse, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
+export type { WidgetCallRequest, WidgetCallResponse, WidgetConsent, WidgetConsentRequest, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
 export type { CallVerdict, WidgetBridge, WidgetDeclaration } from './widget/widget-declaration.js';
 export {
   MCP_APP_MIME,

@@ -9,7 +9,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { buildCassette, IMPORTED_SESSION_PREFIX, type Cassette, type Frame, type ImportReport } from '@mcpscope/protocol';
+import { buildCassette, importedSessionKey, type Cassette, type Frame, type ImportReport } from '@mcpscope/protocol';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { deriverDeps } from '../capture/deriver.js';
 import { InspectorError } from '../core/errors.js';
@@ -49,7 +49,7 @@ export function readCaptureFile(file: string): CaptureFileResult {
     return { ok: false, message: `${file} ${why}${broken}` };
   }
   // The importer names sessions as imported ones; mock and verify speak of them as captured.
-  const prefix = `${IMPORTED_SESSION_PREFIX}${result.report.name}:`;
+  const prefix = importedSessionKey(result.report.name, '');
   const original = (key: string) => (key.startsWith(prefix) ? key.slice(prefix.length) : key);
   const frames = result.frames.map((f, i): Frame => {
     const frame: Frame = { ...f, seq: i + 1, sessionKey: original(f.sessionKey) };

@@ -194,7 +194,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },
-    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK }),
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: upstreamUrl }),
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),

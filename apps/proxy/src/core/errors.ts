@@ -45,7 +45,7 @@ const STATUS = {
   not_replayable: 400,
   /** Replay: a session replay without a session. */
   no_session: 409,
-  /** Replay: the session was imported from a file; no live server knows it. */
+  /** Replay, widget preview: the session was imported from a file; no live server knows it, nothing is sent for it. */
   imported_session: 409,
   upstream_unreachable: 502,
   /** Replay: the upstream no longer knows the session. */
@@ -61,6 +61,8 @@ const STATUS = {
   not_a_widget: 422,
   /** Widget preview: a host would refuse this call from the widget (visibility, widgetAccessible). */
   widget_call_refused: 403,
+  /** Widget preview: the user has not allowed this widget to call this tool on the server (POST …/consent from the dashboard). */
+  widget_consent_needed: 403,
   /** Widget preview: nothing can be sent from here (`mcpscope open`: no upstream). */
   no_upstream: 409,
   /** Widget preview: the upstream could not be reached, or failed, for a widget's side request. */

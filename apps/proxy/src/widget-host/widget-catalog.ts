@@ -8,8 +8,13 @@
  * chat went through), then the rest of the capture; within each, the newest answer before the
  * call, else the oldest after it. Frames are read whole (a widget may be megabytes; the detail
  * API cuts bodies at 1 MiB).
+ *
+ * Every lookup stays on the call's side of the import line: a call imported from a file reads only
+ * sessions imported from that same file, and a live call never reads an imported session (a file's
+ * tool list or HTML must never run against, or for, the live server). The line is drawn in SQL on
+ * the session key's prefix with substr, so a file name's `%` or `_` is never a LIKE wildcard.
  */
-import { classifyText, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
+import { classifyText, IMPORTED_SESSION_PREFIX, importedFilePrefix, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { sortKey } from '../capture/capture-store.js';
 
@@ -89,23 +94,32 @@ export class WidgetCatalog {
     return undefined;
   }
 
-  /** Whether anything in the capture ever asked for or listed `uri` (any outcome). */
-  everRead(uri: string): boolean {
-    return this.store.stmt(`SELECT 1 FROM exchanges WHERE method = 'resources/read' AND target = ? LIMIT 1`).get(uri) !== undefined;
+  /** Whether anything on the call's side of the import line ever asked for `uri` (any outcome). */
+  everRead(uri: string, call: ExchangeSummary): boolean {
+    const side = sideOf(call);
+    return this.store.stmt(`SELECT 1 FROM exchanges WHERE method = 'resources/read' AND target = ? AND ${side.sql} LIMIT 1`).get(uri, ...side.params) !== undefined;
+  }
+
+  /** Whether two exchanges belong to one conversation (one session is one conversation). */
+  sameConversation(a: ExchangeSummary, b: ExchangeSummary): boolean {
+    if (a.sessionKey === b.sessionKey) return true;
+    const conversation = this.conversationOf(a);
+    return conversation !== undefined && conversation === this.conversationOf(b);
   }
 
   private candidates(method: string, target: string | undefined, call: ExchangeSummary): ExchangeSummary[] {
     const key = sortKey(call.id);
+    const side = sideOf(call);
     // An exchange of a session is in its session's conversation; a session-less one has its own.
     // With no conversation for the call, `= NULL` ranks every row alike.
     const rows = this.store
       .stmt(
-        `SELECT summary FROM exchanges e WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'}
+        `SELECT summary FROM exchanges e WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'} AND ${side.sql}
          ORDER BY (session_key = ?) DESC,
            (COALESCE(conversation_key, (SELECT s.conversation_key FROM sessions s WHERE s.session_key = e.session_key)) = ?) DESC,
            (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
       )
-      .all(...(target === undefined ? [method] : [method, target]), call.sessionKey, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
+      .all(...(target === undefined ? [method] : [method, target]), ...side.params, call.sessionKey, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
   }
 
@@ -126,4 +140,14 @@ export class WidgetCatalog {
     const message = classifyText(frame.raw);
     return message.kind === 'batch' ? undefined : message;
   }
+}
+
+/**
+ * The SQL condition (on `session_key`) for the sessions a lookup for `call` may read. SQLite's
+ * substr counts characters (code points), hence the prefix's length in code points.
+ */
+function sideOf(call: ExchangeSummary): { sql: string; params: (string | number)[] } {
+  const file = importedFilePrefix(call.sessionKey);
+  const prefix = file ?? IMPORTED_SESSION_PREFIX;
+  return { sql: `substr(COALESCE(session_key, ''), 1, ?) ${file !== undefined ? '=' : '<>'} ?`, params: [[...prefix].length, prefix] };
 }

@@ -9,8 +9,17 @@
  * Both go through `upstream` (replay's machinery, handed in by compose/): captured like any
  * traffic, linked to the call whose widget they serve, in one fresh session per call labelled
  * "widget preview" (or in the call's own session, when the user chooses it).
+ *
+ * Two rules hold here, on the server, whatever the dashboard shows:
+ * - a call imported from a file is inert: its preview renders from that file alone and nothing is
+ *   ever sent for it (`imported_session`);
+ * - a widget's tool call is sent only once the user allowed that widget to call that tool on this
+ *   server (WidgetConsents, granted by the dashboard's consent route); until then
+ *   `widget_consent_needed`.
  */
 import {
+  importedFileName,
+  isImportedSession,
   MCP_APP_MIME,
   MCP_APPS_EXTENSION,
   SKYBRIDGE_MIME,
@@ -26,12 +35,14 @@ import {
   type JsonObject,
   type WidgetBridge,
   type WidgetCallResponse,
+  type WidgetConsent,
   type WidgetDeclaration,
   type WidgetLint,
   type WidgetPreview,
 } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import type { CallParts, WidgetCatalog } from './widget-catalog.js';
+import { WidgetConsents } from './widget-consents.js';
 
 export const WIDGET_PREVIEW_LABEL = 'widget preview';
 /** How long a side request may take before the preview gives up on it (ChatGPT is reported to wait about 60 s for a tool). */
@@ -52,6 +63,8 @@ export interface WidgetServiceDeps {
   upstream?: WidgetUpstream;
   /** The link mode a widget's side requests are stored with (capture's WIDGET_LINK). */
   linkMode: string;
+  /** The live server `upstream` reaches (a URL, or `stdio: CMD`), as the consent prompt names it. */
+  server?: string;
 }
 
 export interface WidgetCallInput {
@@ -62,6 +75,9 @@ export interface WidgetCallInput {
 }
 
 export class WidgetService {
+  /** The user's allows, for this run. */
+  private readonly consents = new WidgetConsents();
+
   constructor(private readonly deps: WidgetServiceDeps) {}
 
   /** Whether the call's tool declares a widget, without reading the resource. */
@@ -87,8 +103,14 @@ export class WidgetService {
       toolsListId: listed.exchange.id,
       call: { status: call.exchange.status, arguments: call.arguments },
       lints: toolWidgetFindings(listed.value.tool, '$').map((f) => ({ ...f, exchangeId: listed.exchange.id })),
-      canCall: this.deps.upstream !== undefined,
+      canCall: false,
     };
+    const cannotSend = this.cannotSend(call);
+    if (cannotSend) preview.cannotCallReason = cannotSend.message;
+    else {
+      const server = this.serverName();
+      Object.assign(preview, { canCall: true, server, allowedTools: this.consents.toolsAllowed(server, widget.uri) });
+    }
     if (call.result) {
       preview.call.result = call.result;
       preview.lints.push(...widgetResultFindings(call.name, call.result, '$').map((f) => ({ ...f, exchangeId })));
@@ -97,7 +119,7 @@ export class WidgetService {
     const read = catalog.resourceRead(widget.uri, call.exchange);
     const listedResource = catalog.listedResource(widget.uri, call.exchange);
     if (!read) {
-      if (!catalog.everRead(widget.uri) && !listedResource) preview.lints.push({ ...widgetNeverReadFinding(call.name, widget.uri), exchangeId: listed.exchange.id });
+      if (!catalog.everRead(widget.uri, call.exchange) && !listedResource) preview.lints.push({ ...widgetNeverReadFinding(call.name, widget.uri), exchangeId: listed.exchange.id });
       return preview;
     }
     preview.lints.push(...widgetResourceFindings(widget.uri, read.value, '$').map((f): WidgetLint => ({ ...f, exchangeId: read.exchange.id })));
@@ -106,11 +128,14 @@ export class WidgetService {
       preview.resourceProblem = `The resources/read answer #${read.exchange.id} for ${widget.uri} holds no HTML (neither text nor blob).`;
       return preview;
     }
+    const importedFrom = importedFileName(read.exchange.sessionKey);
     preview.resource = {
       uri: widget.uri,
       exchangeId: read.exchange.id,
-      source: read.exchange.widgetOf !== undefined ? 'read-now' : 'captured',
+      source: read.exchange.widgetOf !== undefined ? 'read-now' : importedFrom !== undefined ? 'imported' : 'captured',
+      ...(importedFrom !== undefined ? { importedFrom } : {}),
       sameSession: read.exchange.sessionKey === call.exchange.sessionKey,
+      sameConversation: catalog.sameConversation(read.exchange, call.exchange),
       html: resource.html,
       bytes: new TextEncoder().encode(resource.html).length,
       csp: resource.csp,
@@ -125,6 +150,7 @@ export class WidgetService {
   /** Reads the widget resource now (the capture has none), then answers the preview. */
   async readNow(exchangeId: string, signal: AbortSignal): Promise<WidgetPreview> {
     const call = this.callOf(exchangeId);
+    this.refuseInert(call);
     const listed = this.deps.catalog.toolsFor(call.exchange, call.name);
     const widget = widgetOfTool(listed?.value.tool);
     if (!widget) throw new InspectorError('not_a_widget', `${call.name} declares no widget.`);
@@ -137,11 +163,51 @@ export class WidgetService {
   /** A tool call the widget made: refused as a host would, else sent and answered. */
   async call(exchangeId: string, input: WidgetCallInput, signal: AbortSignal): Promise<WidgetCallResponse> {
     const call = this.callOf(exchangeId);
+    this.refuseInert(call);
     const listed = this.deps.catalog.toolsFor(call.exchange, input.name) ?? this.deps.catalog.toolsFor(call.exchange, call.name);
     const verdict = widgetCallVerdict(input.name, listed?.value.tools, input.bridge);
     if (!verdict.allowed) throw new InspectorError('widget_call_refused', verdict.reason);
+    const uri = this.widgetUri(call);
+    const server = this.serverName();
+    if (!this.consents.allows(server, uri, input.name)) {
+      throw new InspectorError('widget_consent_needed', `The widget ${uri} wants to call ${input.name} on ${server}: nothing was sent. Allow it in the dashboard's Widget tab first (a host asks the same before an app's first call of a tool).`);
+    }
     const sent = await this.send(call, { jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: input.name, arguments: input.arguments } }, input.mode, signal);
     return { exchange: sent.exchange, sessionKey: sent.sessionKey, ...this.deps.catalog.answer(sent.exchange) };
+  }
+
+  /** The user allows the call's widget to call `tool` on the live server (the dashboard's consent route). */
+  consent(exchangeId: string, tool: string): WidgetConsent {
+    const call = this.callOf(exchangeId);
+    this.refuseInert(call);
+    const uri = this.widgetUri(call);
+    const server = this.serverName();
+    this.consents.allow(server, uri, tool);
+    return { uri, server, allowedTools: this.consents.toolsAllowed(server, uri) };
+  }
+
+  /** Why nothing may be sent for `call`: it was imported from a file, or there is no upstream. */
+  private cannotSend(call: CallParts): InspectorError | undefined {
+    if (isImportedSession(call.exchange.sessionKey)) {
+      return new InspectorError('imported_session', `This call was imported from ${importedFileName(call.exchange.sessionKey)}: its widget renders from that file alone and sends nothing to a live server. To try the widget live, make the call again through mcpscope.`);
+    }
+    if (!this.deps.upstream) return noUpstream();
+    return undefined;
+  }
+
+  private refuseInert(call: CallParts): void {
+    const refusal = this.cannotSend(call);
+    if (refusal) throw refusal;
+  }
+
+  private serverName(): string {
+    return this.deps.server ?? 'the upstream server';
+  }
+
+  private widgetUri(call: CallParts): string {
+    const widget = widgetOfTool(this.deps.catalog.toolsFor(call.exchange, call.name)?.value.tool);
+    if (!widget) throw new InspectorError('not_a_widget', `${call.name} declares no widget.`);
+    return widget.uri;
   }
 
   private callOf(exchangeId: string): CallParts {
@@ -155,7 +221,8 @@ export class WidgetService {
 
   private async send(call: CallParts, message: JsonObject, mode: 'fresh' | 'session', signal: AbortSignal): Promise<{ exchange: ExchangeSummary; sessionKey: string }> {
     const { upstream } = this.deps;
-    if (!upstream) throw new InspectorError('no_upstream', 'This dashboard has no upstream server (mcpscope open): a widget preview here cannot send anything.');
+    const refusal = this.cannotSend(call);
+    if (refusal || !upstream) throw refusal ?? noUpstream();
     const on = {
       sessionKey: call.exchange.sessionKey,
       mode,
@@ -172,6 +239,14 @@ export class WidgetService {
     const where = result.error.exchange ? ` (captured as #${result.error.exchange.id})` : '';
     throw new InspectorError('widget_upstream_failed', `${result.error.message}${where}`);
   }
+}
+
+const noUpstream = () => new InspectorError('no_upstream', 'This dashboard has no upstream server (mcpscope open): a widget preview here cannot send anything.');
+
+/** The body of `POST …/consent`, validated; a message saying what is wrong otherwise. */
+export function parseWidgetConsent(body: unknown): { tool: string } | string {
+  if (!isJsonObject(body) || typeof body.tool !== 'string' || body.tool === '') return 'Send a JSON object: { tool } (the tool the user allows the widget to call).';
+  return { tool: body.tool };
 }
 
 /** The body of `POST …/call`, validated; a message saying what is wrong otherwise. */

@@ -35,6 +35,8 @@ export interface WidgetServer {
   url: string;
   /** How many times each tool was called. */
   calls: Map<string, number>;
+  /** How many HTTP requests reached the server, of any kind. */
+  requestCount(): number;
   close(): Promise<void>;
 }
 
@@ -70,7 +72,9 @@ export async function startWidgetServer(widgets: FixtureWidget[], tools: Fixture
     });
     return server;
   };
+  let requests = 0;
   const http = createServer(async (req, res) => {
+    requests += 1;
     if (req.method !== 'POST') {
       res.writeHead(405).end();
       return;
@@ -81,5 +85,5 @@ export async function startWidgetServer(widgets: FixtureWidget[], tools: Fixture
     await transport.handleRequest(req, res);
   });
   const listening = await listenOnLoopback(http);
-  return { url: `${listening.origin}/mcp`, calls, close: listening.close };
+  return { url: `${listening.origin}/mcp`, calls, requestCount: () => requests, close: listening.close };
 }

@@ -20,6 +20,7 @@ interface Props {
   log: EventLog;
   onDisplayMode(mode: DisplayMode): void;
   onWidgetState(state: unknown): void;
+  askConsent(tool: string): Promise<boolean>;
 }
 
 const FULLSCREEN_MARGIN = 48;
@@ -27,7 +28,7 @@ const FULLSCREEN_MARGIN = 48;
 const EXIT_BAR = 34;
 const stageHeight = () => Math.max(200, window.innerHeight - 2 * FULLSCREEN_MARGIN - EXIT_BAR);
 
-export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState }: Props) {
+export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState, askConsent }: Props) {
   const frame = useRef<HTMLIFrameElement>(null);
 
   const handle = useRef<WidgetBridgeHandle | undefined>(undefined);
@@ -35,8 +36,8 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
   const [origin, setOrigin] = useState<string>();
   const [stopped, setStopped] = useState(false);
   // Callbacks change identity on every render; the bridge keeps calling the latest.
-  const latest = useRef({ onDisplayMode, onWidgetState });
-  latest.current = { onDisplayMode, onWidgetState };
+  const latest = useRef({ onDisplayMode, onWidgetState, askConsent });
+  latest.current = { onDisplayMode, onWidgetState, askConsent };
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
 
@@ -60,6 +61,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
         onSize: (h) => setHeight(Math.ceil(h)),
         onDisplayMode: (m) => latest.current.onDisplayMode(m),
         onWidgetState: (s) => latest.current.onWidgetState(s),
+        askConsent: (tool) => latest.current.askConsent(tool),
         onStopped: () => setStopped(true),
       },
       widgetOrigin,

@@ -3,8 +3,9 @@
  * from the captured call (its arguments and result exactly as recorded, the HTML from the newest
  * captured resources/read of its URI, or read now through mcpscope's own session when the capture
  * has none), the host settings, who sees what of the result, the lints, and the event log.
+ * It says where the HTML came from, and asks the user before the widget's first call of a tool.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { WidgetPreview, WidgetResourceView } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { useUi } from '../store/ui-store.js';
@@ -13,6 +14,8 @@ import { EventLogView } from './EventLogView.js';
 import { defaultSettings, type HostSettings } from './host-settings.js';
 import { HostSettingsBar } from './HostSettingsBar.js';
 import { ResultPanel } from './ResultPanel.js';
+import { ConsentAsks } from './consent-asks.js';
+import { ConsentPrompt } from './ConsentPrompt.js';
 import { WidgetApi } from './widget-api.js';
 import { WidgetStage } from './WidgetStage.js';
 import './widget.css';
@@ -50,6 +53,13 @@ export default function WidgetTab({ api, exchangeId, updatedSeq }: { api: ApiCli
   const [widgetState, setWidgetState] = useState<unknown>(undefined);
   // One log per preview of one call: a reload keeps it (that is when it is most useful).
   const log = useMemo(() => new EventLog(), [exchangeId]);
+  // One set of questions per run of the widget: a Reload asks again about what was denied.
+  const asks = useMemo(() => new ConsentAsks(), [exchangeId, reloadKey]);
+  useEffect(() => () => asks.close(), [asks]);
+  const ask = useSyncExternalStore(
+    (onChange) => asks.subscribe(onChange),
+    () => asks.current(),
+  );
 
   if (load.state === 'loading') return <section className="widget-tab muted" data-testid="widget-tab">Loading the widget…</section>;
   if (load.state === 'failed' && !load.preview) return <section className="widget-tab error-text" data-testid="widget-tab">{load.message}</section>;
@@ -66,12 +76,20 @@ export default function WidgetTab({ api, exchangeId, updatedSeq }: { api: ApiCli
             <button type="button" className="link" onClick={() => useUi.getState().select(resource.exchangeId, true)}>
               #{resource.exchangeId}
             </button>{' '}
-            {resource.source === 'read-now' ? '(read now by mcpscope: the capture had none)' : resource.sameSession ? '(same session)' : '(another session of the capture)'}
+            <span data-testid="widget-provenance" data-source={resource.source}>
+              {provenance(resource)}
+            </span>
             {' · '}
             {resource.mimeType ?? 'no MIME type'} · {resource.bytes.toLocaleString()} bytes
           </>
         )}
       </p>
+      {preview.cannotCallReason && (
+        <p className="muted" data-testid="widget-cannot-call">
+          {preview.cannotCallReason}
+        </p>
+      )}
+      {ask && <ConsentPrompt ask={ask} server={preview.server ?? 'the server'} />}
       {load.state === 'reading' && <p className="muted" data-testid="widget-reading">The capture has no resources/read of {preview.declaration.uri}: reading it now through mcpscope’s own session (it is captured too)…</p>}
       {load.state === 'failed' && <p className="error-text">{load.message}</p>}
       {preview.resourceProblem && <p className="error-text">{preview.resourceProblem}</p>}
@@ -94,12 +112,25 @@ export default function WidgetTab({ api, exchangeId, updatedSeq }: { api: ApiCli
           log={log}
           onDisplayMode={(displayMode) => setSettings((s) => ({ ...s, displayMode }))}
           onWidgetState={setWidgetState}
+          askConsent={(tool) => asks.ask(tool)}
         />
       ) : (
-        load.state !== 'reading' && !preview.canCall && <p className="muted">This capture has no resources/read of the widget, and nothing can be read from here (no upstream).</p>
+        load.state !== 'reading' && !preview.canCall && <p className="muted">This capture has no resources/read of the widget for this call, and nothing can be read from here.</p>
       )}
       <ResultPanel result={preview.call.result} widgetState={widgetState} />
       <EventLogView log={log} />
     </section>
   );
+}
+
+/** Where the widget's HTML came from, in the words the tab shows. */
+function provenance(resource: WidgetResourceView): string {
+  switch (resource.source) {
+    case 'read-now':
+      return '(read now by mcpscope from the live server: the capture had none)';
+    case 'imported':
+      return `(imported from ${resource.importedFrom ?? 'a file'}${resource.sameSession ? ', same session' : ''})`;
+    case 'captured':
+      return resource.sameSession ? '(captured in this session)' : resource.sameConversation ? '(captured in this conversation)' : '(captured in another session of the capture)';
+  }
 }

@@ -9,7 +9,7 @@
  * renders the log, never each message.
  */
 
-export type LogKind = 'host' | 'bridge' | 'call' | 'refused' | 'state' | 'context' | 'message' | 'link' | 'display' | 'log' | 'console' | 'error' | 'csp' | 'flood';
+export type LogKind = 'host' | 'bridge' | 'call' | 'refused' | 'consent' | 'state' | 'context' | 'message' | 'link' | 'display' | 'log' | 'console' | 'error' | 'csp' | 'flood';
 
 export interface LogEntry {
   seq: number;

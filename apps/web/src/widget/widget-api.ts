@@ -1,5 +1,5 @@
 /** The widget preview API as the dashboard calls it (contract: @mcpscope/protocol widget-api). */
-import type { ApiError, WidgetCallRequest, WidgetCallResponse, WidgetDeclaration, WidgetPreview } from '@mcpscope/protocol';
+import type { ApiError, WidgetCallRequest, WidgetCallResponse, WidgetConsent, WidgetDeclaration, WidgetPreview } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 
 export class WidgetApiError extends Error {
@@ -38,5 +38,10 @@ export class WidgetApi {
 
   call(exchangeId: string, request: WidgetCallRequest): Promise<WidgetCallResponse> {
     return this.send(`/api/widget/${encodeURIComponent(exchangeId)}/call`, { method: 'POST', body: JSON.stringify(request) });
+  }
+
+  /** The user's Allow (only ever from the dashboard's own consent prompt, never from the widget). */
+  consent(exchangeId: string, tool: string): Promise<WidgetConsent> {
+    return this.send(`/api/widget/${encodeURIComponent(exchangeId)}/consent`, { method: 'POST', body: JSON.stringify({ tool }) });
   }
 }

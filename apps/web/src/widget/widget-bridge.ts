@@ -6,7 +6,7 @@
  *
  * The sandbox runs on the widget's own origin; nothing from it is trusted. It can ask for what a
  * host offers and nothing more: tool calls go to the proxy's widget API (which refuses what a host
- * would refuse and captures the rest), messages for the model and links are logged (the preview
+ * would refuse, holds a tool's first call until the user allows it here, and captures the rest), messages for the model and links are logged (the preview
  * has no model and opens nothing by itself), display-mode requests are granted as a host would.
  */
 import { describeCspViolation, wireCsp, type JsonObject, type WidgetPreview, type WidgetResourceView } from '@mcpscope/protocol';
@@ -35,6 +35,8 @@ export interface BridgeOptions {
   onSize(height: number): void;
   onDisplayMode(mode: DisplayMode): void;
   onWidgetState(state: unknown): void;
+  /** Asks the user (in the dashboard) whether the widget may call `tool` on the live server. */
+  askConsent(tool: string): Promise<boolean>;
   /** The preview stopped a runaway widget. */
   onStopped(): void;
 }
@@ -95,11 +97,19 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
 
   const callTool = async (bridgeName: 'mcp-apps' | 'openai', name: string, args: JsonObject) => {
     log.add('call', `the widget calls ${name} ${JSON.stringify(args)} (${bridgeName === 'openai' ? 'window.openai.callTool' : 'MCP Apps tools/call'})`, { detail: args });
+    const request = { bridge: bridgeName, name, arguments: args, mode: settings.sessionMode };
     let answer;
     try {
-      answer = await o.api.call(preview.exchangeId, { bridge: bridgeName, name, arguments: args, mode: settings.sessionMode });
+      answer = await o.api.call(preview.exchangeId, request).catch(async (err: unknown) => {
+        if (!(err instanceof WidgetApiError && err.code === 'widget_consent_needed')) throw err;
+        log.add('consent', `asking you whether the widget may call ${name} on ${preview.server ?? 'the server'}`);
+        if (!(await o.askConsent(name))) throw new WidgetApiError(403, 'widget_call_refused', `you denied ${name} to this widget in the dashboard; nothing was sent (Reload asks again)`);
+        await o.api.consent(preview.exchangeId, name);
+        log.add('consent', `you allowed the widget to call ${name} on ${preview.server ?? 'the server'} (for this run of mcpscope)`);
+        return o.api.call(preview.exchangeId, request);
+      });
     } catch (err) {
-      const refused = err instanceof WidgetApiError && err.code === 'widget_call_refused';
+      const refused = err instanceof WidgetApiError && (err.code === 'widget_call_refused' || err.code === 'imported_session');
       log.add(refused ? 'refused' : 'error', `${refused ? 'refused' : 'failed'}: ${name}: ${(err as Error).message}`);
       throw err;
     }

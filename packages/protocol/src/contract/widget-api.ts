@@ -6,7 +6,13 @@
  *   through mcpscope's own session with the upstream (captured like any traffic).
  * - `POST /api/widget/:exchangeId/call` WidgetCallRequest → WidgetCallResponse: a tool call the
  *   widget made, sent to the upstream and linked to the exchange whose widget made it; refused
- *   (403 `widget_call_refused`) when a host would refuse it.
+ *   (403 `widget_call_refused`) when a host would refuse it, and (403 `widget_consent_needed`)
+ *   until the user allowed the widget to call that tool on this server.
+ * - `POST /api/widget/:exchangeId/consent` WidgetConsentRequest → WidgetConsent: the user allows
+ *   (in the dashboard, never the widget) the call's widget to call a tool on the live server.
+ *
+ * A call imported from a file is inert: its preview uses only that file's traffic and sends
+ * nothing (`canCall: false`, read and call answer 409 `imported_session`).
  */
 import type { ExchangeStatus, ExchangeSummary } from '../model/exchange.js';
 import type { JsonObject, JsonValue } from '../model/json-rpc.js';
@@ -27,10 +33,19 @@ export interface WidgetResourceView {
   uri: string;
   /** The resources/read exchange the HTML comes from. */
   exchangeId: string;
-  /** `captured`: the client read it; `read-now`: mcpscope read it for this preview. */
-  source: 'captured' | 'read-now';
-  /** Read in the call's own session (else the newest read before the call, from any session). */
+  /**
+   * Where the HTML came from. `captured`: a client read it on the live server; `imported`: a
+   * resources/read in the same imported file as the call (`importedFrom`); `read-now`: mcpscope
+   * read it for this preview. A live call never takes HTML from a file, nor a file's call from
+   * anywhere but its own file.
+   */
+  source: 'captured' | 'imported' | 'read-now';
+  /** The file the HTML was imported from (source `imported`). */
+  importedFrom?: string;
+  /** Read in the call's own session (else its conversation, else any live session; an imported call: any session of its file). */
   sameSession: boolean;
+  /** Read in the call's conversation (its own session included). */
+  sameConversation: boolean;
   mimeType?: string;
   html: string;
   /** UTF-8 bytes of the HTML. */
@@ -61,8 +76,14 @@ export interface WidgetPreview {
   /** Why the resource could not be had (a failed read, no HTML). */
   resourceProblem?: string;
   lints: WidgetLint[];
-  /** Whether calls from the widget can be sent (false in `mcpscope open`: no upstream). */
+  /** Whether calls from the widget can be sent (false in `mcpscope open`, and for a call imported from a file). */
   canCall: boolean;
+  /** Why nothing can be sent, when `canCall` is false. */
+  cannotCallReason?: string;
+  /** The live server the widget's calls go to (a URL, or `stdio: CMD`), when `canCall`. */
+  server?: string;
+  /** The tools the user allowed this widget to call on `server` (the rest ask first). */
+  allowedTools?: string[];
   /** The widget sandbox listener's port (the dashboard frames `http://<label>.localhost:PORT/sandbox`). */
   sandboxPort?: number;
 }
@@ -81,4 +102,16 @@ export interface WidgetCallResponse {
   sessionKey: string;
   result?: JsonObject;
   error?: { code: number; message: string; data?: JsonValue };
+}
+
+/** The user's answer to "this widget wants to call `tool` on the server": only an allow is stored. */
+export interface WidgetConsentRequest {
+  tool: string;
+}
+
+export interface WidgetConsent {
+  /** The widget resource the consent is for (with the server: per widget, per tool). */
+  uri: string;
+  server: string;
+  allowedTools: string[];
 }

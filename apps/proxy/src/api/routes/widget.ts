@@ -6,12 +6,15 @@
  * - `POST /widget/:id/read` → WidgetPreview, after reading the widget resource through mcpscope's
  *   own session (the capture had none)
  * - `POST /widget/:id/call` `{ bridge, name, arguments?, mode }` → WidgetCallResponse, or 403
- *   `widget_call_refused` with the reason a host would give
+ *   `widget_call_refused` with the reason a host would give, or 403 `widget_consent_needed` until
+ *   the user allowed the widget to call that tool
+ * - `POST /widget/:id/consent` `{ tool }` → WidgetConsent: the user's allow, given in the dashboard
+ *   (this API's token and Origin checks keep the widget's sandbox origin out)
  */
 import { Hono } from 'hono';
-import type { WidgetCallResponse, WidgetPreview } from '@mcpscope/protocol';
+import type { WidgetCallResponse, WidgetConsent, WidgetPreview } from '@mcpscope/protocol';
 import { InspectorError } from '../../core/errors.js';
-import { parseWidgetCall, type WidgetService } from '../../widget-host/widget-service.js';
+import { parseWidgetCall, parseWidgetConsent, type WidgetService } from '../../widget-host/widget-service.js';
 
 export interface WidgetRouteDeps {
   service: WidgetService;
@@ -29,6 +32,11 @@ export function widgetRoutes(deps: WidgetRouteDeps): Hono {
     const parsed = parseWidgetCall(await c.req.json().catch(() => undefined));
     if (typeof parsed === 'string') throw new InspectorError('bad_param', parsed);
     return c.json<WidgetCallResponse>(await deps.service.call(c.req.param('id'), parsed, c.req.raw.signal));
+  });
+  app.post('/widget/:id/consent', async (c) => {
+    const parsed = parseWidgetConsent(await c.req.json().catch(() => undefined));
+    if (typeof parsed === 'string') throw new InspectorError('bad_param', parsed);
+    return c.json<WidgetConsent>(deps.service.consent(c.req.param('id'), parsed.tool));
   });
   return app;
 }
