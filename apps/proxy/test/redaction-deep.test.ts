@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DoorRecord, Frame } from '@mcpscope/protocol';
 import { Redactor } from '../src/redaction/export-redaction.js';
 import { redactDoorRecord } from '../src/redaction/door-redaction.js';
+import { shownUrl } from '../src/redaction/redact-url.js';
 
 const DEPTH = 100_000;
 
@@ -63,5 +64,13 @@ describe('URL headers in an export', () => {
     const exported = redactDoorRecord(redactor, record);
     expect(JSON.stringify(exported)).not.toMatch(/tok-door-9999|code-door-4321/);
     expect(exported.responseHeaders.location).toBe(`https://chatgpt.com/cb?code=${encodeURIComponent('[redacted]')}`);
+  });
+});
+
+describe('a server URL shown to a person', () => {
+  it('loses its user, password and secret query values, and keeps the rest', () => {
+    expect(shownUrl('http://alice:s3cret@localhost:3000/mcp?api_key=abc123&v=2')).toBe(`http://localhost:3000/mcp?api_key=${encodeURIComponent('[redacted] (6 chars)')}&v=2`);
+    expect(shownUrl('http://localhost:3000/mcp')).toBe('http://localhost:3000/mcp');
+    expect(shownUrl('stdio: node server.js')).toBe('stdio: node server.js');
   });
 });

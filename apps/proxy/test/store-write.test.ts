@@ -74,3 +74,20 @@ describe('exchange rows across ticks', () => {
     reopened.close();
   });
 });
+
+describe('a batch row', () => {
+  it('shows its own item findings, not its siblings\', and the batch-wide ones', () => {
+    const store = new CaptureStore(tempDbFile());
+    const pipeline = new CapturePipeline(store);
+    pipeline.record(frame('c2s', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, 1));
+    pipeline.record(frame('s2c', { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } }, 2));
+    pipeline.record(frame('c2s', [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { toolName: 'suggest_gifts', arguments: {} } }], 3));
+    pipeline.flush();
+    const [list] = page(store, 'method:tools/list');
+    const [call] = page(store, 'method:tools/call');
+    const codes = (id: string) => store.diagnosticsFor(store.exchange(id)!).map((d) => d.code);
+    expect(codes(list!.id)).toEqual(['batch-not-allowed']);
+    expect(codes(call!.id)).toEqual(expect.arrayContaining(['batch-not-allowed', 'tool-call-wrong-field']));
+    store.close();
+  });
+});

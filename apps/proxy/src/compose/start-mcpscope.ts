@@ -28,6 +28,7 @@ import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
+import { shownUrl } from '../redaction/redact-url.js';
 import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
@@ -194,7 +195,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },
-    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: upstreamUrl }),
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: shownUrl(upstreamUrl) }),
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),

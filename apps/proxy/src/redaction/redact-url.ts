@@ -26,6 +26,16 @@ export function redactUrlSecrets(url: string): string {
   return `${url.slice(0, q)}?${parts.join('&')}${hash === -1 ? '' : url.slice(hash)}`;
 }
 
+/** A URL to show a person: without user and password, secret query values redacted. Anything else as given. */
+export function shownUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return redactUrlSecrets(url);
+  parsed.username = '';
+  parsed.password = '';
+  return redactUrlSecrets(parsed.href);
+}
+
 const QUERY_PARAM_IN_TEXT = /([?&])([A-Za-z0-9_.~%-]+)=([^&#\s"'<>]*)/g;
 
 /**
