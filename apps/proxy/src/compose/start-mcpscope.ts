@@ -36,6 +36,7 @@ import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
 import { stableToken } from './stable-token.js';
+import { fingerprintKey } from './fingerprint-key.js';
 import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -94,6 +95,17 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // The store first: a capture file held by another mcpscope, or one that cannot be written,
   // stops the start before anything listens.
   const store = openCaptureStore(dbFile);
+  // The secrets kept beside the file, before anything listens: a refused one stops the start.
+  let token: string;
+  let credentialKey: string;
+  try {
+    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
+    token = options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile));
+    credentialKey = fingerprintKey(dbFile);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const captureFeed: CaptureFeed = {
@@ -151,7 +163,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
             ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-            credentialOf: credentialFingerprinter(store.fingerprintKey()),
+            credentialOf: credentialFingerprinter(credentialKey),
             onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
           },
         }),
@@ -198,8 +210,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
-    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
-    token: options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile)),
+    token,
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
   });
 
