@@ -200,7 +200,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         marks: captureFeed.marks,
         controls: { pause: () => void pipeline.marks.pauseByUser(), resume: () => void pipeline.marks.resumeByUser(), mark: (label) => pipeline.marks.add(label) },
       },
-      agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
+      agentMcp: agentEndpoint(store, options.allowAgentReplay ? replay.service : undefined, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
