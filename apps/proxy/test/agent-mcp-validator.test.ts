@@ -20,7 +20,7 @@ let toolsExchange: string;
 beforeAll(async () => {
   db = tempDbFile();
   // A capture to serve: the embedded demo server's traffic, failures included.
-  captured = await startTestMcpscope({ db });
+  captured = await startTestMcpscope({ db, allowAgentReplay: true });
   const client = await connectClient(captured.mcpUrl);
   await client.listTools();
   await client.callTool({ name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 40 } });

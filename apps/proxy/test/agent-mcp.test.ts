@@ -13,11 +13,9 @@ import { agentOverHttp, agentOverStdio, call, textOf } from './support/agent-cli
 
 interface Row {
   id: string;
-  method: string | null;
-  target: string | null;
   status: string;
   replayOf: string | null;
-  sessionKey: string;
+  captured: { method: string | null; target: string | null; sessionKey: string };
 }
 
 let everything: Everything;
@@ -29,7 +27,7 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   everything = await startEverything('streamableHttp');
   db = tempDbFile();
-  app = await startTestMcpscope({ target: everything.url, db });
+  app = await startTestMcpscope({ target: everything.url, db, allowAgentReplay: true });
   const client = await connectClient(app.mcpUrl);
   await client.listTools();
   await client.callTool({ name: 'echo', arguments: { message: 'hello agent' } });
@@ -59,27 +57,27 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
   });
 
   it('list_sessions: who talked to which server', async () => {
-    const result = await call<{ sessions: { client: string; server: string; protocolVersion: string; counts: Record<string, number> }[]; total: number }>(http, 'list_sessions');
+    const result = await call<{ sessions: { captured: { client: string; server: string; protocolVersion: string }; counts: Record<string, number> }[]; total: number }>(http, 'list_sessions');
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.total).toBe(1);
-    expect(result.structuredContent.sessions[0]).toMatchObject({ client: 'mcpscope-test 1.0.0', protocolVersion: '2025-11-25', counts: expect.objectContaining({ ok: expect.any(Number), business_error: 1 }) });
-    expect(result.structuredContent.sessions[0]!.server).toMatch(/everything/i);
+    expect(result.structuredContent.sessions[0]).toMatchObject({ captured: { client: 'mcpscope-test 1.0.0', protocolVersion: '2025-11-25' }, counts: expect.objectContaining({ ok: expect.any(Number), business_error: 1 }) });
+    expect(result.structuredContent.sessions[0]!.captured.server).toMatch(/everything/i);
   });
 
   it('list_conversations: the SDK client’s one long session is one conversation, and its key reads it as one timeline', async () => {
-    const result = await call<{ conversations: { conversationKey: string; sessions: number; counts: Record<string, number> }[]; total: number }>(http, 'list_conversations');
+    const result = await call<{ conversations: { captured: { conversationKey: string }; sessions: number; counts: Record<string, number> }[]; total: number }>(http, 'list_conversations');
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.total).toBe(1);
     const [conversation] = result.structuredContent.conversations;
     expect(conversation).toMatchObject({ sessions: 1, counts: expect.objectContaining({ business_error: 1 }) });
-    const inside = await call<{ exchanges: Row[] }>(http, 'search_exchanges', { filter: `conversation:${conversation!.conversationKey}`, limit: 200 });
+    const inside = await call<{ exchanges: Row[] }>(http, 'search_exchanges', { filter: `conversation:${conversation!.captured.conversationKey}`, limit: 200 });
     const everything = await call<{ exchanges: Row[] }>(http, 'search_exchanges', { limit: 200 });
     expect(inside.structuredContent.exchanges.map((e) => e.id)).toEqual(everything.structuredContent.exchanges.map((e) => e.id));
   });
 
   it('search_exchanges: the filter language, paged, and syntax errors as tool errors with the position', async () => {
     const failed = await call<{ exchanges: Row[]; nextCursor: string | null }>(http, 'search_exchanges', { filter: 'status:err' });
-    expect(failed.structuredContent.exchanges.map((e) => `${e.method} ${e.target} ${e.status}`).sort()).toEqual(['prompts/get no-such-prompt protocol_error', 'tools/call get-sum business_error']);
+    expect(failed.structuredContent.exchanges.map((e) => `${e.captured.method} ${e.captured.target} ${e.status}`).sort()).toEqual(['prompts/get no-such-prompt protocol_error', 'tools/call get-sum business_error']);
     expect(failed.structuredContent.nextCursor).toBeNull();
 
     const first = await call<{ exchanges: Row[]; nextCursor: string | null }>(http, 'search_exchanges', { limit: 2 });
@@ -94,32 +92,32 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
   });
 
   it('get_exchange: frames with bodies cut on request, diagnostics; get_frame_body reads the rest', async () => {
-    const list = await call<{ exchange: Row; frames: { seq: number; body: string; bodyChars: number; truncated: boolean; direction: string }[]; diagnostics: unknown[] }>(http, 'get_exchange', { id: ids['tools/list'], maxBodyChars: 100 });
-    expect(list.structuredContent.exchange).toMatchObject({ method: 'tools/list', status: 'ok' });
+    const list = await call<{ exchange: Row; frames: { seq: number; captured: { body: string }; bodyChars: number; truncated: boolean; direction: string }[]; diagnostics: unknown[] }>(http, 'get_exchange', { id: ids['tools/list'], maxBodyChars: 100 });
+    expect(list.structuredContent.exchange).toMatchObject({ captured: { method: 'tools/list' }, status: 'ok' });
     const answer = list.structuredContent.frames.find((f) => f.direction === 's2c')!;
-    expect(answer).toMatchObject({ truncated: true, body: expect.stringMatching(/^\{/) });
-    expect(answer.body).toHaveLength(100);
+    expect(answer).toMatchObject({ truncated: true, captured: { body: expect.stringMatching(/^\{/) } });
+    expect(answer.captured.body).toHaveLength(100);
     let whole = '';
     for (let offset: number | null = 0; offset !== null; ) {
-      const piece: Awaited<ReturnType<typeof call<{ text: string; nextOffset: number | null; totalChars: number }>>> = await call(http, 'get_frame_body', { seq: answer.seq, offset, length: 1000 });
-      whole += piece.structuredContent.text;
+      const piece: Awaited<ReturnType<typeof call<{ captured: { text: string }; nextOffset: number | null; totalChars: number }>>> = await call(http, 'get_frame_body', { seq: answer.seq, offset, length: 1000 });
+      whole += piece.structuredContent.captured.text;
       offset = piece.structuredContent.nextOffset;
     }
     expect(whole).toHaveLength(answer.bodyChars);
     expect(JSON.parse(whole).result.tools.length).toBeGreaterThan(5);
 
-    const sum = await call<{ frames: { body: string }[] }>(http, 'get_exchange', { id: ids['tools/call get-sum'] });
-    expect(sum.structuredContent.frames.map((f) => f.body).join('\n')).toContain('"b":"two"');
+    const sum = await call<{ frames: { captured: { body: string } }[] }>(http, 'get_exchange', { id: ids['tools/call get-sum'] });
+    expect(sum.structuredContent.frames.map((f) => f.captured.body).join('\n')).toContain('"b":"two"');
     const missing = await call(http, 'get_exchange', { id: '99999' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('No exchange "99999"');
   });
 
   it('replay_exchange: resends with fixed params; the replay is captured and linked', async () => {
-    const result = await call<{ exchange: Row; answer: string; sentId: string }>(http, 'replay_exchange', { exchangeId: ids['tools/call get-sum'], params: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
+    const result = await call<{ exchange: Row; captured: { answer: string }; sentId: string }>(http, 'replay_exchange', { exchangeId: ids['tools/call get-sum'], params: { name: 'get-sum', arguments: { a: 1, b: 2 } } });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.exchange).toMatchObject({ status: 'ok', replayOf: ids['tools/call get-sum'] });
-    expect(result.structuredContent.answer).toContain('The sum of 1 and 2 is 3');
+    expect(result.structuredContent.captured.answer).toContain('The sum of 1 and 2 is 3');
     expect(result.structuredContent.sentId).toMatch(/^mcpscope-replay-/);
     expect(app.store.exchange(result.structuredContent.exchange.id)).toMatchObject({ replayOf: ids['tools/call get-sum'] });
     // The dashboard's refusals hold here too: nothing but the configured upstream.
@@ -128,10 +126,10 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
   });
 
   it('verify_capture: re-runs the selected captured calls against the proxied server and compares', async () => {
-    const same = await call<{ target: string; counts: Record<string, number>; rows: { exchangeId: string; call: string; verdict: string }[] }>(http, 'verify_capture', { only: 'tool:echo | tool:get-sum' });
+    const same = await call<{ target: string; counts: Record<string, number>; rows: { exchangeId: string; captured: { call: string }; verdict: string }[] }>(http, 'verify_capture', { only: 'tool:echo | tool:get-sum' });
     expect(same.isError).toBeFalsy();
     expect(same.structuredContent.target).toBe(everything.url);
-    expect(same.structuredContent.rows.filter((r) => r.exchangeId === ids['tools/call echo'])).toEqual([expect.objectContaining({ call: 'tools/call echo', verdict: 'same' })]);
+    expect(same.structuredContent.rows.filter((r) => r.exchangeId === ids['tools/call echo'])).toEqual([expect.objectContaining({ captured: expect.objectContaining({ call: 'tools/call echo' }), verdict: 'same' })]);
     expect(same.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call get-sum'])?.verdict).toBe('same');
     const strict = await call<{ rows: { exchangeId: string; verdict: string }[] }>(http, 'verify_capture', { only: 'tool:get-sum', expectOk: true });
     expect(strict.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call get-sum'])?.verdict).toBe('failing');
@@ -152,7 +150,7 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
 
 describe('over stdio: mcpscope mcp --db FILE', { timeout: 60_000 }, () => {
   it('reads the file a running mcpscope writes, and replays through its dashboard', async () => {
-    const agent = await agentOverStdio(['--db', db, '--dashboard', app.dashboardLoginUrl, '--verify-target', everything.url]);
+    const agent = await agentOverStdio(['--db', db, '--allow-replay', '--dashboard', app.dashboardLoginUrl, '--verify-target', everything.url]);
     try {
       const { tools } = await agent.listTools();
       expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['replay_exchange', 'verify_capture']));
@@ -161,10 +159,10 @@ describe('over stdio: mcpscope mcp --db FILE', { timeout: 60_000 }, () => {
       expect(verified.structuredContent.rows.find((r) => r.exchangeId === ids['tools/call echo'])?.verdict).toBe('same');
       const found = await call<{ exchanges: Row[] }>(agent, 'search_exchanges', { filter: 'tool:echo' });
       expect(found.structuredContent.exchanges.map((e) => e.id)).toContain(ids['tools/call echo']);
-      const replay = await call<{ exchange: Row; answer: string }>(agent, 'replay_exchange', { exchangeId: ids['tools/call echo'], mode: 'fresh' });
+      const replay = await call<{ exchange: Row; captured: { answer: string } }>(agent, 'replay_exchange', { exchangeId: ids['tools/call echo'], mode: 'fresh' });
       expect(replay.isError).toBeFalsy();
       expect(replay.structuredContent.exchange).toMatchObject({ status: 'ok', replayOf: ids['tools/call echo'] });
-      expect(replay.structuredContent.answer).toContain('hello agent');
+      expect(replay.structuredContent.captured.answer).toContain('hello agent');
       // The running mcpscope captured it: the file shows it to the agent too.
       const again = await call<{ exchanges: Row[] }>(agent, 'search_exchanges', { filter: 'tool:echo' });
       expect(again.structuredContent.exchanges.map((e) => e.replayOf)).toContain(ids['tools/call echo']);
@@ -173,12 +171,12 @@ describe('over stdio: mcpscope mcp --db FILE', { timeout: 60_000 }, () => {
     }
   });
 
-  it('has no replay tool without a dashboard, and says why', async () => {
+  it('has no replay tool without --allow-replay, and says why', async () => {
     const agent = await agentOverStdio(['--db', db]);
     try {
       const { tools } = await agent.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['get_exchange', 'get_frame_body', 'list_conversations', 'list_sessions', 'search_exchanges']);
-      expect(agent.getInstructions()).toContain('--dashboard');
+      expect(agent.getInstructions()).toContain('--allow-replay');
     } finally {
       await agent.close();
     }

@@ -1,6 +1,6 @@
 // A capture file keeps its dashboard token across restarts (kept beside it, owner-only), so a
 // dashboard tab left open through a restart keeps working; --token still wins.
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,15 +35,44 @@ describe('the dashboard token of a capture file', () => {
     expect(await tokenOf(db)).toBe(kept);
   });
 
-  it('is replaced when others could read it or it holds no usable token', async () => {
+  it('is refused, never adopted or replaced, when others could read it; replaced when it holds no usable token', async () => {
     const db = freshDb();
     const kept = await tokenOf(db);
     chmodSync(tokenFileOf(db), 0o644);
-    const replaced = await tokenOf(db);
-    expect(replaced).not.toBe(kept);
-    expect(statSync(tokenFileOf(db)).mode & 0o777).toBe(0o600);
+    await expect(startTestMcpscope({ db })).rejects.toThrow(/can be read or written by others.*Remove it.*--token/);
+    expect(readFileSync(tokenFileOf(db), 'utf8').trim()).toBe(kept);
+    chmodSync(tokenFileOf(db), 0o600);
     writeFileSync(tokenFileOf(db), 'short\n', { mode: 0o600 });
     expect(await tokenOf(db)).not.toBe('short');
+  });
+
+  it('is refused when it is a symbolic link (the file it points to is neither read nor written)', async () => {
+    const db = freshDb();
+    const elsewhere = `${db}.elsewhere`;
+    writeFileSync(elsewhere, 'planted-token-planted-token-planted-token\n', { mode: 0o600 });
+    symlinkSync(elsewhere, tokenFileOf(db));
+    await expect(startTestMcpscope({ db })).rejects.toThrow(/is a symbolic link.*Remove it.*--token/);
+    expect(readFileSync(elsewhere, 'utf8')).toBe('planted-token-planted-token-planted-token\n');
+    // --token never reads the file.
+    expect(await tokenOf(db, 'given-token-given-token')).toBe('given-token-given-token');
+  });
+
+  it.runIf(process.getuid?.() === 0)('is refused when another user owns it', async () => {
+    const db = freshDb();
+    writeFileSync(tokenFileOf(db), 'someone-elses-token-someone-elses-token\n', { mode: 0o600 });
+    chownSync(tokenFileOf(db), 4242, 4242);
+    await expect(startTestMcpscope({ db })).rejects.toThrow(/belongs to another user \(uid 4242/);
+  });
+
+  it('is written through a fresh temporary file: a symlink planted at a predictable temporary name is not followed', async () => {
+    const db = freshDb();
+    const victim = `${db}.victim`;
+    writeFileSync(victim, 'keep me\n');
+    symlinkSync(victim, `${tokenFileOf(db)}.${process.pid}.tmp`);
+    const token = await tokenOf(db);
+    expect(readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(readFileSync(tokenFileOf(db), 'utf8').trim()).toBe(token);
+    expect(statSync(tokenFileOf(db)).mode & 0o777).toBe(0o600);
   });
 
   it('is fresh on every launch of an in-memory capture', async () => {

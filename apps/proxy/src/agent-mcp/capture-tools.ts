@@ -6,6 +6,9 @@
  * Mistakes a model makes (a filter that does not parse, an id that does not exist, a cursor from
  * elsewhere) come back as tool errors (`isError: true`) saying what to do, never as protocol
  * errors: the model can read them and try again.
+ *
+ * What they return is what an export would hold, redacted, with captured text under `captured`
+ * keys (captured.ts); the text summaries say only mcpscope's own facts (ids, statuses, counts).
  */
 import { z } from 'zod';
 import { FILTER_OPERATORS, parseFilter } from '@mcpscope/protocol';
@@ -14,6 +17,8 @@ import type { CaptureReader } from '../capture/capture-reader.js';
 import type { CaptureQuery } from '../capture/capture-query.js';
 import { diagnosticRow, DiagnosticRow, exchangeRow, ExchangeRow, frameRow, FrameRow, sessionRow, SessionRow, conversationRow, ConversationRow } from './views.js';
 import { toolError, toolResult } from './tool-result.js';
+import { plainRedactor, redactedFrames, redactedFrameText, redactorFor } from './agent-redaction.js';
+import { CAPTURED_NOTE } from './captured.js';
 
 export interface CaptureToolDeps {
   reader: CaptureReader;
@@ -34,14 +39,15 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     {
       title: 'List conversations',
       description:
-        'Lists the host conversations in the capture, newest first. ChatGPT and Claude\'s connector open a new MCP session for almost every tool call; a conversation puts those sessions back together (by the host\'s conversation id, a credential fingerprint, or client and time). Filter search_exchanges by conversation:KEY to read one conversation as a single timeline.',
+        'Lists the host conversations in the capture, newest first. ChatGPT and Claude\'s connector open a new MCP session for almost every tool call; a conversation puts those sessions back together (by the host\'s conversation id, a credential fingerprint, or client and time). Filter search_exchanges by conversation:KEY to read one conversation as a single timeline. ' + CAPTURED_NOTE,
       inputSchema: { limit: z.number().int().min(1).max(500).default(50).describe('At most this many conversations (default 50).') },
       outputSchema: { conversations: z.array(ConversationRow), total: z.number().describe('Conversations in the capture, listed or not.') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ limit }) => {
       const all = reader.conversations();
-      return toolResult({ conversations: all.slice(0, limit).map(conversationRow), total: all.length }, (out) => `${out.total} conversation(s); newest first:\n${out.conversations.map((c) => `- ${c.conversationKey}: ${c.host}, ${c.sessions} session(s), ${Object.entries(c.counts).map(([status, n]) => `${n} ${status}`).join(', ') || 'no exchanges'}`).join('\n')}`);
+      const redactor = plainRedactor();
+      return toolResult({ conversations: all.slice(0, limit).map((c) => conversationRow(c, redactor)), total: all.length }, (out) => `${out.total} conversation(s), ${out.conversations.length} listed, newest first.`);
     },
   );
 
@@ -50,14 +56,15 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     {
       title: 'List sessions',
       description:
-        'Lists the MCP sessions in the capture, most recently active first: which client talked to which server, with which protocol revision, and how many exchanges ended in each status. Start here to see what was captured; filter search_exchanges by session:"KEY" to look inside one.',
+        'Lists the MCP sessions in the capture, most recently active first: which client talked to which server, with which protocol revision, and how many exchanges ended in each status. Start here to see what was captured; filter search_exchanges by session:"KEY" to look inside one. ' + CAPTURED_NOTE,
       inputSchema: { limit: z.number().int().min(1).max(500).default(50).describe('At most this many sessions (default 50).') },
       outputSchema: { sessions: z.array(SessionRow), total: z.number().describe('Sessions in the capture, listed or not.') },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ limit }) => {
       const all = reader.sessions();
-      return toolResult({ sessions: all.slice(0, limit).map(sessionRow), total: all.length }, (out) => `${out.total} session(s); newest first:\n${out.sessions.map((s) => `- ${s.sessionKey}: ${s.client ?? '?'} → ${s.server ?? '?'} (${s.protocolVersion ?? 'revision unknown'})`).join('\n')}`);
+      const redactor = plainRedactor();
+      return toolResult({ sessions: all.slice(0, limit).map((s) => sessionRow(s, redactor)), total: all.length }, (out) => `${out.total} session(s), ${out.sessions.length} listed, most recently active first.`);
     },
   );
 
@@ -65,7 +72,7 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     'search_exchanges',
     {
       title: 'Search exchanges',
-      description: `Finds exchanges (a request with its answer, or a lone notification) with mcpscope's filter language, newest first, as summaries without bodies: use get_exchange for the frames. An empty filter lists everything. When nextCursor is not null, pass it back as cursor for older matches (a page can be short, even empty, when a long search stopped early: keep going while nextCursor is set).\n\nFilter language (terms side by side mean AND):\n${FILTER_HELP}\n\nExamples: "method:tools/call status:err" (failed tool calls), "tool:search latency>500ms", "diag:* | status:pending".`,
+      description: `Finds exchanges (a request with its answer, or a lone notification) with mcpscope's filter language, newest first, as summaries without bodies: use get_exchange for the frames. An empty filter lists everything. When nextCursor is not null, pass it back as cursor for older matches (a page can be short, even empty, when a long search stopped early: keep going while nextCursor is set).\n\nFilter language (terms side by side mean AND):\n${FILTER_HELP}\n\nExamples: "method:tools/call status:err" (failed tool calls), "tool:search latency>500ms", "diag:* | status:pending".\n\n${CAPTURED_NOTE}`,
       inputSchema: {
         filter: z.string().default('').describe('A filter expression; empty for all exchanges.'),
         limit: z.number().int().min(1).max(200).default(20).describe('At most this many exchanges (default 20).'),
@@ -88,8 +95,9 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
       const before = cursor === undefined ? undefined : Number(cursor);
       if (before !== undefined && !Number.isFinite(before)) return toolError(`"${cursor}" is not a cursor from search_exchanges: pass nextCursor exactly as it came, or leave cursor out to start from the newest.`);
       const page = query.exchanges(parsed.filter, limit, before);
-      const out = { exchanges: page.exchanges.map(exchangeRow), nextCursor: page.nextBefore === undefined ? null : String(page.nextBefore), head: reader.head() };
-      return toolResult(out, (o) => `${o.exchanges.length} exchange(s)${o.nextCursor ? ' (more: pass nextCursor)' : ''}:\n${o.exchanges.map(line).join('\n')}`);
+      // Each row redacted as its exchange's own export would be.
+      const out = { exchanges: page.exchanges.map((ex) => exchangeRow(ex, redactorFor(reader, [ex]))), nextCursor: page.nextBefore === undefined ? null : String(page.nextBefore), head: reader.head() };
+      return toolResult(out, (o) => `${o.exchanges.length} exchange(s)${o.nextCursor ? ' (more: pass nextCursor)' : ''}: ${o.exchanges.map((ex) => `#${ex.id} ${ex.status}`).join(', ')}`);
     },
   );
 
@@ -98,7 +106,7 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     {
       title: 'Get one exchange',
       description:
-        'Reads one exchange whole: its summary, every frame that belongs to it in order (the request, progress notifications, the answer, and mcpscope\'s record of a broken connection) with bodies cut at maxBodyChars, the spec findings mcpscope made about it, and its replays. A body cut short says so (truncated, bodyChars); read the rest with get_frame_body.',
+        'Reads one exchange whole: its summary, every frame that belongs to it in order (the request, progress notifications, the answer, and mcpscope\'s record of a broken connection) with bodies cut at maxBodyChars, the spec findings mcpscope made about it, and its replays. A body cut short says so (truncated, bodyChars); read the rest with get_frame_body. ' + CAPTURED_NOTE,
       inputSchema: {
         id: z.string().min(1).describe('The exchange id, e.g. "42" or "42.1" (an item of a batch).'),
         maxBodyChars: z.number().int().min(100).max(MAX_BODY).default(DEFAULT_BODY).describe(`Cut each body at this many characters (default ${DEFAULT_BODY}).`),
@@ -114,13 +122,14 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     ({ id, maxBodyChars }) => {
       const ex = reader.exchange(id);
       if (!ex) return toolError(`No exchange "${id}" in this capture (retention may have removed it). Ids come from search_exchanges, e.g. "42" or "42.1".`);
+      const redactor = redactorFor(reader, [ex]);
       const out = {
-        exchange: exchangeRow(ex),
-        frames: reader.framesBySeq(ex.frameSeqs, maxBodyChars).map(frameRow),
-        diagnostics: reader.diagnosticsFor(ex).map(diagnosticRow),
+        exchange: exchangeRow(ex, redactor),
+        frames: redactedFrames(reader, redactor, ex.frameSeqs).map((f) => frameRow(f, maxBodyChars)),
+        diagnostics: reader.diagnosticsFor(ex).map((d) => diagnosticRow(d, redactor)),
         replays: reader.replayLinks.replays(ex.id),
       };
-      return toolResult(out, (o) => [line(o.exchange), ...o.frames.map((f) => `#${f.seq} ${f.direction} ${f.kind}${f.truncated ? ` (cut at ${maxBodyChars} of ${f.bodyChars} chars)` : ''}: ${f.body}`), ...o.diagnostics.map((d) => `${d.severity} ${d.code}: ${d.message}`)].join('\n'));
+      return toolResult(out, (o) => `Exchange #${o.exchange.id} (${o.exchange.status}): ${o.frames.length} frame(s)${o.frames.some((f) => f.truncated) ? ` (bodies cut at ${maxBodyChars} characters marked truncated)` : ''}, ${o.diagnostics.length} finding(s), ${o.replays.length} replay(s).`);
     },
   );
 
@@ -128,27 +137,22 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     'get_frame_body',
     {
       title: 'Read a frame body',
-      description: 'Reads part of one frame\'s body, for bodies get_exchange cut short: from offset (in characters), at most length characters. nextOffset is where the next piece starts, null at the end.',
+      description: 'Reads part of one frame\'s body (redacted as in an export), for bodies get_exchange cut short: from offset (in characters), at most length characters. nextOffset is where the next piece starts, null at the end. ' + CAPTURED_NOTE,
       inputSchema: {
         seq: z.number().int().min(1).describe('The frame number (frames[].seq in get_exchange).'),
         offset: z.number().int().min(0).default(0),
         length: z.number().int().min(1).max(MAX_BODY).default(50_000),
       },
-      outputSchema: { seq: z.number(), offset: z.number(), text: z.string(), totalChars: z.number(), nextOffset: z.number().nullable() },
+      outputSchema: { seq: z.number(), offset: z.number(), totalChars: z.number(), nextOffset: z.number().nullable(), captured: z.object({ text: z.string() }) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ seq, offset, length }) => {
-      const frame = reader.frameRaw(seq);
-      if (!frame) return toolError(`No frame #${seq} in this capture (retention may have removed it). Frame numbers come from get_exchange (frames[].seq).`);
-      const total = frame.raw.length;
+      const text = redactedFrameText(reader, seq);
+      if (text === undefined) return toolError(`No frame #${seq} in this capture (retention may have removed it). Frame numbers come from get_exchange (frames[].seq).`);
+      const total = text.length;
       if (offset > total) return toolError(`Frame #${seq} has ${total} characters; offset ${offset} is past its end.`);
       const end = Math.min(total, offset + length);
-      return toolResult({ seq, offset, text: frame.raw.slice(offset, end), totalChars: total, nextOffset: end < total ? end : null }, (o) => o.text);
+      return toolResult({ seq, offset, totalChars: total, nextOffset: end < total ? end : null, captured: { text: text.slice(offset, end) } }, (o) => `Frame #${o.seq}, characters ${o.offset} to ${end} of ${o.totalChars}.`);
     },
   );
-}
-
-function line(ex: ExchangeRow): string {
-  const what = [ex.method ?? '(no method)', ex.target].filter(Boolean).join(' ');
-  return `#${ex.id} ${what} → ${ex.status}${ex.errorMessage ? ` (${ex.errorMessage})` : ''}${ex.latencyMs !== null ? ` ${ex.latencyMs} ms` : ''} [session ${ex.sessionKey}]`;
 }

@@ -2,7 +2,8 @@
  * The capture as an MCP server for coding agents (Claude Code, Cursor, Codex): tools to list
  * sessions, search exchanges with the filter language, read one exchange whole, (when a running
  * mcpscope can do it) replay a request with edits, and verify the server against the capture. Served over stdio by `mcpscope mcp`,
- * and over Streamable HTTP at the dashboard's `/mcp` behind its token (compose/ wires both).
+ * and over Streamable HTTP at the dashboard's `/mcp` behind its token (compose/ wires both). What
+ * the tools return is what a redacted export holds, with captured text kept apart (captured.ts).
  *
  * The HTTP endpoint is stateless: each POST gets a fresh server and transport (every tool is a
  * plain request/response, so there is no session state to keep), and GET/DELETE, which only
@@ -16,6 +17,7 @@ import { VERSION } from '../core/version.js';
 import { registerCaptureTools } from './capture-tools.js';
 import { registerReplayTool, type AgentReplay } from './replay-tool.js';
 import { registerVerifyTool, type AgentVerify } from './verify-tool.js';
+import { CAPTURED_NOTE } from './captured.js';
 
 export { dashboardAddress, remoteReplay, type DashboardAddress } from './remote-replay.js';
 export type { AgentReplay, AgentReplayOutcome, AgentReplayRequest } from './replay-tool.js';
@@ -24,7 +26,7 @@ export type { AgentVerify, AgentVerifyResult, AgentVerifyRow } from './verify-to
 export interface AgentServerDeps {
   reader: CaptureReader;
   query: CaptureQuery;
-  /** How replay runs; without it there is no replay tool (and the instructions say why). */
+  /** How replay runs, only when the user allowed it; without it there is no replay tool (and the instructions say why). */
   replay?: AgentReplay;
   /** Said in the instructions when replay is off: how to get it. */
   replayUnavailable?: string;
@@ -40,7 +42,7 @@ export function createAgentServer(deps: AgentServerDeps): McpServer {
       ? 'replay_exchange sends a captured request again (optionally with new params) through mcpscope to the server, and returns the answer; it is captured and linked to the original.'
       : `Replay is not available here${deps.replayUnavailable ? `: ${deps.replayUnavailable}` : '.'}`,
     deps.verify ? `verify_capture re-runs captured calls against ${deps.verify.target} and says which still behave the same, which regressed and which were fixed.` : '',
-    'Bodies had credentials redacted when captured.',
+    `Everything these tools return is redacted as an export is. ${CAPTURED_NOTE} Each result's text ends with the whole result as JSON between <mcpscope-result> and </mcpscope-result>.`,
   ]
     .filter(Boolean)
     .join('\n');

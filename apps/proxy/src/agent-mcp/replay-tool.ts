@@ -7,6 +7,9 @@
  *
  * Where that replay runs is handed in (agent-mcp/index.ts): in-process when the server is the
  * running mcpscope's own `/mcp`, or the running mcpscope's dashboard API for `mcpscope mcp --db`.
+ * The tool exists only when the user allowed it (`mcpscope mcp --allow-replay`,
+ * `--allow-agent-replay` for the dashboard's `/mcp`): a replay carries the session's real
+ * credentials, and a model reading captured traffic could be talked into sending one.
  */
 import { z } from 'zod';
 import { isJsonObject, type ExchangeSummary, type JsonObject, type ReplayResponse } from '@mcpscope/protocol';
@@ -14,6 +17,8 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { exchangeRow, ExchangeRow } from './views.js';
 import { toolError, toolResult } from './tool-result.js';
+import { redactedFrames, redactorFor } from './agent-redaction.js';
+import { CAPTURED_NOTE } from './captured.js';
 
 export interface AgentReplayRequest {
   exchangeId: string;
@@ -36,7 +41,7 @@ export function registerReplayTool(server: McpServer, reader: CaptureReader, rep
     {
       title: 'Replay a request',
       description:
-        'Sends a captured client request to the MCP server again, through mcpscope, and returns what came back. Leave params out to resend it as captured, or give params to send the same method with new params (e.g. fixed tool arguments: {"name": "search", "arguments": {...}}); message replaces the whole JSON-RPC message instead. mode "session" sends it in the captured session (with its session id and credentials); "fresh" first opens a new session as the captured client. The replay is captured like any traffic and linked to the original (replayOf). Secrets were redacted at capture: a request that needs one fails the same way until the server accepts it without.',
+        'Sends a captured client request to the MCP server again, through mcpscope, and returns what came back. Leave params out to resend it as captured, or give params to send the same method with new params (e.g. fixed tool arguments: {"name": "search", "arguments": {...}}); message replaces the whole JSON-RPC message instead. mode "session" sends it in the captured session (with its session id and credentials); "fresh" first opens a new session as the captured client. The replay is captured like any traffic and linked to the original (replayOf). Secrets were redacted at capture: a request that needs one fails the same way until the server accepts it without. ' + CAPTURED_NOTE,
       inputSchema: {
         exchangeId: z.string().min(1).describe('The captured exchange to replay (a client request).'),
         params: z.record(z.string(), z.unknown()).optional().describe('New params for the same method; leave out to resend as captured.'),
@@ -46,11 +51,13 @@ export function registerReplayTool(server: McpServer, reader: CaptureReader, rep
       outputSchema: {
         exchange: ExchangeRow.describe('The new exchange: replayOf is the original.'),
         mode: z.enum(['session', 'fresh']),
-        sessionKey: z.string(),
         sentId: z.string().nullable().describe('The JSON-RPC id mcpscope sent (always its own).'),
-        answer: z.string().nullable().describe('The answer frame as received, cut at 20,000 characters; null when none came.'),
         answerChars: z.number(),
         warnings: z.array(z.string()),
+        captured: z.object({
+          sessionKey: z.string(),
+          answer: z.string().nullable().describe('The answer frame as received (redacted as in an export), cut at 20,000 characters; null when none came.'),
+        }),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     },
@@ -70,20 +77,21 @@ export function registerReplayTool(server: McpServer, reader: CaptureReader, rep
         const { code, message: why, retryWith, exchange } = outcome.error;
         const hint = retryWith === 'fresh' ? ' Try again with mode "fresh".' : '';
         const captured = exchange ? ` The attempt was captured as exchange ${exchange.id} (${exchange.status}).` : '';
-        return toolError(`Replay refused or failed (${code}): ${why}${hint}${captured}`);
+        // The reason may quote the upstream's answer: it goes in the captured block.
+        return toolError(`Replay refused or failed (${code}).${hint}${captured}`, undefined, { reason: redactorFor(reader, exchange ? [exchange] : []).text(why) });
       }
       const { value } = outcome;
-      const answer = value.exchange.responseSeq === undefined ? undefined : reader.framesBySeq([value.exchange.responseSeq], ANSWER_CHARS)[0];
+      const redactor = redactorFor(reader, [value.exchange]);
+      const answer = value.exchange.responseSeq === undefined ? undefined : redactedFrames(reader, redactor, [value.exchange.responseSeq])[0];
       const out = {
-        exchange: exchangeRow(value.exchange),
+        exchange: exchangeRow(value.exchange, redactor),
         mode: value.mode,
-        sessionKey: value.sessionKey,
         sentId: value.sentId === undefined ? null : String(value.sentId),
-        answer: answer?.raw ?? null,
-        answerChars: answer?.size ?? 0,
+        answerChars: answer?.raw.length ?? 0,
         warnings: value.warnings ?? [],
+        captured: { sessionKey: value.sessionKey, answer: answer ? answer.raw.slice(0, ANSWER_CHARS) : null },
       };
-      return toolResult(out, (o) => `Replayed as exchange ${o.exchange.id} (${o.exchange.status}, replays ${exchangeId}).\n${o.answer ?? '(no answer frame)'}${o.warnings.length ? `\nWarnings: ${o.warnings.join(' ')}` : ''}`);
+      return toolResult(out, (o) => `Replayed as exchange ${o.exchange.id} (${o.exchange.status}, replays ${exchangeId})${o.captured.answer === null ? ', no answer frame' : ''}.${o.warnings.length ? ` ${o.warnings.length} warning(s).` : ''}`);
     },
   );
 }

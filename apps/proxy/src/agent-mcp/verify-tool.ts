@@ -12,6 +12,8 @@ import { z } from 'zod';
 import { parseFilter, type Filter } from '@mcpscope/protocol';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { toolError, toolResult } from './tool-result.js';
+import { plainRedactor } from './agent-redaction.js';
+import { CAPTURED_NOTE } from './captured.js';
 
 export const VERDICTS = ['same', 'fixed', 'regressed', 'failing', 'skipped', 'error'] as const;
 
@@ -39,7 +41,7 @@ export function registerVerifyTool(server: McpServer, verify: AgentVerify, targe
     'verify_capture',
     {
       title: 'Verify the server against the capture',
-      description: `Plays the captured client calls again against the live server (${target}) and compares each answer with the captured one: same, fixed (failed before, works now), regressed (worked before, differs or fails now), failing (still fails, with expectOk), skipped or error. Use it after changing the server, with only set to the calls you care about (the filter language of search_exchanges, e.g. "tool:search" or "status:err"); without only, every captured session is replayed in order, which can change server state. Each session's handshake runs as captured.`,
+      description: `Plays the captured client calls again against the live server (${target}) and compares each answer with the captured one: same, fixed (failed before, works now), regressed (worked before, differs or fails now), failing (still fails, with expectOk), skipped or error. Use it after changing the server, with only set to the calls you care about (the filter language of search_exchanges, e.g. "tool:search" or "status:err"); without only, every captured session is replayed in order, which can change server state. Each session's handshake runs as captured. ${CAPTURED_NOTE}`,
       inputSchema: {
         only: z.string().default('').describe('Filter selecting the calls to re-run; empty for all.'),
         expectOk: z.boolean().default(false).describe('Every selected call must now succeed (a call that still fails is "failing").'),
@@ -50,14 +52,16 @@ export function registerVerifyTool(server: McpServer, verify: AgentVerify, targe
         rows: z.array(
           z.object({
             exchangeId: z.string().describe('The captured exchange (get_exchange reads it).'),
-            call: z.string(),
             before: z.string(),
             after: z.string().nullable(),
             verdict: z.enum(VERDICTS),
-            detail: z.string().describe('The first differing JSON path, or why the row is what it is.'),
+            captured: z.object({
+              call: z.string(),
+              detail: z.string().describe('The first differing JSON path, or why the row is what it is.'),
+            }),
           }),
         ),
-        warnings: z.array(z.string()),
+        captured: z.object({ warnings: z.array(z.string()) }),
         durationMs: z.number(),
       },
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -68,8 +72,10 @@ export function registerVerifyTool(server: McpServer, verify: AgentVerify, targe
       const result = await verify({ only: parsed.filter, expectOk });
       if (result.couldNotRun !== undefined) return toolError(`Verify could not run: ${result.couldNotRun}.`);
       const counts = Object.fromEntries(VERDICTS.map((v) => [v, result.rows.filter((r) => r.verdict === v).length])) as Record<(typeof VERDICTS)[number], number>;
-      const out = { target: result.target, counts, rows: result.rows, warnings: result.warnings, durationMs: result.durationMs };
-      return toolResult(out, (o) => [`${VERDICTS.map((v) => `${o.counts[v]} ${v}`).join(', ')} against ${o.target}`, ...o.rows.map((r) => `#${r.exchangeId} ${r.call}: ${r.before} → ${r.after ?? '—'} ${r.verdict}${r.detail ? ` (${r.detail})` : ''}`), ...o.warnings].join('\n'));
+      const redactor = plainRedactor();
+      const rows = result.rows.map(({ exchangeId, before, after, verdict, call, detail }) => ({ exchangeId, before, after, verdict, captured: { call: redactor.text(call), detail: redactor.text(detail) } }));
+      const out = { target: result.target, counts, rows, durationMs: result.durationMs, captured: { warnings: result.warnings.map((w) => redactor.text(w)) } };
+      return toolResult(out, (o) => `${VERDICTS.map((v) => `${o.counts[v]} ${v}`).join(', ')} against ${o.target}: ${o.rows.map((r) => `#${r.exchangeId} ${r.before} → ${r.after ?? '—'} ${r.verdict}`).join(', ')}`);
     },
   );
 }

@@ -170,6 +170,11 @@ export class CaptureReader {
     return row && { raw: row.parts > 0 ? this.wholeText(seq, row.raw) : row.raw, bytes: row.bytes };
   }
 
+  /** The ids of the exchanges a frame belongs to (usually one). */
+  exchangeIdsOfFrame(seq: number): string[] {
+    return (this.stmt('SELECT exchange_id FROM frame_exchanges WHERE frame_seq = ?').all(seq) as { exchange_id: string }[]).map((r) => r.exchange_id);
+  }
+
   /** The raw text of several frames joined by newlines (for free-text filters). */
   framesText(seqs: readonly number[]): string {
     if (seqs.length === 0) return '';

@@ -9,7 +9,6 @@
  * One writer per file: a sidecar lock (file-lock.ts) gives a second mcpscope on the same file a
  * clear error instead of interleaved writes, while readers (`mcpscope export`) can still open it.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import type { ConversationSummary, Diagnostic, DoorRecord, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
@@ -288,19 +287,6 @@ export class CaptureStore extends CaptureReader {
     ops.derived(set, newFrom, this.annotate);
     applyTickOps(this.tickStatements, ops.ops);
     return ops.texts.exchanges;
-  }
-
-  /**
-   * The key that salts credential fingerprints in this file, made on first use. Kept apart from
-   * frames and derived tables: exports never carry it, so a fingerprint in an export cannot be
-   * checked against a guessed token.
-   */
-  fingerprintKey(): string {
-    const row = this.stmt("SELECT value FROM capture_keys WHERE name = 'credential-fingerprint'").get() as { value: string } | undefined;
-    if (row) return row.value;
-    const value = randomBytes(32).toString('hex');
-    this.stmt("INSERT INTO capture_keys (name, value) VALUES ('credential-fingerprint', ?)").run(value);
-    return value;
   }
 
   setMeta(key: string, value: number): void {

@@ -187,6 +187,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX door_requests_ended ON door_requests(id) WHERE method = 'DELETE' AND status BETWEEN 200 AND 299;
   `,
+  // 10: the credential-fingerprint key leaves the file (it lives beside it, compose/fingerprint-key.ts):
+  // stored with the fingerprints, it let anyone holding the file check guessed credentials
+  // against them. secure_delete zeroes the freed pages, so the key's bytes do not stay behind.
+  // Fingerprints already stored were taken under the old key and never equal new ones: traffic
+  // after the upgrade starts new conversations rather than joining ones recorded before.
+  `
+  PRAGMA secure_delete = ON;
+  DELETE FROM capture_keys;
+  DROP TABLE capture_keys;
+  PRAGMA secure_delete = OFF;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

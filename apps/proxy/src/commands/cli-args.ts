@@ -62,6 +62,8 @@ Options:
   --otlp URL          send one span per exchange to this OTLP/HTTP endpoint (e.g. http://localhost:4318);
                       OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
   --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
+  --allow-agent-replay  offer replay_exchange to agents at the dashboard's /mcp (it sends
+                      requests with the captured session's credentials; off by default)
   --no-open           do not open the dashboard in a browser
   --ready-json        once listening, also print one JSON line with the URLs (for scripts)
   --dangerously-expose-dashboard  allow a wildcard --ui-host (anyone on the network with the token)
@@ -97,6 +99,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'allow-origin': { type: 'string', multiple: true },
         otlp: { type: 'string' },
         'otlp-bodies': { type: 'boolean' },
+        'allow-agent-replay': { type: 'boolean' },
         'no-open': { type: 'boolean' },
         'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
@@ -160,6 +163,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   const otlp = resolveOtlpConfig({ ...(values.otlp !== undefined ? { otlp: values.otlp } : {}), otlpBodies: values['otlp-bodies'] ?? false }, env);
   if (!otlp.ok) throw new UsageError(otlp.message);
   if (otlp.config) options.otlp = otlp.config;
+  if (values['allow-agent-replay']) options.allowAgentReplay = true;
   if (values['public-url']) options.publicUrl = values['public-url'];
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
   return options;

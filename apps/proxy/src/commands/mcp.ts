@@ -3,8 +3,9 @@
  * coding agent to read (agent-mcp/). The file is opened read-only, so it may be the one a running
  * mcpscope is writing (the agent sees new traffic as it is committed) or a capture kept from
  * earlier. Replay needs the running mcpscope that writes the file: `--dashboard` names its
- * dashboard (the URL it printed, token included, or `--token` / MCPSCOPE_TOKEN); without it the
- * server has no replay tool. stdout carries only the protocol; messages go to stderr.
+ * dashboard (the URL it printed, token included, or `--token` / MCPSCOPE_TOKEN), and the user's
+ * `--allow-replay`; without both the server has no replay tool. The dashboard replays only to its
+ * own upstream, after checking it records this very capture (remote-replay.ts). stdout carries only the protocol; messages go to stderr.
  */
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -16,15 +17,19 @@ import { agentVerify } from '../compose/agent-verify.js';
 import type { CliIo } from './cli-io.js';
 
 export const MCP_USAGE = `Usage:
-  mcpscope mcp [--db FILE] [--dashboard URL] [--token T] [--verify-target URL]
+  mcpscope mcp [--db FILE] [--allow-replay --dashboard URL [--token T]] [--verify-target URL]
 
 Serves a capture to a coding agent as an MCP server over stdio (tools: list_sessions,
-search_exchanges, get_exchange, get_frame_body; replay_exchange with --dashboard;
-verify_capture with --verify-target).
+search_exchanges, get_exchange, get_frame_body; replay_exchange with --allow-replay;
+verify_capture with --verify-target). What the tools return is redacted as an export is,
+and text recorded from traffic is labelled as captured data.
 
 Options:
   --db FILE         the capture to read (default: the one mcpscope writes in your data directory)
-  --dashboard URL   the running mcpscope's dashboard URL as it printed it (with ?token=), to replay
+  --allow-replay    offer replay_exchange: the agent may resend captured requests with the
+                    captured session's real credentials, to that capture's own upstream only
+  --dashboard URL   the running mcpscope's dashboard URL as it printed it (with ?token=), which
+                    replays for --allow-replay
   --token T         the dashboard token, when the URL has none (or MCPSCOPE_TOKEN)
   --verify-target URL   the live MCP server verify_capture re-runs the captured calls against
 `;
@@ -34,7 +39,7 @@ export type McpCli = { kind: 'mcp'; db: string; dashboard?: { url: string; token
 export function parseMcpArgs(argv: string[], env: Record<string, string | undefined>): McpCli {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { db: { type: 'string' }, dashboard: { type: 'string' }, token: { type: 'string' }, 'verify-target': { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ args: argv, strict: true, allowPositionals: false, options: { db: { type: 'string' }, dashboard: { type: 'string' }, token: { type: 'string' }, 'verify-target': { type: 'string' }, 'allow-replay': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (err) {
     return { kind: 'usage', message: (err as Error).message };
   }
@@ -52,8 +57,10 @@ export function parseMcpArgs(argv: string[], env: Record<string, string | undefi
   }
   const base = { kind: 'mcp' as const, db, ...(verifyTarget ? { verifyTarget } : {}) };
   if (values.dashboard === undefined) {
+    if (values['allow-replay']) return { kind: 'usage', message: '--allow-replay replays through the running mcpscope that writes this capture: give its --dashboard URL too' };
     return values.token !== undefined ? { kind: 'usage', message: '--token goes with --dashboard URL' } : base;
   }
+  if (!values['allow-replay']) return { kind: 'usage', message: '--dashboard is only for replay_exchange, which sends requests with the captured session\'s credentials: add --allow-replay if the agent may do that' };
   const address = dashboardAddress(values.dashboard, values.token ?? env.MCPSCOPE_TOKEN);
   return typeof address === 'string' ? { kind: 'usage', message: address } : { ...base, dashboard: address };
 }
@@ -81,7 +88,7 @@ export async function runMcp(argv: string[], env: Record<string, string | undefi
     query: new CaptureQuery(reader),
     ...(cli.dashboard
       ? { replay: remoteReplay(reader, cli.dashboard) }
-      : { replayUnavailable: 'start `mcpscope mcp` with --dashboard URL (the URL the running mcpscope printed) to replay through it' }),
+      : { replayUnavailable: 'the user did not allow it (`mcpscope mcp --allow-replay --dashboard URL` offers it; it sends requests with the captured session\'s credentials)' }),
     ...(cli.verifyTarget ? { verify: { run: agentVerify(reader, cli.verifyTarget), target: cli.verifyTarget.href } } : {}),
   });
   const closed = new Promise<void>((resolve) => (server.server.onclose = resolve));

@@ -34,6 +34,8 @@ export interface McpscopeOptions {
   maxFrames?: number;
   /** Retention: keep at most this many bytes of frame text. */
   maxBytes?: number;
+  /** Offer replay_exchange at the dashboard's `/mcp` (`--allow-agent-replay`); off by default. */
+  allowAgentReplay?: boolean;
   /** Live OTLP export of one span per exchange (`--otlp URL`, OTEL_EXPORTER_OTLP_*), resolved. */
   otlp?: OtlpConfig;
 }

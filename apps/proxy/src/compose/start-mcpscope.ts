@@ -37,6 +37,7 @@ import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { closeServer, listen } from './listen.js';
 import { stableToken } from './stable-token.js';
+import { fingerprintKey } from './fingerprint-key.js';
 import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
 
@@ -95,6 +96,17 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // The store first: a capture file held by another mcpscope, or one that cannot be written,
   // stops the start before anything listens.
   const store = openCaptureStore(dbFile);
+  // The secrets kept beside the file, before anything listens: a refused one stops the start.
+  let token: string;
+  let credentialKey: string;
+  try {
+    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
+    token = options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile));
+    credentialKey = fingerprintKey(dbFile);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const demo = options.target || options.stdio ? undefined : await startDemoServer();
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const captureFeed: CaptureFeed = {
@@ -152,7 +164,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             nextConnectionId: () => `h${++connections}`,
             ...(publicBase ? { publicBase } : {}),
             ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-            credentialOf: credentialFingerprinter(store.fingerprintKey()),
+            credentialOf: credentialFingerprinter(credentialKey),
             onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
           },
         }),
@@ -189,7 +201,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         marks: captureFeed.marks,
         controls: { pause: () => void pipeline.marks.pauseByUser(), resume: () => void pipeline.marks.resumeByUser(), mark: (label) => pipeline.marks.add(label) },
       },
-      agentMcp: agentEndpoint(store, replay.service, stdio ? undefined : { url: new URL(upstreamUrl), request }),
+      agentMcp: agentEndpoint(store, options.allowAgentReplay ? replay.service : undefined, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
@@ -199,8 +211,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
-    // A capture file keeps its token across restarts, so open dashboard tabs keep working.
-    token: options.token ?? (dbFile === ':memory:' ? newToken() : stableToken(dbFile)),
+    token,
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
   });
 

@@ -24,6 +24,8 @@ const STATUS = {
   db_too_old: 409,
   /** The capture file (or its directory) cannot be created or written: read-only, no permission, a file in the way. */
   db_unwritable: 500,
+  /** A secret file beside the capture (token, fingerprint key) is a symlink, another user's, or readable by others. */
+  secret_file_refused: 409,
   /** An import is neither mcpscope JSONL nor HAR, or its header/document is broken. */
   import_unreadable: 422,
   /** An import held nothing to import (the report says why). */

@@ -1,10 +1,11 @@
 /**
  * Credential fingerprints: what lets conversations join requests that carried the same bearer
  * credential without the capture ever holding it. The tap takes the fingerprint before redaction
- * replaces the header: an HMAC-SHA-256 of the whole `Authorization` value under a key kept per
- * capture file (CaptureStore.fingerprintKey), cut to 96 bits. Equal credentials give equal
- * fingerprints within one file; nothing about the credential can be read back, and without the
- * file's key (exports never carry it) a guessed token cannot be checked against one.
+ * replaces the header: an HMAC-SHA-256 of the whole `Authorization` value under a key kept
+ * outside the capture (beside the file, compose/fingerprint-key.ts), cut to 96 bits. Equal
+ * credentials give equal fingerprints under one key; nothing about the credential can be read
+ * back, and without the key (never in the capture file nor an export) a guessed token or
+ * password cannot be checked against one.
  */
 import { createHmac } from 'node:crypto';
 
