@@ -13,7 +13,7 @@ import type { ValidatorPort } from '../diagnostics/validator-port.js';
 import { isTerminal, type ExchangeSummary } from '../model/exchange.js';
 import type { Frame } from '../model/frame.js';
 import { copyJson } from '../model/json-copy.js';
-import { classifyText, isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
+import { classifyText, idKey, isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
 import { ExchangeTracker } from '../pairing/exchange-tracker.js';
 import type { TrackerState } from '../pairing/tracker-state.js';
 import type { SessionSummary } from '../session/session-summary.js';
@@ -145,8 +145,13 @@ export class CaptureDeriver {
     // Before pairing: which ids are reused while in flight, and which requests the answers answer.
     const reused = new Set<number>();
     const answered = new Map<number, RequestInfo & { exchangeId: string }>();
+    const idsInFrame = new Set<string>();
     items.forEach((item, i) => {
-      if (item.kind === 'request' && this.exchanges.pendingRequest(frame.sessionKey, sender, item.id)) reused.add(i);
+      if (item.kind === 'request') {
+        const id = idKey(item.id);
+        if (this.exchanges.pendingRequest(frame.sessionKey, sender, item.id) || idsInFrame.has(id)) reused.add(i);
+        idsInFrame.add(id);
+      }
       if ((item.kind === 'response' || item.kind === 'error') && item.id !== null) {
         const requester = sender === 'client' ? 'server' : 'client';
         const pending = this.exchanges.pendingRequest(frame.sessionKey, requester, item.id);

@@ -6,6 +6,11 @@
  * `sampling/createMessage` may reuse id 1 while the client's `initialize` was id 1 too).
  * A response seen before its request becomes an `orphan` row and pairs when the request comes.
  *
+ * When a sender reuses an id while the first request is still in flight, the carrier decides:
+ * each HTTP request (POST) carries its own replies, so an answer pairs with the request of that
+ * id that its own HTTP exchange carried, else with the oldest one. A JSON answer is its POST's
+ * whole reply: a request that POST carried and the answer left out was never answered.
+ *
  * Pure: frames in, changed summaries out. The tracker forgets finished exchanges, so its memory
  * is bounded by what is in flight, not by what was captured. What a new row looks like, and how an
  * answer sets its outcome, is exchange-rows.ts; this file decides which row a frame belongs to.
@@ -32,13 +37,17 @@ import { applyOutcome, attach, invalidRow, noteProgress, notificationRow, orphan
 export const MAX_ORPHANS = 1024;
 /** Requests followed while waiting for their answer; beyond this the oldest is let go. */
 export const MAX_IN_FLIGHT = 16_384;
+/** Requests kept waiting under one reused id; beyond this the oldest is let go. */
+export const MAX_SHADOWED = 64;
 
 const sideOf = (direction: Frame['direction']): Side => (direction === 'c2s' ? 'client' : 'server');
 const otherSide = (side: Side): Side => (side === 'client' ? 'server' : 'client');
 
 export class ExchangeTracker {
-  /** Pending requests by pair key. */
+  /** Pending requests by pair key (the latest, when a sender reused an id while in flight). */
   private readonly open = new Map<string, ExchangeSummary>();
+  /** Earlier requests still in flight under a pair key that a later request took, oldest first. */
+  private readonly shadowed = new Map<string, ExchangeSummary[]>();
   /** Responses that came before their request, by pair key. */
   private readonly orphans = new Map<string, ExchangeSummary>();
   /** Pending requests by `sessionKey|progressToken`. */
@@ -66,6 +75,7 @@ export class ExchangeTracker {
     } else {
       this.one(frame, message, String(frame.seq), changed);
     }
+    if (frame.kind === 'data' && isWholeJsonAnswer(frame, message)) this.carrierEnded(frame, changed);
     return [...changed].map((ex) => ({ ...ex, frameSeqs: [...ex.frameSeqs] }));
   }
 
@@ -80,7 +90,7 @@ export class ExchangeTracker {
   holds(ex: Pick<ExchangeSummary, 'id' | 'sessionKey' | 'requester' | 'rpcId'>): boolean {
     if (ex.requester === 'none' || ex.rpcId === undefined || ex.rpcId === null) return false;
     const key = pairKey(ex.sessionKey, ex.requester, ex.rpcId);
-    return this.open.get(key)?.id === ex.id || this.orphans.get(key)?.id === ex.id;
+    return this.open.get(key)?.id === ex.id || this.orphans.get(key)?.id === ex.id || (this.shadowed.get(key)?.some((e) => e.id === ex.id) ?? false);
   }
 
   /**
@@ -109,6 +119,7 @@ export class ExchangeTracker {
       cutShort: rows.entries(this.cutShort),
       byConnection: [...this.byConnection].map(([conn, set]) => [conn, [...set].map((ex) => rows.ref(ex))]),
       indexedUnder: [...this.indexedUnder].map(([ex, u]) => [rows.ref(ex), u.progressKey ?? null, u.conn ?? null]),
+      shadowed: [...this.shadowed].map(([key, list]) => [key, list.map((ex) => rows.ref(ex))]),
     };
     return { rows: rows.rows(), ...state };
   }
@@ -126,6 +137,7 @@ export class ExchangeTracker {
     for (const [i, progressKey, conn] of state.indexedUnder) {
       t.indexedUnder.set(rows.at(i), { progressKey: progressKey ?? undefined, conn: conn ?? undefined });
     }
+    for (const [key, list] of state.shadowed ?? []) t.shadowed.set(key, list.map((i) => rows.at(i)));
     return t;
   }
 
@@ -172,7 +184,20 @@ export class ExchangeTracker {
       return;
     }
     const ex = requestRow(frame, msg, rowId, side, target);
-    if (this.open.has(key)) ex.diagnostics++; // an id reused while still in flight
+    const earlier = this.open.get(key);
+    if (earlier) {
+      // An id reused while still in flight: the earlier request keeps waiting for its own answer.
+      ex.diagnostics++;
+      const list = this.shadowed.get(key);
+      if (list) list.push(earlier);
+      else this.shadowed.set(key, [earlier]);
+      // A sender that reuses one id without end must not grow this without limit.
+      if (list && list.length > MAX_SHADOWED) {
+        const oldest = list[0]!;
+        this.close(key, oldest);
+        this.evicted.push(oldest.id);
+      }
+    }
     this.open.set(key, ex);
     if (this.open.size > MAX_IN_FLIGHT) {
       // A server that never answers (or a stdio child that ignores requests) must not grow this
@@ -217,7 +242,7 @@ export class ExchangeTracker {
       if (ex) key = pairKey(ex.sessionKey, requesterSide, ex.rpcId as string | number);
     } else {
       key = pairKey(frame.sessionKey, requesterSide, msg.id);
-      ex = this.open.get(key);
+      ex = this.awaitingAnswer(key, frame.http?.connectionId);
     }
     if (!ex || !key) {
       const orphan = orphanRow(frame, msg, rowId, requesterSide);
@@ -339,6 +364,35 @@ export class ExchangeTracker {
     }
   }
 
+  /**
+   * The request an answer with this pair key answers: the one its own HTTP exchange carried, else
+   * (an answer on another stream, stdio) the oldest still in flight under the key.
+   */
+  private awaitingAnswer(key: string, connectionId: string | undefined): ExchangeSummary | undefined {
+    const latest = this.open.get(key);
+    const earlier = this.shadowed.get(key);
+    if (!earlier || !latest) return latest;
+    const candidates = [...earlier, latest];
+    return (connectionId !== undefined && candidates.find((ex) => this.indexedUnder.get(ex)?.conn === connectionId)) || candidates[0];
+  }
+
+  /** A POST's whole JSON answer has come: what that POST carried and the answer left out will never be answered. */
+  private carrierEnded(frame: Frame, changed: Set<ExchangeSummary>): void {
+    const pending = this.byConnection.get(frame.http!.connectionId!);
+    if (!pending) return;
+    for (const ex of [...pending]) {
+      if (ex.status !== 'pending' || ex.requester !== 'client') continue;
+      this.close(pairKey(ex.sessionKey, ex.requester, ex.rpcId as string | number), ex);
+      ex.status = 'transport_error';
+      ex.transportEvent = 'unanswered';
+      ex.errorMessage = `Never answered: the server's JSON answer to the ${frame.http!.method} that carried this request (#${frame.seq}) has no reply with id ${JSON.stringify(ex.rpcId)}.`;
+      ex.endTs = frame.ts;
+      ex.latencyMs = frame.ts - ex.startTs;
+      ex.updatedSeq = frame.seq;
+      changed.add(ex);
+    }
+  }
+
   private onlyPendingOn(connectionId: string | undefined): ExchangeSummary | undefined {
     if (!connectionId) return undefined;
     const set = this.byConnection.get(connectionId);
@@ -347,7 +401,17 @@ export class ExchangeTracker {
   }
 
   private close(key: string, ex: ExchangeSummary): void {
-    this.open.delete(key);
+    const earlier = this.shadowed.get(key);
+    if (this.open.get(key) === ex) {
+      // The latest request under the key is settled: an earlier one still in flight takes its place.
+      const next = earlier?.pop();
+      if (next) this.open.set(key, next);
+      else this.open.delete(key);
+    } else if (earlier) {
+      const at = earlier.indexOf(ex);
+      if (at !== -1) earlier.splice(at, 1);
+    }
+    if (earlier?.length === 0) this.shadowed.delete(key);
     // Only the entries this exchange was filed under: closing must not cost a walk over every
     // request in flight (it runs once per answer, on the capture's hot path).
     const under = this.indexedUnder.get(ex);
@@ -371,4 +435,15 @@ function progressTokenOf(params: JsonObject | undefined): string | number | unde
   if (!isJsonObject(meta)) return undefined;
   const token = meta.progressToken;
   return typeof token === 'string' || typeof token === 'number' ? token : undefined;
+}
+
+/**
+ * A server's JSON (not SSE) answer to a POST: the whole reply of that HTTP exchange. Only data
+ * that answers (a response, an error with an id, a batch of them); an id-null error or junk is
+ * handled by the rows it explains.
+ */
+function isWholeJsonAnswer(frame: Frame, message: Message): boolean {
+  if (frame.direction !== 's2c' || frame.transport !== 'http-json' || frame.http?.method !== 'POST' || frame.http.connectionId === undefined) return false;
+  if (message.kind === 'batch') return message.items.some((item) => item.kind === 'response' || (item.kind === 'error' && item.id !== null));
+  return message.kind === 'response' || (message.kind === 'error' && message.id !== null);
 }

@@ -19,6 +19,8 @@ export interface TrackerState {
   cutShort: Entries;
   byConnection: [connection: string, rows: number[]][];
   indexedUnder: [row: number, progressKey: string | null, connection: string | null][];
+  /** Earlier requests still in flight under a pair key that a later request took (absent in older snapshots). */
+  shadowed?: [key: string, rows: number[]][];
 }
 
 /** Numbers exchange objects in first-seen order; `rows()` are deep copies, safe to keep. */
