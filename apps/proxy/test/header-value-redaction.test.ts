@@ -60,6 +60,8 @@ describe('redactHeaderValue by value shape', () => {
     ['idempotency-key', '8e03978e-40d5-43e8-bc93-6894a57f9324'],
     ['x-auth-user', 'ada'],
     ['x-session-affinity', 'sticky'],
+    ['x-token-expires', '2026-12-06T13:40:00Z'],
+    ['x-api-version', '2024-10-01'],
     ['keep-alive', 'timeout=5, max=1000'],
     ['host', '127.0.0.1:3000'],
     ['origin', 'http://localhost:6274'],

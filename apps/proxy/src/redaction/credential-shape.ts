@@ -15,7 +15,7 @@
 
 const HTTP_CREDENTIAL = /^(?:Bearer|Basic)[ \t]+[A-Za-z0-9._~+/-]{4,}=*[ \t]*$/i;
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/;
-const TOKEN = /^[A-Za-z0-9._~+/=:-]{16,}$/;
+const TOKEN = /^[A-Za-z0-9._~+/=-]{16,}$/;
 
 /** A `Bearer`/`Basic` credential or a JWT: a credential in any header. */
 export function isCredentialValue(value: string): boolean {
