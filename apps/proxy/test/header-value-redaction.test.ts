@@ -91,6 +91,14 @@ describe('redactHeaderValue by value shape', () => {
     expect(JSON.stringify(out)).not.toContain(SECRETS.bearerElsewhere);
     expect(out['content-type']).toBe('application/json');
   });
+
+  it('an export keeps authentication challenges readable', () => {
+    const challenges = {
+      'www-authenticate': 'Bearer resource_metadata="http://127.0.0.1:3000/.well-known/oauth-protected-resource/mcp", scope="files:read"',
+      'proxy-authenticate': 'Basic realm="corporate proxy"',
+    };
+    expect(new Redactor({ enabled: true }).headers(challenges)).toEqual(challenges);
+  });
 });
 
 describe('credential-shaped headers through the tap', () => {

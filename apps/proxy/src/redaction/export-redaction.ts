@@ -17,7 +17,7 @@ import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment
 import { REDACTED, redactHeaderValue } from './redact.js';
 import { redactBodySecrets } from './redact-body.js';
 import { redactCredentialsInText } from './redact-text.js';
-import { isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
+import { headerNameRule, isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
@@ -181,6 +181,8 @@ export class Redactor {
     let out: Record<string, string> | undefined;
     for (const [name, value] of Object.entries(headers)) {
       if (value.includes(REDACTED)) continue; // already redacted at capture
+      // The session id and version, and challenges (`Bearer resource_metadata="…"`): no credential, read as sent.
+      if (headerNameRule(name) === 'protocol' && !this.keys.has(normalise(name))) continue;
       const byName = this.keys.has(normalise(name)) ? `${REDACTED} (${value.length} chars)` : redactHeaderValue(name, value);
       if (byName !== value) this.hit(`header ${name.toLowerCase()}`);
       // A URL's credentials (a capture made before its Referer was redacted, a user's extra key in a Location's query).
