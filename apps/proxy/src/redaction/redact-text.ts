@@ -16,6 +16,8 @@ import { isSecretBodyKey } from './secret-names.js';
 const ASSIGNMENT = /(^|[\s(,;[{])([A-Za-z][A-Za-z0-9_.-]*)=([^\s&"'<>,;)\]}]+)/g;
 const QUOTED_PAIR = /("([A-Za-z][A-Za-z0-9_.-]*)"\s*:\s*")((?:[^"\\]|\\.)*)"/g;
 
+/** A marker already in place (`[redacted] (7 chars)`); the value pattern stops at its `]`. */
+const MARKER_START = REDACTED.slice(0, -1);
 const marker = (value: string) => `${REDACTED} (${value.length} chars)`;
 
 /** The text with credential values replaced; the same string when there were none. `onHit` names each rule that fired. */
@@ -26,7 +28,7 @@ export function redactCredentialsInText(text: string, onHit: (rule: string) => v
     out = redactQuerySecretsInText(out);
     if (out !== before) onHit('credential in a quoted URL');
     out = out.replace(ASSIGNMENT, (all, sep: string, name: string, value: string) => {
-      if (!isSecretBodyKey(name) || value.startsWith(REDACTED) || value.startsWith('%5Bredacted%5D')) return all;
+      if (!isSecretBodyKey(name) || value.startsWith(MARKER_START) || value.startsWith('%5Bredacted%5D')) return all;
       onHit(`${name.toLowerCase()}= in text`);
       return `${sep}${name}=${marker(value)}`;
     });
