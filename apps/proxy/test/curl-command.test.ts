@@ -49,6 +49,14 @@ describe('curlCommand', () => {
   });
 });
 
+describe('curlCommand and hop-by-hop headers', () => {
+  it('leaves out the headers the captured Connection header named, and the fixed hop-by-hop ones', async () => {
+    const headers = { connection: 'keep-alive, X-Foo', 'X-Foo': 'hop', te: 'trailers', upgrade: 'h2c', 'proxy-connection': 'keep-alive', 'x-bar': 'end-to-end', 'content-type': 'application/json' };
+    const command = curlCommand({ url: 'http://127.0.0.1:1/mcp', headers, body: '{}' });
+    expect(await argsOf(command)).toEqual(['http://127.0.0.1:1/mcp', '-H', 'content-type: application/json', '-H', 'x-bar: end-to-end', '--data-raw', '{}']);
+  });
+});
+
 describe('toCurl (a captured request)', () => {
   const frame = (method: string, raw: string): Frame => ({
     seq: 1,

@@ -24,4 +24,14 @@ describe('wireHeaders', () => {
       'mcp-protocol-version': '2025-06-18',
     });
   });
+
+  it('keeps out the headers the captured Connection header named (RFC 9110 §7.6.1), in any case', () => {
+    const { headers } = wireHeaders(message, {
+      captured: { Connection: 'keep-alive, X-Hop-Token, x-trace-hop', 'x-hop-token': 'for-the-first-hop', 'X-Trace-Hop': '1', 'x-end-to-end': 'kept' },
+      credentials: {},
+    });
+    expect(headers['x-hop-token']).toBeUndefined();
+    expect(headers['x-trace-hop']).toBeUndefined();
+    expect(headers['x-end-to-end']).toBe('kept');
+  });
 });

@@ -15,6 +15,7 @@
 import type { Frame } from '@mcpscope/protocol';
 import { REDACTED } from '../redaction/redact.js';
 import { isHeaderName, isHeaderValue } from '../core/http-fields.js';
+import { namedByRecordedConnection } from '../upstream/http-headers.js';
 
 export interface CurlInput {
   url: string;
@@ -29,8 +30,11 @@ export interface CurlInput {
   secretValues?: Record<string, string>;
 }
 
-/** Headers curl sets itself or that only described the captured connection. */
-const SKIP = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'keep-alive', 'transfer-encoding', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']);
+/**
+ * Headers curl sets itself or that only described the captured connection: the hop-by-hop ones
+ * (RFC 9110 §7.6.1), and any header the captured `Connection` header named.
+ */
+const SKIP = new Set(['host', 'content-length', 'connection', 'accept-encoding', 'keep-alive', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-connection', 'expect', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-for']);
 
 export function curlCommand(input: CurlInput): string {
   const method = input.method ?? 'POST';
@@ -41,8 +45,9 @@ export function curlCommand(input: CurlInput): string {
   else if (method === 'GET' && input.body !== '') lines.push('-X GET');
   const secrets = new Set(input.secretNames ?? []);
   const names = new Set([...Object.keys(input.headers), ...secrets]);
+  const hopByHop = namedByRecordedConnection(input.headers);
   for (const name of [...names].sort(headerOrder)) {
-    if (SKIP.has(name) || name.startsWith('sec-') || !isHeaderName(name)) continue;
+    if (SKIP.has(name) || hopByHop?.has(name.toLowerCase()) || name.startsWith('sec-') || !isHeaderName(name)) continue;
     // Own properties only: `constructor` is a valid header name, and no secret.
     const real = input.secretValues && Object.hasOwn(input.secretValues, name) ? input.secretValues[name] : undefined;
     const value = real ?? (Object.hasOwn(input.headers, name) ? input.headers[name] : undefined);

@@ -22,6 +22,7 @@ import { VERSION } from '../core/version.js';
 import type { OtlpConfig } from './otlp-config.js';
 import { PresetIds } from './span-ids.js';
 import type { SpanPlan } from './span-plan.js';
+import { redactSpanPlan } from './span-redaction.js';
 
 /** How long closing waits for the last spans to go out before giving up on a backend that is down. */
 const CLOSE_GRACE_MS = 3000;
@@ -126,8 +127,9 @@ export class SpanSender {
     clearTimeout(timer);
   }
 
-  /** Starts and ends the span of a plan whose place is reserved. */
-  start(plan: SpanPlan): void {
+  /** Starts and ends the span of a plan whose place is reserved; what it carries is redacted first (span-redaction.ts). */
+  start(unredacted: SpanPlan): void {
+    const plan = redactSpanPlan(unredacted);
     this.ids.preset(plan.ids);
     const links: Link[] = plan.links.map((l) => ({ context: { traceId: l.ids.traceId, spanId: l.ids.spanId, traceFlags: 1, isRemote: true }, attributes: l.attributes }));
     const span = this.tracer.startSpan(

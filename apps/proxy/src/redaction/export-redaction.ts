@@ -15,7 +15,9 @@
  */
 import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
-import { isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
+import { redactBodySecrets } from './redact-body.js';
+import { redactCredentialsInText } from './redact-text.js';
+import { headerNameRule, isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
 
 
 /** Checks the user's `--redact` list; a message naming the bad entry, or undefined when fine. */
@@ -75,7 +77,10 @@ export const BUILT_IN_RULES: readonly string[] = [
   'credential-looking keys inside _meta (progressToken is kept)',
   'OAuth authorization codes: "code" next to grant_type/redirect_uri/client_id, and ?code= in URLs',
   'credentials in URL query strings (access_token, token, api_key, key, any *_token, *secret*, …)',
+  'credential headers by their value: a Bearer or Basic credential or a JWT in any header, a long token in any header whose name says key, token, secret, auth, session, cookie, password or signature (the MCP session id is kept)',
   'bearer tokens and JWTs inside any string',
+  'credentials quoted inside any string: ?api_key=… and the like in a URL, password=… and "api_key":"…"',
+  'OAuth fields in form and HTML bodies: code, access_token, id_token, … as form fields or hidden <input> values (an OIDC form_post)',
 ];
 
 /** The redaction marker as it stands in a URL's query (redact-url.ts). */
@@ -153,7 +158,7 @@ export class Redactor {
     try {
       value = JSON.parse(raw);
     } catch {
-      return this.text(raw);
+      return this.text(this.formFields(raw));
     }
     const redacted = this.value(value as JsonValue, this.paths.length > 0 ? ['$'] : null, undefined);
     return redacted === value ? raw : stringifyJson(redacted);
@@ -176,6 +181,8 @@ export class Redactor {
     let out: Record<string, string> | undefined;
     for (const [name, value] of Object.entries(headers)) {
       if (value.includes(REDACTED)) continue; // already redacted at capture
+      // The session id and version, and challenges (`Bearer resource_metadata="…"`): no credential, read as sent.
+      if (headerNameRule(name) === 'protocol' && !this.keys.has(normalise(name))) continue;
       const byName = this.keys.has(normalise(name)) ? `${REDACTED} (${value.length} chars)` : redactHeaderValue(name, value);
       if (byName !== value) this.hit(`header ${name.toLowerCase()}`);
       // A URL's credentials (a capture made before its Referer was redacted, a user's extra key in a Location's query).
@@ -207,7 +214,15 @@ export class Redactor {
     return changed ? `${path.slice(0, q)}?${query.join('&')}` : path;
   }
 
-  /** Free text (non-JSON bodies, header values, string values): JWTs and bearer credentials. */
+  /** A body that is not JSON (a form, an HTML page): its OAuth fields and hidden inputs. */
+  private formFields(raw: string): string {
+    if (this.learning) return raw;
+    const out = redactBodySecrets(raw, false);
+    if (out !== raw) this.hit('OAuth field in a form or HTML body');
+    return out;
+  }
+
+  /** Free text (non-JSON bodies, header values, string values): JWTs, bearer credentials, credentials quoted in URLs and assignments. */
   text(text: string): string {
     if (!this.options.enabled || this.learning) return text;
     // The substring checks skip the regexes for the vast majority of strings, which hold neither.
@@ -223,6 +238,7 @@ export class Redactor {
         return `${scheme} ${REDACTED}`;
       });
     }
+    out = redactCredentialsInText(out, (rule) => this.hit(rule));
     return this.learned.size === 0 ? out : this.scrubEchoes(out);
   }
 

@@ -6,8 +6,11 @@
  *   `id_token`, `client_secret`, `client_assertion` or `code_verifier`;
  * - in non-MCP bodies only (OAuth token, authorization and registration endpoints): also `code`,
  *   `assertion`, `subject_token`, `actor_token`, `device_code` and `password` (grants that carry
- *   credentials), as JSON keys or form fields, and the form fields of every key above. In MCP frames `code` is a JSON-RPC error
- *   code or a tool's own argument (a code-runner's source), which must stay as sent.
+ *   credentials), as JSON keys or form fields, and the form fields of every key above, and the
+ *   `value` of an HTML `<input>` named by any of them: an authorization server answering with
+ *   `response_mode=form_post` (OpenID Connect) sends the code and tokens as hidden inputs of a
+ *   page that posts itself to the client. In MCP frames `code` is a JSON-RPC error code or a
+ *   tool's own argument (a code-runner's source), which must stay as sent.
  * The marker keeps the length, so a user can still see that a secret was sent.
  */
 import { REDACTED } from './redact.js';
@@ -27,7 +30,12 @@ const FORM_OAUTH = formPattern([...ALWAYS, ...OAUTH_ONLY]);
  * Cheap pre-check: most frames contain none of the names and are returned untouched. (The
  * large-frame writer thread runs it too: a large body that matches comes back here.)
  */
-export const MENTIONS_SECRET = /access_token|refresh_token|id_token|client_secret|client_assertion|code_verifier|"code"|(?:^|&)code=|assertion|subject_token|actor_token|device_code|password/;
+export const MENTIONS_SECRET = /access_token|refresh_token|id_token|client_secret|client_assertion|code_verifier|"code"|(?:^|&)code=|assertion|subject_token|actor_token|device_code|password|<input|<INPUT/
+
+const OAUTH_NAMES: ReadonlySet<string> = new Set([...ALWAYS, ...OAUTH_ONLY]);
+const HTML_INPUT = /<input\b[^>]*>/gi;
+const NAME_ATTRIBUTE = /\sname\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
+const VALUE_ATTRIBUTE = /(\svalue\s*=\s*)(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 
 const marker = (value: string) => `${REDACTED} (${value.length} chars)`;
 
@@ -36,7 +44,19 @@ export function redactBodySecrets(raw: string, mcp: boolean): string {
   if (!MENTIONS_SECRET.test(raw)) return raw;
   if (mcp) return raw.replace(JSON_ALWAYS, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
   const json = raw.replace(JSON_OAUTH, (_m, key: string, value: string) => `${key}"${marker(value)}"`);
-  return json.replace(FORM_OAUTH, (_m, sep: string, key: string, value: string) => `${sep}${key}${encodeURIComponent(marker(value))}`);
+  const form = json.replace(FORM_OAUTH, (_m, sep: string, key: string, value: string) => `${sep}${key}${encodeURIComponent(marker(value))}`);
+  return /<input/i.test(form) ? form.replace(HTML_INPUT, redactInput) : form;
+}
+
+/** One `<input …>` tag: its value goes when its name is an OAuth secret field; the tag is otherwise as sent. */
+function redactInput(tag: string): string {
+  const name = NAME_ATTRIBUTE.exec(tag);
+  if (!name || !OAUTH_NAMES.has((name[1] ?? name[2] ?? name[3] ?? '').toLowerCase())) return tag;
+  return tag.replace(VALUE_ATTRIBUTE, (all, head: string, dq?: string, sq?: string, bare?: string) => {
+    const value = dq ?? sq ?? bare ?? '';
+    if (value === '' || value.startsWith(REDACTED)) return all;
+    return sq !== undefined ? `${head}'${marker(value)}'` : `${head}"${marker(value)}"`;
+  });
 }
 
 /** OAuth token, authorization and registration endpoints (RFC 6749, RFC 7591), by path. */

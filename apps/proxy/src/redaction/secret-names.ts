@@ -31,26 +31,57 @@ const SECRET_HEADERS = new Set([
   'xcsrftoken',
   'xxsrftoken',
   'ocpapimsubscriptionkey',
+  // Azure Functions' function and host keys.
+  'xfunctionskey',
 ]);
 
 /**
- * Verdicts by header name as written: every request repeats the same dozen names, and this ran
- * for each of them (2.6 % of the tap's CPU at 50 clients, profile-tap). Bounded, because names
- * come from clients: a flood of new names only empties it.
+ * How a header's name decides its redaction:
+ * - `secret`: its value is a credential whatever it looks like (the list and shapes below);
+ * - `shaped`: a name with a credential word in it (key, token, secret, auth, session, cookie,
+ *   password, signature): its value is redacted when it looks like a credential
+ *   (credential-shape.ts), so an `X-Functions-Key` or `X-Session` token goes and a short word stays;
+ * - `plain`: any other name; only a value that is itself a credential (a `Bearer …`/`Basic …`
+ *   credential, a JWT) is redacted;
+ * - `protocol`: headers whose values the protocol itself needs readable and that carry no
+ *   credential: the MCP session id (already the capture's session key) and version, and
+ *   authentication challenges (`WWW-Authenticate: Bearer resource_metadata="…"` is OAuth discovery).
  */
-const headerVerdicts = new Map<string, boolean>();
-const HEADER_VERDICTS_MAX = 1024;
+export type HeaderNameRule = 'secret' | 'shaped' | 'plain' | 'protocol';
 
-/** Header shapes that carry credentials: `*-token`, `*-api-key`, `*secret*`, `*password*`, `*-credential(s)`. */
-export function isSecretHeader(name: string): boolean {
-  let secret = headerVerdicts.get(name);
-  if (secret === undefined) {
+/** Never redacted by value (normalised): see `protocol` above. */
+const PROTOCOL_HEADERS = new Set(['mcpsessionid', 'mcpprotocolversion', 'wwwauthenticate', 'proxyauthenticate', 'authenticationinfo', 'secwebsocketkey', 'secwebsocketaccept', 'idempotencykey']);
+
+/** Words that make a header name's value worth a look (normalised names contain them). */
+const CREDENTIAL_WORDS = /key|token|secret|auth|session|cookie|password|signature/;
+
+/**
+ * Rules by header name as written: every request repeats the same dozen names, and this ran for
+ * each of them (2.6 % of the tap's CPU at 50 clients, profile-tap). Bounded, because names come
+ * from clients: a flood of new names only empties it.
+ */
+const headerRules = new Map<string, HeaderNameRule>();
+const HEADER_RULES_MAX = 1024;
+
+export function headerNameRule(name: string): HeaderNameRule {
+  let rule = headerRules.get(name);
+  if (rule === undefined) {
     const n = normaliseName(name);
-    secret = SECRET_HEADERS.has(n) || n.endsWith('token') || n.endsWith('apikey') || n.includes('secret') || n.includes('password') || n.endsWith('credential') || n.endsWith('credentials');
-    if (headerVerdicts.size >= HEADER_VERDICTS_MAX) headerVerdicts.clear();
-    headerVerdicts.set(name, secret);
+    rule = isSecretName(n) ? 'secret' : PROTOCOL_HEADERS.has(n) ? 'protocol' : CREDENTIAL_WORDS.test(n) ? 'shaped' : 'plain';
+    if (headerRules.size >= HEADER_RULES_MAX) headerRules.clear();
+    headerRules.set(name, rule);
   }
-  return secret;
+  return rule;
+}
+
+/** Header shapes that carry credentials: `*-token`, `*-api-key`, `*-auth-key`, `*authorization`, `*secret*`, `*password*`, `*-credential(s)`. */
+function isSecretName(n: string): boolean {
+  return SECRET_HEADERS.has(n) || n.endsWith('token') || n.endsWith('apikey') || n.endsWith('authkey') || n.endsWith('authorization') || n.includes('secret') || n.includes('password') || n.endsWith('credential') || n.endsWith('credentials');
+}
+
+/** Whether a header is a credential by its name alone, whatever its value. */
+export function isSecretHeader(name: string): boolean {
+  return headerNameRule(name) === 'secret';
 }
 
 /**

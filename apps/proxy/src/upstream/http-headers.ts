@@ -21,9 +21,21 @@ const HOP_BY_HOP = new Set([
   'expect',
 ]);
 
-/** The names a `Connection` header lists (lower case): hop-by-hop for this message only. */
+/** The names a `Connection` header lists (lower case): hop-by-hop for this message only. Node's records are lower-cased. */
 function namedByConnection(headers: Record<string, string | string[] | undefined>): ReadonlySet<string> | undefined {
-  const value = headers.connection;
+  return connectionNames(headers.connection);
+}
+
+/**
+ * The same for a stored header record (a capture, an imported file), whose names may be spelled
+ * in any case: what replay and "Copy as curl" must not send again.
+ */
+export function namedByRecordedConnection(headers: Record<string, string>): ReadonlySet<string> | undefined {
+  for (const name in headers) if (name.toLowerCase() === 'connection') return connectionNames(headers[name]);
+  return undefined;
+}
+
+function connectionNames(value: string | string[] | undefined): ReadonlySet<string> | undefined {
   if (value === undefined) return undefined;
   const names = (Array.isArray(value) ? value.join(',') : value).split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
   return names.length > 0 ? new Set(names) : undefined;

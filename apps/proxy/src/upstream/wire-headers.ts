@@ -7,12 +7,13 @@
 import { isJsonObject, type JsonObject, type JsonValue } from '@mcpscope/protocol';
 import { REDACTED } from '../redaction/redact.js';
 import { isHeaderName, isHeaderValue } from '../core/http-fields.js';
+import { namedByRecordedConnection } from './http-headers.js';
 
 export const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 
 /** Headers recomputed for every replay, so never copied from the captured request. */
 const RECOMPUTED = /^(mcp-method|mcp-name|mcp-param-.*|mcp-session-id|mcp-protocol-version|content-type|accept)$/;
-/** Per-connection or per-hop headers, and ones that would lie about this request. */
+/** Per-connection or per-hop headers (and those `Connection` names), and ones that would lie about this request. */
 const NOT_CARRIED = /^(host|connection|keep-alive|te|trailer|transfer-encoding|upgrade|proxy-.*|content-length|accept-encoding|x-forwarded-.*|last-event-id|traceparent|tracestate|baggage)$/;
 
 export interface WireContext {
@@ -40,11 +41,13 @@ export function isModernMessage(message: JsonObject): boolean {
 export function wireHeaders(message: JsonObject, ctx: WireContext): WireHeaders {
   const headers: Record<string, string> = {};
   const missingCredentials: string[] = [];
+  // RFC 9110 §7.6.1: what the captured `Connection` header named belonged to that connection only.
+  const hopByHop = ctx.captured ? namedByRecordedConnection(ctx.captured) : undefined;
   for (const [rawName, value] of Object.entries(ctx.captured ?? {})) {
     // Compared in lower case whatever the capture says: an imported `Host` or `Mcp-Session-Id` is
     // still the header the filters keep out. What is not a header at all is not sent.
     const name = rawName.toLowerCase();
-    if (RECOMPUTED.test(name) || NOT_CARRIED.test(name) || typeof value !== 'string' || !isHeaderName(name) || !isHeaderValue(value)) continue;
+    if (RECOMPUTED.test(name) || NOT_CARRIED.test(name) || hopByHop?.has(name) || typeof value !== 'string' || !isHeaderName(name) || !isHeaderValue(value)) continue;
     if (value.includes(REDACTED)) {
       const real = ctx.credentials[name];
       if (real === undefined) missingCredentials.push(name);

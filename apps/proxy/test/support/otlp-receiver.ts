@@ -47,6 +47,8 @@ export interface OtlpReceiver {
   /** The bare origin, as `--otlp` or OTEL_EXPORTER_OTLP_ENDPOINT take it. */
   origin: string;
   spans: ReceivedSpan[];
+  /** Every export request's body as it arrived (protobuf or JSON bytes), for scanning. */
+  payloads: Buffer[];
   /** Export requests received (answered or not), and their content types. */
   requests: { contentType: string; path: string; headers: IncomingMessage['headers'] }[];
   mode: ReceiverMode;
@@ -56,7 +58,7 @@ export interface OtlpReceiver {
 }
 
 export async function startOtlpReceiver(mode: ReceiverMode = 'ok'): Promise<OtlpReceiver> {
-  const receiver = { spans: [] as ReceivedSpan[], requests: [] as OtlpReceiver['requests'], mode };
+  const receiver = { spans: [] as ReceivedSpan[], payloads: [] as Buffer[], requests: [] as OtlpReceiver['requests'], mode };
   const hung: ServerResponse[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -70,6 +72,7 @@ export async function startOtlpReceiver(mode: ReceiverMode = 'ok'): Promise<Otlp
         return;
       }
       const body = Buffer.concat(chunks);
+      receiver.payloads.push(body);
       receiver.spans.push(...(contentType.includes('json') ? fromJson(JSON.parse(body.toString('utf8'))) : fromProtobuf(body)));
       res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : undefined);
     });
