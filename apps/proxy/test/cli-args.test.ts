@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { DEFAULT_TAP_PORT, DEFAULT_UI_PORT, parseCli, UsageError } from '../src/commands/cli-args.js';
-import { spawnMcpscope } from './support/mcpscope.js';
+import { spawnMcpscope, startMcpscopeProcess } from './support/mcpscope.js';
 import { parseOpenArgs } from '../src/commands/open.js';
 
 describe('parseCli', () => {
@@ -68,6 +68,25 @@ describe('the mcpscope command', () => {
     expect(out.stderr).toContain('mcpscope --help');
     expect(out.stderr.split('\n').length).toBeLessThan(5);
   });
+
+  it('warns in the banner when the tap listens beyond loopback, naming the risk and --allow-host', async () => {
+    const wide = await startMcpscopeProcess(['--host', '0.0.0.0', '--db', ':memory:', '--allow-host', 'build-box.lan']);
+    try {
+      const banner = wide.stdout();
+      expect(banner).toContain('Warning: the tap listens on 0.0.0.0');
+      expect(banner).toContain('DNS rebinding');
+      expect(banner).toContain('--allow-host NAME');
+      expect(banner).toContain('Host names accepted: build-box.lan.');
+    } finally {
+      await wide.stop();
+    }
+    const local = await startMcpscopeProcess(['--db', ':memory:']);
+    try {
+      expect(local.stdout()).not.toContain('Warning');
+    } finally {
+      await local.stop();
+    }
+  }, 60_000);
 });
 
 describe('mcpscope open', () => {

@@ -1,5 +1,6 @@
 // Only the person who launched mcpscope may read the capture (CVE-2025-49596 was this, missed).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import WebSocket from 'ws';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { startTestMcpscope } from './support/mcpscope.js';
@@ -77,6 +78,21 @@ describe('dashboard access', () => {
       ws.on('open', () => resolve(101));
     });
     expect(wrong).toBe(401);
+  });
+
+  it('never echoes the token subprotocol in the handshake: it answers mcpscope, or none', async () => {
+    const handshake = (protocols: string[]) =>
+      new Promise<{ status: number; protocol: string | undefined }>((resolve, reject) => {
+        const req = http.get(`${app.dashboardUrl}/ws`, { headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'sec-websocket-protocol': protocols.join(', '), origin: app.dashboardUrl } });
+        req.on('upgrade', (res, socket) => {
+          socket.destroy();
+          resolve({ status: res.statusCode ?? 0, protocol: res.headers['sec-websocket-protocol'] });
+        });
+        req.on('response', (res) => resolve({ status: res.statusCode ?? 0, protocol: res.headers['sec-websocket-protocol'] }));
+        req.on('error', reject);
+      });
+    expect(await handshake([WS_TOKEN_PREFIX + app.token])).toEqual({ status: 101, protocol: undefined });
+    expect(await handshake([WS_TOKEN_PREFIX + app.token, WS_PROTOCOL])).toEqual({ status: 101, protocol: WS_PROTOCOL });
   });
 
   it('refuses a token that differs only in its last character, or is a prefix', async () => {

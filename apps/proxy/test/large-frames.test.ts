@@ -14,7 +14,8 @@ import { startTestMcpscope } from './support/mcpscope.js';
 import { apiFetch } from './support/api.js';
 import { sharedUpstream } from './support/proxy-fixture.js';
 import { startFaultyUpstream } from './reliability/fixtures/faulty-upstream.js';
-import { MCP_HEADERS, eventually, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
+import { MCP_HEADERS, eventually, exchangeDetail, exchanges, framesAfter, post, rpcId, tempDb, toolCall } from './reliability/harness.js';
+import { MAX_CAPTURED_BODY_BYTES } from '../src/tap/http/capped-text.js';
 
 const shared = sharedUpstream(startFaultyUpstream);
 let app: Mcpscope | undefined;
@@ -261,6 +262,26 @@ describe('large frames from the writer thread', () => {
       store.close();
     }
   });
+
+  it('records a result past the 64 MiB capture limit as answered ok, too large to keep whole, with its true size', async () => {
+    app = await startTestMcpscope({ target: shared.upstream.url, db: tempDb() });
+    const id = rpcId();
+    // Streamed by the upstream in 64 KiB chunks and counted here, never held whole.
+    const res = await post(app.mcpUrl, toolCall(id, 'big', { mb: 66 }));
+    let received = 0;
+    for await (const chunk of res.body!) received += chunk.length;
+    expect(received).toBeGreaterThan(MAX_CAPTURED_BODY_BYTES);
+
+    const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status !== 'pending'), 'the large exchange to settle');
+    expect(ex.status).toBe('ok');
+    const detail = await exchangeDetail(app, ex.id);
+    const request = detail.frames.find((f) => f.seq === ex.requestSeq)!;
+    expect(ex.size).toBe(request.bytes + received);
+    const answer = detail.frames.find((f) => f.seq === ex.responseSeq)!;
+    expect(answer.bytes).toBe(received);
+    expect(detail.diagnostics.map((d) => d.code)).toEqual(['too-large-to-keep']);
+    expect(detail.diagnostics[0]!.message).toContain(`${received} bytes, too large to keep whole`);
+  }, 120_000);
 
   it('forgets the pieces of a large frame whose row never committed (a crash between the two), so its seq can come again', () => {
     const file = tempDb();

@@ -105,14 +105,35 @@ describe('tap guard: Origin on a loopback Host', () => {
 });
 
 describe('tap guard on a non-loopback bind (item 7)', () => {
-  it('keeps the Origin check for loopback Host names, and accepts other Hosts (clients on the network)', () => {
+  it('keeps the Origin check for loopback Host names and addresses, and accepts addresses (clients on the network)', () => {
     const guard = createGuard({ loopbackOnly: false, allowHosts: [] });
     expect(guard('127.0.0.1:7788', 'https://evil.example').ok).toBe(false);
     expect(guard('[0:0:0:0:0:0:0:1]:7788', 'https://evil.example').ok).toBe(false);
     expect(guard('localhost:7788', 'null').ok).toBe(false);
-    expect(guard('build-box.lan:7788', undefined).ok).toBe(true);
-    expect(guard('10.0.0.5:7788', 'https://evil.example').ok).toBe(true);
     expect(guard('localhost:7788', 'http://localhost:7788').ok).toBe(true);
+    expect(guard('10.0.0.5:7788', undefined).ok).toBe(true);
+    expect(guard('[fd00::5]:7788', undefined).ok).toBe(true);
+    expect(guard('10.0.0.5:7788', 'http://10.0.0.5:7788').ok).toBe(true);
+    // A page elsewhere posting to the machine's LAN address by plain CORS-less requests.
+    expect(guard('10.0.0.5:7788', 'https://evil.example').ok).toBe(false);
+    expect(guard('10.0.0.5:7788', 'http://10.0.0.6:7788').ok).toBe(false);
+  });
+
+  it('refuses a name it was not given (a DNS-rebinding page comes by a name of its own) and says to add --allow-host', () => {
+    const guard = createGuard({ loopbackOnly: false, allowHosts: [] });
+    const refused = guard('rebind.evil.example:7788', undefined);
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.reason).toContain('--allow-host rebind.evil.example');
+    expect(guard('build-box.lan:7788', undefined).ok).toBe(false);
+    const allowing = createGuard({ loopbackOnly: false, allowHosts: ['build-box.lan'] });
+    expect(allowing('build-box.lan:7788', undefined).ok).toBe(true);
+    expect(allowing('build-box.lan:7788', 'https://inspector.example').ok).toBe(true);
+    expect(allowing('other.lan:7788', undefined).ok).toBe(false);
+  });
+
+  it('keeps the Origin check on a loopback name even when --allow-host names it', () => {
+    const guard = createGuard({ loopbackOnly: true, allowHosts: ['localhost'] });
+    expect(guard('localhost:7788', 'https://evil.example').ok).toBe(false);
   });
 
   it('is so for a real tap bound to 0.0.0.0: a web page cannot use http://127.0.0.1:PORT by plain CORS', async () => {
@@ -126,6 +147,9 @@ describe('tap guard on a non-loopback bind (item 7)', () => {
       const pre = await send('OPTIONS', { host: `localhost:${port}`, origin: 'https://evil.example', ...PREFLIGHT }, undefined, wide.tapUrl);
       expect(pre.res.statusCode).toBe(403);
       expect((await send('POST', { host: `127.0.0.1:${port}` }, INIT, wide.tapUrl)).res.statusCode).toBe(200);
+      const rebound = await send('POST', { host: `rebind.evil.example:${port}` }, INIT, wide.tapUrl);
+      expect(rebound.res.statusCode).toBe(403);
+      expect(rebound.text).toContain('--allow-host rebind.evil.example');
     } finally {
       await wide.close();
     }

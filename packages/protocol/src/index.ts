@@ -103,10 +103,12 @@ export { answerableFromSummary } from './filter/summary-answerable.js';
 export { compileDoorFilter, doorText } from './filter/door-match.js';
 export type { DoorPredicate, ExchangePredicate } from './filter/fields.js';
 export { FILTER_OPERATORS } from './filter/operators.js';
-export type { DoorAnswer, DoorBody, DoorEnd, DoorPeer, DoorRecord } from './door/door-record.js';
+export type { DoorAnswer, DoorBody, DoorEnd, DoorPeer, DoorRecord, DoorRefusalSample, DoorRefusals } from './door/door-record.js';
 export {
   DOOR_BODY_LIMIT,
   DOOR_FRAME_SEQ_LIMIT,
+  DOOR_REFUSAL_PATH_CHARS,
+  DOOR_REFUSAL_SAMPLES,
   clientAddress,
   doorPathname,
   doorQuery,

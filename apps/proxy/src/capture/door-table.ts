@@ -68,6 +68,22 @@ export class DoorTable {
     return { requests: out };
   }
 
+  /**
+   * Records of refused requests (one per Host and Origin pair, with its count and latest samples:
+   * door/refusal-tally.ts), newest first. The guard answers 403, which narrows the scan.
+   */
+  refused(limit: number): DoorRecord[] {
+    if (!this.present) return [];
+    const out: DoorRecord[] = [];
+    for (const row of this.stmt('SELECT record FROM door_requests WHERE status = 403 ORDER BY id DESC').iterate() as Iterable<DoorRow>) {
+      const record = JSON.parse(row.record) as DoorRecord;
+      if (record.answer !== 'refused') continue;
+      out.push(record);
+      if (out.length === limit) break;
+    }
+    return out;
+  }
+
   get(id: number): DoorRecord | undefined {
     if (!this.present) return undefined;
     const row = this.stmt('SELECT record FROM door_requests WHERE id = ?').get(id) as DoorRow | undefined;

@@ -48,7 +48,8 @@ Options:
   --port N            tap port, the URL clients use (default ${DEFAULT_TAP_PORT})
   --ui-port N         dashboard port (default ${DEFAULT_UI_PORT})
   --widget-port N     widget sandbox port, its own origin for widget previews (default: random)
-  --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally)
+  --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally; beyond
+                      loopback the tap takes IP addresses, and names only by --allow-host)
   --ui-host ADDR      dashboard bind address (default 127.0.0.1; wildcards refused)
   --db FILE           capture database (default in your data directory; :memory: allowed)
   --max-frames N      keep at most N frames; older ones are removed (the dashboard says how many)

@@ -7,6 +7,7 @@ import { VERSION } from '../core/version.js';
 import { parseCli, USAGE, type CliOptions } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
 import { openBrowser } from './open-browser.js';
+import { isLoopbackAddress } from '../core/addresses.js';
 
 export async function runMcpscope(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<void> {
   const options = parseCli(argv, env);
@@ -71,7 +72,7 @@ function readyLine(app: Mcpscope): ReadyLine {
   return line;
 }
 
-function banner(app: Mcpscope, options: Pick<CliOptions, 'maxFrames' | 'maxBytes' | 'otlp'>): string {
+function banner(app: Mcpscope, options: Pick<CliOptions, 'maxFrames' | 'maxBytes' | 'otlp' | 'host' | 'allowHosts'>): string {
   const upstream = app.demo
     ? `${app.upstreamUrl} (embedded demo server)`
     : app.stdio
@@ -93,6 +94,23 @@ function banner(app: Mcpscope, options: Pick<CliOptions, 'maxFrames' | 'maxBytes
       '',
       '  The dashboard URL carries a secret token; do not share it.',
       '',
+      ...networkWarning(options),
     ].join('\n') + '\n'
   );
+}
+
+/**
+ * Said when the tap listens beyond this machine: who can reach it, and which Host names it takes
+ * (a DNS-rebinding page comes by a name, so names need --allow-host; addresses are accepted).
+ */
+function networkWarning(options: Pick<CliOptions, 'host' | 'allowHosts'>): string[] {
+  if (options.host === undefined || isLoopbackAddress(options.host)) return [];
+  const names = options.allowHosts.length > 0 ? `Host names accepted: ${options.allowHosts.join(', ')}.` : 'No Host name is accepted yet.';
+  return [
+    `  Warning: the tap listens on ${options.host}, beyond this machine: anyone who can reach this port`,
+    '  can drive your MCP server through it, and a web page could by DNS rebinding (a name of its own',
+    '  that resolves here). The tap accepts IP addresses and loopback names; add --allow-host NAME for',
+    `  each name your clients use. ${names}`,
+    '',
+  ];
 }

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { WebSocketServer } from 'ws';
 import { createDashboardApp, type DashboardServices } from '../api/dashboard-app.js';
-import { loopbackHosts, newToken } from '../api/access.js';
+import { loopbackHosts, newToken, WS_PROTOCOL } from '../api/access.js';
 import { resolveWebRoot } from '../core/web-root.js';
 import { canonicalHost, isWildcardAddress, urlHostOf } from '../core/addresses.js';
 import { closeServer, listen } from './listen.js';
@@ -51,7 +51,9 @@ export async function startDashboardListener(options: DashboardListenerOptions):
   const sandbox = await startWidgetListener({ dashboardOrigins, script: sandboxScriptFrom(webRoot), ...(options.widgetPort !== undefined ? { port: options.widgetPort } : {}) });
   const services = options.widgets ? { ...options.services, widget: { service: options.widgets, sandboxPort: sandbox.port } } : options.services;
   const app = createDashboardApp({ services, token, allowedHosts, webRoot, frameSources: sandbox.frameSources });
-  const wss = new WebSocketServer({ noServer: true });
+  // The handshake answers WS_PROTOCOL when offered, else no subprotocol: never the token one, so
+  // the secret is not echoed back in the response headers.
+  const wss = new WebSocketServer({ noServer: true, handleProtocols: (offered) => (offered.has(WS_PROTOCOL) ? WS_PROTOCOL : false) });
   const server = await listen(serve({ fetch: app.fetch, port: options.port ?? 0, hostname: host, websocket: { server: wss } })).catch(async (err: unknown) => {
     await sandbox.close();
     throw err;

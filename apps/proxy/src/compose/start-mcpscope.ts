@@ -149,7 +149,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
     guard,
-    ...(door ? { watch: (req, res) => door.watch(req, res) } : {}),
+    ...(door ? { watch: (req, res) => door.watch(req, res), refused: (req, reason) => door.refused(req, reason) } : {}),
     ...(stdio
       ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {

@@ -1,6 +1,6 @@
 /**
- * What the tap tells an observer about each request it receives, beyond what the request and the
- * response themselves show: that the guard refused it, that the tap answered it itself, which
+ * What the tap tells an observer about each request it lets in, beyond what the request and the
+ * response themselves show: that the tap answered it itself, which
  * frames rode on it, and how the upstream failed. The tap calls it and the door recorder (door/)
  * implements it; the two features meet in compose/, so the contract lives down here. Without an
  * observer the tap uses UNWATCHED, which costs nothing.
@@ -10,8 +10,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface RequestWatch {
   /** The door record's id, when the request is recorded (frames name it: `http.requestId`). */
   readonly id?: number;
-  /** The Host/Origin guard refused the request (the tap answers 403 with this reason). */
-  refused(reason: string): void;
   /** The tap answered itself: a CORS preflight, or (stdio mode) a path it does not serve. */
   answeredByTap(kind: 'preflight' | 'tap'): void;
   /** A frame the request or its answer carried was recorded with this seq. */
@@ -22,9 +20,12 @@ export interface RequestWatch {
   upstreamCut(reason: string): void;
 }
 
-/** Called once per request, as it arrives, before anything is answered. */
+/** Called once per request the guard lets in, as it arrives, before anything is answered. */
 export type WatchRequest = (req: IncomingMessage, res: ServerResponse) => RequestWatch;
+
+/** Called instead for a request the Host/Origin guard refused (the tap answers 403 with `reason`). */
+export type RefusedRequest = (req: IncomingMessage, reason: string) => void;
 
 const nothing = () => {};
 
-export const UNWATCHED: RequestWatch = { refused: nothing, answeredByTap: nothing, frame: nothing, upstreamFailed: nothing, upstreamCut: nothing };
+export const UNWATCHED: RequestWatch = { answeredByTap: nothing, frame: nothing, upstreamFailed: nothing, upstreamCut: nothing };

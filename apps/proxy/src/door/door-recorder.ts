@@ -1,6 +1,7 @@
 /**
  * Records every HTTP request at the tap's door as a DoorRecord: created when the request arrives
- * (so a refused request, a preflight or a 404 is as visible as an MCP call), updated when the
+ * (so a preflight or a 404 is as visible as an MCP call; refused requests are counted per Host and
+ * Origin, refusal-tally.ts), updated when the
  * answer's head goes out, as frames ride on it, and when it ends. Each change is handed to the
  * sink (the capture pipeline), which writes the record's latest state within the tick.
  *
@@ -19,6 +20,7 @@ import { redactUrlSecrets } from '../redaction/redact-url.js';
 import { BodyCapture, keepsBodies } from './body-capture.js';
 import { watchResponse } from './response-watch.js';
 import { DoorWatch, type DoorSink } from './door-watch.js';
+import { RefusalTally } from './refusal-tally.js';
 
 export interface DoorRecorderDeps {
   sink: DoorSink;
@@ -30,16 +32,42 @@ export interface DoorRecorderDeps {
 export class DoorRecorder {
   private readonly connections = new WeakMap<Socket, number>();
   private connectionCount = 0;
+  private readonly refusals: RefusalTally;
 
-  constructor(private readonly deps: DoorRecorderDeps) {}
+  constructor(private readonly deps: DoorRecorderDeps) {
+    this.refusals = new RefusalTally(deps.sink);
+  }
 
   watch(req: IncomingMessage, res: ServerResponse): RequestWatch {
     const { sink, now } = this.deps;
-    const ts = now();
+    const record = this.newRecord(req, now(), redactUrlSecrets(req.url ?? '/'));
+    const withBodies = !record.mcp && keepsBodies(doorRole(record));
+    const watch = new DoorWatch(record, sink, now, withBodies ? new BodyCapture() : undefined, withBodies ? new BodyCapture() : undefined);
+    req.on('data', (chunk: Buffer) => watch.requestChunk(chunk));
+    req.on('end', () => watch.requestEnded());
+    watchResponse(res, watch);
+    // 'close' follows 'finish' (in the next tick) or comes alone when the client left first.
+    res.on('close', () => watch.finish(res.writableFinished ? 'complete' : 'client-gone'));
+    watch.changed();
+    return watch;
+  }
+
+  /**
+   * A request the tap's Host/Origin guard refused (the tap answers 403): counted and sampled on
+   * one record per Host and Origin pair (refusal-tally.ts), never recorded whole one by one.
+   */
+  refused(req: IncomingMessage, reason: string): void {
+    const ts = this.deps.now();
     const path = redactUrlSecrets(req.url ?? '/');
+    const request = { host: req.headers.host, origin: req.headers.origin, ts, method: req.method ?? 'GET', path, address: req.socket.remoteAddress ?? 'unknown' };
+    this.refusals.refused(request, reason, () => this.newRecord(req, ts, path));
+  }
+
+  /** A new record of a request as it arrives: its answer 'upstream' and under way until told otherwise. */
+  private newRecord(req: IncomingMessage, ts: number, path: string): DoorRecord {
     const requestHeaders = capturedHeaders(req.headers);
     const record: DoorRecord = {
-      id: sink.nextDoorId(),
+      id: this.deps.sink.nextDoorId(),
       rev: 0,
       ts,
       method: req.method ?? 'GET',
@@ -56,16 +84,7 @@ export class DoorRecorder {
     if (requestHeaders['user-agent'] !== undefined) record.userAgent = requestHeaders['user-agent'];
     if (isMcpEndpoint(doorPathname(path), this.deps.mcpPath)) record.mcp = true;
     if (typeof req.headers['mcp-session-id'] === 'string') record.mcpSessionId = req.headers['mcp-session-id'];
-
-    const withBodies = !record.mcp && keepsBodies(doorRole(record));
-    const watch = new DoorWatch(record, sink, now, withBodies ? new BodyCapture() : undefined, withBodies ? new BodyCapture() : undefined);
-    req.on('data', (chunk: Buffer) => watch.requestChunk(chunk));
-    req.on('end', () => watch.requestEnded());
-    watchResponse(res, watch);
-    // 'close' follows 'finish' (in the next tick) or comes alone when the client left first.
-    res.on('close', () => watch.finish(res.writableFinished ? 'complete' : 'client-gone'));
-    watch.changed();
-    return watch;
+    return record;
   }
 
   /**

@@ -78,11 +78,6 @@ export class DoorWatch implements RequestWatch, ResponseObserver {
     this.changed();
   }
 
-  refused(reason: string): void {
-    this.record.answer = 'refused';
-    this.record.note = reason;
-  }
-
   answeredByTap(kind: 'preflight' | 'tap'): void {
     this.record.answer = kind;
   }

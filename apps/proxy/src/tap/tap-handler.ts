@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { forward, type ForwardDeps } from './http/forward.js';
 import { answerPreflight, corsHeaders, isPreflight, refuse, type GuardVerdict } from './http/tap-guard.js';
-import { UNWATCHED, type WatchRequest } from '../core/request-watch.js';
+import { UNWATCHED, type RefusedRequest, type WatchRequest } from '../core/request-watch.js';
 
 export interface TapRoutes {
   guard(host: string | undefined, origin: string | undefined): GuardVerdict;
@@ -14,20 +14,22 @@ export interface TapRoutes {
   forward?: ForwardDeps;
   /** stdio mode: the bridge serves `mcpPath`; other paths are 404. */
   stdio?: { mcpPath: string; handle(req: IncomingMessage, res: ServerResponse, cors: Record<string, string> | undefined): void };
-  /** Sees every request at the door (refused ones and preflights included). */
+  /** Sees every request the guard lets in at the door (preflights included). */
   watch?: WatchRequest;
+  /** Told of each request the guard refused (it counts them; it records none whole). */
+  refused?: RefusedRequest;
 }
 
 export type TapHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
 export function createTapHandler(routes: TapRoutes): TapHandler {
   return (req, res) => {
-    const watch = routes.watch ? routes.watch(req, res) : UNWATCHED;
     const verdict = routes.guard(req.headers.host, req.headers.origin);
     if (!verdict.ok) {
-      watch.refused(verdict.reason);
+      routes.refused?.(req, verdict.reason);
       return refuse(res, verdict.reason);
     }
+    const watch = routes.watch ? routes.watch(req, res) : UNWATCHED;
     if (isPreflight(req)) {
       watch.answeredByTap('preflight');
       return answerPreflight(req, res);

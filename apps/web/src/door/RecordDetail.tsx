@@ -4,7 +4,7 @@
  * OAuth endpoints and metadata documents, and the MCP exchanges its frames belong to. Everything
  * shown is text: nothing a server sent is interpreted as markup.
  */
-import type { DoorBody, DoorRecord } from '@mcpscope/protocol';
+import type { DoorBody, DoorRecord, DoorRefusals } from '@mcpscope/protocol';
 import { clientAddress } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
@@ -47,6 +47,26 @@ function Body({ title, body }: { title: string; body: DoorBody | undefined }) {
   );
 }
 
+/** The refusals one record stands for: the count, when, and the latest requests. */
+function Refusals({ refusals }: { refusals: DoorRefusals }) {
+  return (
+    <>
+      <dt>Refused</dt>
+      <dd data-testid="door-refusals">
+        {refusals.count === 1 ? 'once' : `${refusals.count} times`}
+        {refusals.origin ? ` from origin ${refusals.origin}` : ''}, last at {clockTime(refusals.lastTs)}; later refusals of this Host and Origin are counted here, not recorded one by one
+        <ul className="door-refusal-samples">
+          {refusals.samples.map((sample, i) => (
+            <li key={i} className="mono">
+              {clockTime(sample.ts)} {sample.method} {sample.path} <span className="muted">from {sample.address}</span>
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
+  );
+}
+
 export function RecordDetail({ record }: { record: DoorRecord }) {
   const index = useLive((s) => s.index);
   const exchanges = (record.frameSeqs ?? []).map((seq) => index.get(String(seq))).filter((ex) => ex !== undefined);
@@ -67,6 +87,7 @@ export function RecordDetail({ record }: { record: DoorRecord }) {
         <dd>{recordKind(record)}</dd>
         <dt>Answer</dt>
         <dd>{ANSWERS[record.answer]}{record.note ? `: ${record.note}` : ''}</dd>
+        {record.refusals ? <Refusals refusals={record.refusals} /> : null}
         <dt>Ended</dt>
         <dd>{ENDS[record.end]}</dd>
         <dt>Timing</dt>

@@ -8,6 +8,7 @@
  * module stays browser-safe; without one, every check except schema and tool-schema validation
  * still runs.
  */
+import { cutEnvelope } from '../model/cut-envelope.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ValidatorPort } from '../diagnostics/validator-port.js';
 import { isTerminal, type ExchangeSummary } from '../model/exchange.js';
@@ -236,7 +237,11 @@ export class CaptureDeriver {
   private check(ctx: ItemContext, reused: boolean): Finding[] {
     const { item, frame } = ctx;
     const out: Finding[] = [];
-    if (item.kind === 'invalid') {
+    const cut = frame.http?.cut;
+    if (item.kind === 'invalid' && cut && cutEnvelope(frame.raw)) {
+      // The head reads as a JSON-RPC answer: only its size is known to be out of the ordinary.
+      out.push({ code: 'too-large-to-keep', severity: 'info', path: ctx.base, message: `This answer was ${cut.size} bytes, too large to keep whole: ${item.reason}. It was forwarded whole; the part not kept was not checked.` });
+    } else if (item.kind === 'invalid') {
       out.push({ code: 'invalid-message', severity: 'error', path: ctx.base, message: `This frame is not a valid JSON-RPC message: ${item.reason}. It was forwarded unchanged.` });
     }
     if (reused && item.kind === 'request') {

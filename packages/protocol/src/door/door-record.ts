@@ -91,7 +91,40 @@ export interface DoorRecord {
   /** Seqs of the first frames that rode on the request (capped; `frameCount` has them all). */
   frameSeqs?: number[];
   frameCount?: number;
+  /**
+   * On a request the guard refused: every refusal of the same Host and Origin, this one first. The
+   * door keeps one record per pair and counts the rest on it, so a page that sends thousands of
+   * refused requests costs one record, not thousands.
+   */
+  refusals?: DoorRefusals;
 }
+
+/** The refused requests one record stands for (see `DoorRecord.refusals`). */
+export interface DoorRefusals {
+  /** Every refusal of this Host and Origin, exact. */
+  count: number;
+  /** The latest one's arrival, epoch milliseconds (the first is the record's `ts`). */
+  lastTs: number;
+  /** The latest ones, oldest first, at most DOOR_REFUSAL_SAMPLES. */
+  samples: DoorRefusalSample[];
+  /** The Origin the refused requests sent (absent: none). */
+  origin?: string;
+}
+
+/** One refused request, as much as tells it apart from the others of its pair. */
+export interface DoorRefusalSample {
+  ts: number;
+  method: string;
+  /** Path and query, secret values redacted, cut at DOOR_REFUSAL_PATH_CHARS characters. */
+  path: string;
+  /** The socket's remote address. */
+  address: string;
+}
+
+/** A record of refused requests keeps this many of the latest. */
+export const DOOR_REFUSAL_SAMPLES = 20;
+/** A refusal sample's path is cut to this many characters. */
+export const DOOR_REFUSAL_PATH_CHARS = 512;
 
 /** Bodies above this many bytes are cut (OAuth documents are a few hundred bytes). */
 export const DOOR_BODY_LIMIT = 64 * 1024;

@@ -16,6 +16,7 @@
  * answer sets its outcome, is exchange-rows.ts; this file decides which row a frame belongs to.
  */
 import { bodyBytes, type Frame } from '../model/frame.js';
+import { cutEnvelope } from '../model/cut-envelope.js';
 import {
   classifyText,
   idKey,
@@ -286,10 +287,12 @@ export class ExchangeTracker {
   }
 
   private invalid(frame: Frame, reason: string, rowId: string, changed: Set<ExchangeSummary>): void {
+    if (this.cutAnswer(frame, changed)) return;
     // Junk that answers a request on the same HTTP connection belongs to that request's row.
     const ex = frame.direction === 's2c' ? this.onlyPendingOn(frame.http?.connectionId) : undefined;
     if (ex) {
       this.close(pairKey(ex.sessionKey, ex.requester as Side, ex.rpcId as string | number), ex);
+      ex.size += bodyBytes(frame);
       const failed = (frame.http?.status ?? 200) >= 400;
       ex.status = failed ? 'transport_error' : 'invalid';
       ex.errorMessage = failed ? `HTTP ${frame.http?.status}: ${reason}` : `malformed response: ${reason}`;
@@ -311,6 +314,32 @@ export class ExchangeTracker {
       this.junkRequests.set(frame.http.connectionId, row);
       if (this.junkRequests.size > 1024) this.evictOldest(this.junkRequests);
     }
+  }
+
+  /**
+   * An answer too large to keep whole (frame.http.cut) cannot be parsed, but its head names the
+   * request it answers and whether it is a result or an error (cut-envelope.ts): it settles that
+   * request as ok or protocol_error, its size counted whole, instead of reading as malformed.
+   */
+  private cutAnswer(frame: Frame, changed: Set<ExchangeSummary>): boolean {
+    const cut = frame.http?.cut;
+    if (!cut || (frame.http?.status ?? 200) >= 400) return false;
+    const envelope = cutEnvelope(frame.raw);
+    if (!envelope) return false;
+    const key = envelope.id === undefined ? undefined : pairKey(frame.sessionKey, otherSide(sideOf(frame.direction)), envelope.id);
+    const ex = key === undefined ? this.onlyPendingOn(frame.http?.connectionId) : this.open.get(key);
+    if (!ex) return false;
+    this.close(pairKey(ex.sessionKey, ex.requester as Side, ex.rpcId as string | number), ex);
+    ex.responseSeq = frame.seq;
+    ex.size += bodyBytes(frame);
+    ex.endTs = frame.ts;
+    ex.latencyMs = frame.ts - ex.startTs;
+    if (ex.status !== 'cancelled') {
+      ex.status = envelope.member === 'result' ? 'ok' : 'protocol_error';
+      if (envelope.member === 'error') ex.errorMessage = `an error answer too large to keep whole (${cut.size} bytes)`;
+    }
+    attach(ex, frame, changed);
+    return true;
   }
 
   /** Lets go of the oldest waiting row; the deriver then forgets what it kept for it. */

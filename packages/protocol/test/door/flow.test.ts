@@ -181,6 +181,14 @@ describe('connection flow', () => {
     expect(flow.verdict.sentence).toContain('failed at mcp');
   });
 
+  it('says how many times the guard refused a Host it counted on one record', () => {
+    const refusals = { count: 2497, lastTs: 2, samples: [] };
+    const flow = only([door({ method: 'POST', path: '/mcp', mcp: true, status: 403, answer: 'refused', host: 'rebound.evil.example:7777', note: 'Host "rebound.evil.example:7777" is not this tap.', refusals })]);
+    const red = step(flow, 'public-url-missing')!;
+    expect(red.reason).toContain('refused Host rebound.evil.example:7777 2497 times');
+    expect(red.reason).toContain('--allow-host rebound.evil.example');
+  });
+
   it('reds CORS answers a browser would refuse, and greens a good preflight once', () => {
     const origin = 'https://inspector.example';
     const flow = only([

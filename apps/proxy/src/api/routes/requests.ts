@@ -1,15 +1,32 @@
 /**
  * Door records: `GET /api/requests?after=ID&limit=N&filter=EXPR`, every HTTP request the tap
  * received (any path, any method, refused ones too), oldest first, paged like `/api/frames` and
- * filtered on the server with the same language; `GET /api/requests/:id`, one record.
+ * filtered on the server with the same language; `GET /api/requests/:id`, one record;
+ * `GET /api/requests/refused`, what the tap's guard refused, per Host and Origin: how many times,
+ * the latest samples and the guard's reason (one record each, newest first).
  */
 import { Hono } from 'hono';
-import type { DoorRecord, RequestsPage } from '@mcpscope/protocol';
+import type { DoorRecord, DoorRefusalSample, RequestsPage } from '@mcpscope/protocol';
 import { InspectorError } from '../../core/errors.js';
 import type { ApiDeps } from '../api-deps.js';
 import { filterParam, intParam } from '../params.js';
 
 export const MAX_REQUESTS_PAGE = 5000;
+
+/** One Host and Origin pair the guard refused, as `GET /api/requests/refused` lists it. */
+export interface RefusalSummary {
+  /** The door record that stands for the pair (`GET /api/requests/:id`). */
+  requestId: number;
+  host?: string;
+  origin?: string;
+  /** The guard's reason, with the flag that would let the pair in. */
+  reason: string;
+  count: number;
+  firstTs: number;
+  lastTs: number;
+  /** The latest refusals, oldest first. */
+  samples: DoorRefusalSample[];
+}
 
 export function requestRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
@@ -21,6 +38,21 @@ export function requestRoutes(deps: ApiDeps): Hono {
     const { id: head, rev } = deps.store.door.heads();
     const page = deps.store.door.page(filter, after, limit);
     return c.json<RequestsPage>({ head, rev, ...page });
+  });
+
+  app.get('/requests/refused', (c) => {
+    const limit = intParam(c, 'limit', { fallback: 200, min: 1, max: MAX_REQUESTS_PAGE });
+    const refusals: RefusalSummary[] = deps.store.door.refused(limit).map((r) => ({
+      requestId: r.id,
+      ...(r.host !== undefined ? { host: r.host } : {}),
+      ...(r.refusals?.origin !== undefined ? { origin: r.refusals.origin } : {}),
+      reason: r.note ?? '',
+      count: r.refusals?.count ?? 1,
+      firstTs: r.ts,
+      lastTs: r.refusals?.lastTs ?? r.ts,
+      samples: r.refusals?.samples ?? [],
+    }));
+    return c.json({ refusals });
   });
 
   app.get('/requests/:id', (c) => {

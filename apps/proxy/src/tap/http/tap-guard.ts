@@ -1,31 +1,34 @@
 /**
  * The tap's own DNS-rebinding guard and CORS. The tap sets `Host` to the upstream, so the
  * upstream can no longer tell a rebinding page from a real client: the tap refuses foreign
- * names itself. When it listens on loopback it accepts as Host: loopback names on any port, the
- * `--public-url` host (a tunnel delivers that Host) and every `--allow-host`. Bound to another
- * address (`--host 0.0.0.0` in a container), any Host is accepted: clients on the network use
- * the machine's own names.
+ * names itself. It accepts as Host: loopback names on any port, the `--public-url` host (a tunnel
+ * delivers that Host) and every `--allow-host`. Bound to another address (`--host 0.0.0.0` in a
+ * container, on a LAN), it also accepts IP addresses (a client on the network that dials the
+ * machine's address): a rebinding page always comes by a name of its own, never by an address,
+ * so any other name is refused until `--allow-host` names it.
  *
- * Origin is checked on every request that arrives by a loopback name, whatever the bind address:
- * that is the browser-on-this-machine attack (CVE-2025-49596's class: any web page driving a
- * local server). A browser page may use the tap only from
- * - the tap's own origin (a loopback name on the port the request came to: pages the upstream
- *   serves through the tap),
+ * Origin is checked on every request that arrives by a loopback name or an address, whatever the
+ * bind address: that is the browser attack (CVE-2025-49596's class: any web page driving a local
+ * or LAN server by plain CORS-less POSTs). A browser page may use the tap only from
+ * - the tap's own origin (the Host's address on the port the request came to, or a loopback name
+ *   on that port for a loopback Host: pages the upstream serves through the tap),
  * - an `--allow-origin` origin, or an `--allow-host` host.
  * `Origin: null` is always refused there: any page can make one (a sandboxed iframe, a data: URL),
  * so it identifies no one. Other local web apps on other ports are refused too: a page on
  * loopback may still show content from elsewhere (a notebook, a dev server, another inspector's
  * preview), and `--allow-origin http://localhost:6274` trusts one when the user means it.
- * A request by the public host came through the tunnel on purpose, and a browser client on any
- * site may legitimately use a public MCP server through CORS, so Origin is not checked there.
+ * A request by the public host or an `--allow-host` name came that way on purpose, and a browser
+ * client on any site may legitimately use a public MCP server through CORS, so Origin is not
+ * checked there.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { canonicalHost, isLoopbackHost } from '../../core/addresses.js';
 
 export { isLoopbackAddress } from '../../core/addresses.js';
 
 export interface GuardOptions {
-  /** Whether the tap is bound to a loopback address (the Host check is off otherwise). */
+  /** Whether the tap is bound to a loopback address (otherwise IP-address Hosts are accepted too). */
   loopbackOnly: boolean;
   /** Extra hosts accepted: the public URL's host and `--allow-host` values (with or without port). */
   allowHosts: string[];
@@ -44,6 +47,11 @@ function parseHost(host: string): { name: string; port: string } | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A host name as the URL parser spells it that is an IP address (IPv6 in brackets). */
+function isIpAddress(name: string): boolean {
+  return isIP(name.startsWith('[') ? name.slice(1, -1) : name) !== 0;
 }
 
 /** An `--allow-origin` value as the browser's `Origin` header spells it, or an error. */
@@ -69,11 +77,16 @@ export function createGuard(options: GuardOptions): (host: string | undefined, o
     const host = (rawHost ?? '').toLowerCase();
     const parsed = parseHost(host);
     const loopbackHost = parsed !== undefined && isLoopbackHost(parsed.name);
-    if (options.loopbackOnly && !loopbackHost && !(parsed && accepts(host, parsed.name))) {
+    const addressHost = !options.loopbackOnly && parsed !== undefined && isIpAddress(parsed.name);
+    const allowedHost = parsed !== undefined && accepts(host, parsed.name);
+    if (!loopbackHost && !addressHost && !allowedHost) {
       const name = parsed?.name ?? 'HOST';
-      return { ok: false, reason: `Host "${rawHost ?? ''}" is not this tap. If a tunnel forwards it, start mcpscope with --public-url https://${rawHost || 'your-tunnel'} or --allow-host ${name}.` };
+      const how = options.loopbackOnly
+        ? `If a tunnel forwards it, start mcpscope with --public-url https://${rawHost || 'your-tunnel'} or --allow-host ${name}.`
+        : `The tap accepts IP addresses and loopback names; a name must be allowed, because a DNS-rebinding web page would use one: start mcpscope with --allow-host ${name} if your clients use it.`;
+      return { ok: false, reason: `Host "${rawHost ?? ''}" is not this tap. ${how}` };
     }
-    if (!loopbackHost || rawOrigin === undefined) return { ok: true, loopbackHost };
+    if ((allowedHost && !loopbackHost) || rawOrigin === undefined) return { ok: true, loopbackHost };
     if (rawOrigin.trim() === 'null') {
       return { ok: false, reason: 'Origin "null" may not use this tap: any web page can send it (from a sandboxed iframe), so it could drive your MCP server. Run browser clients on an origin of their own and start mcpscope with --allow-origin ORIGIN.' };
     }
@@ -84,7 +97,8 @@ export function createGuard(options: GuardOptions): (host: string | undefined, o
       return { ok: false, reason: `Origin "${rawOrigin}" is not a URL.` };
     }
     const originHost = parseHost(origin.host);
-    const ownOrigin = originHost !== undefined && isLoopbackHost(originHost.name) && originHost.port === parsed.port && origin.protocol === 'http:';
+    const sameHost = originHost !== undefined && (loopbackHost ? isLoopbackHost(originHost.name) : originHost.name === parsed!.name);
+    const ownOrigin = sameHost && originHost.port === parsed!.port && origin.protocol === 'http:';
     if (ownOrigin || allowedOrigins.has(origin.origin) || (originHost && accepts(origin.host.toLowerCase(), originHost.name))) return { ok: true, loopbackHost };
     return { ok: false, reason: `Origin "${rawOrigin}" may not use this tap: a web page could otherwise drive your MCP server through it. If you trust that page, start mcpscope with --allow-origin ${origin.origin}.` };
   };

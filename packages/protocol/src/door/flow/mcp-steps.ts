@@ -158,13 +158,14 @@ function badAnswer(ctx: FlowContext, r: DoorRecord, phase: FlowPhase, answer: Ba
 /** A request the tap's Host/Origin guard refused. */
 export function guardStep(ctx: FlowContext, r: DoorRecord, phase: FlowPhase): void {
   const host = r.host ?? '';
+  const times = r.refusals && r.refusals.count > 1 ? ` ${r.refusals.count} times` : '';
   if (host && !isLoopbackHost(host)) {
     addStep(ctx, phase, 'red', 'public-url-missing', titleOf(r),
-      `The tap refused Host ${host} (403): it guards against DNS rebinding and does not know this name; if a tunnel forwards it, restart mcpscope with --public-url https://${host}.`,
+      `The tap refused Host ${host}${times} (403): it guards against DNS rebinding and does not know this name; if a tunnel forwards it, restart mcpscope with --public-url https://${host}, or --allow-host ${host.replace(/:\d+$/, '')} for a name on your network.`,
       [r], { spec: 'mcpscope Host guard' });
     return;
   }
-  addStep(ctx, phase, 'red', 'origin-refused', titleOf(r), r.note ?? `The tap refused the request (403) for its Origin ${r.requestHeaders.origin ?? ''}.`, [r], { spec: 'MCP Streamable HTTP (Origin), mcpscope Host guard' });
+  addStep(ctx, phase, 'red', 'origin-refused', titleOf(r), `${times ? `Refused${times}. ` : ''}${r.note ?? `The tap refused the request (403) for its Origin ${r.requestHeaders.origin ?? ''}.`}`, [r], { spec: 'MCP Streamable HTTP (Origin), mcpscope Host guard' });
 }
 
 export function upstreamFailedStep(ctx: FlowContext, r: DoorRecord, phase: FlowPhase): void {
