@@ -5,11 +5,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
+import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, terminalLine, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
 import { verifyCapture } from '../compose/verify-capture.js';
 import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, junitReport, type ReportMeta } from '../verify/verify-report.js';
 import { UsageError } from './cli-args.js';
-import type { CliIo } from './cli-io.js';
+import { terminalWriter, type CliIo } from './cli-io.js';
 
 export const VERIFY_USAGE = `Usage:
   mcpscope verify FILE --target URL [options]
@@ -118,35 +118,38 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
 
 /** Runs `mcpscope verify`; resolves with the exit code. */
 export async function runVerify(argv: string[], io: CliIo): Promise<number> {
+  // What verify prints quotes the live server and the capture: escaped, never raw.
+  const out = terminalWriter(io.stdout);
+  const err = terminalWriter(io.stderr);
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(VERIFY_USAGE);
+    out(VERIFY_USAGE);
     return 0;
   }
   let cli: VerifyCli;
   try {
     cli = parseVerifyArgs(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`mcpscope verify: ${err.message}\n\n${VERIFY_USAGE}`);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`mcpscope verify: ${terminalLine(e.message)}\n\n${VERIFY_USAGE}`);
     return EXIT_COULD_NOT_RUN;
   }
   const startedAt = new Date().toISOString();
   const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs });
   if (!run.ok) {
-    io.stderr.write(`mcpscope verify: ${run.message}\n`);
+    err(`mcpscope verify: ${terminalLine(run.message)}\n`);
     return EXIT_COULD_NOT_RUN;
   }
   const { result, cassette, report } = run;
-  for (const p of [...report.problems, ...cassette.problems]) io.stderr.write(`mcpscope verify: note: ${p.where}: ${p.message}\n`);
-  if (result.rows.length > 0) io.stdout.write(`\n${formatTable(result.rows)}\n`);
-  for (const w of result.warnings) io.stderr.write(`mcpscope verify: ${w}\n`);
-  io.stdout.write(`${formatSummary(result)}\n`);
+  for (const p of [...report.problems, ...cassette.problems]) err(`mcpscope verify: note: ${terminalLine(p.where)}: ${terminalLine(p.message)}\n`);
+  if (result.rows.length > 0) out(`\n${formatTable(result.rows)}\n`);
+  for (const w of result.warnings) err(`mcpscope verify: ${terminalLine(w)}\n`);
+  out(`${terminalLine(formatSummary(result))}\n`);
   const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, ignore: cli.ignoreText, startedAt };
   for (const r of cli.reports) {
     try {
       writeFileSync(r.file, r.format === 'junit' ? junitReport(result, meta) : jsonReport(result, meta));
-    } catch (err) {
-      io.stderr.write(`mcpscope verify: could not write the report ${r.file}: ${(err as Error).message}\n`);
+    } catch (e) {
+      err(`mcpscope verify: could not write the report ${r.file}: ${(e as Error).message}\n`);
       return EXIT_COULD_NOT_RUN;
     }
   }

@@ -3,7 +3,7 @@
  * verdict, the first differing JSON path), a JSON report and a JUnit XML report for CI, and the
  * exit code (0 nothing regressed, 1 something did, 2 the run could not happen).
  */
-import { isJsonObject, type JsonObject } from '@mcpscope/protocol';
+import { isJsonObject, terminalLine, type JsonObject } from '@mcpscope/protocol';
 import type { VerifyResult } from './verify-run.js';
 import type { RowVerdict, VerifyRow } from './verify-session.js';
 
@@ -60,10 +60,14 @@ function answerGist(answer: JsonObject): string {
   return isJsonObject(first) ? `tool said: ${String(first.text)}`.slice(0, 160) : '';
 }
 
-/** The terminal table, columns padded to their widest cell (the detail column is left free). */
+/**
+ * The terminal table, columns padded to their widest cell (the detail column is left free). Each
+ * cell quotes the capture or the live server, so each is one escaped line (terminalLine): no
+ * control sequence reaches the terminal and no answer text starts a row of its own.
+ */
 export function formatTable(rows: readonly VerifyRow[]): string {
   const header = ['#', 'call', 'before', 'after', 'verdict', 'first difference'];
-  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', r.verdict.toUpperCase(), rowDetail(r)]);
+  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', r.verdict.toUpperCase(), rowDetail(r)].map(terminalLine));
   const widths = header.slice(0, -1).map((h, i) => Math.min(48, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
   const line = (c: string[]) => c.map((cell, i) => (i < widths.length ? clip(cell, widths[i]!).padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '─'.repeat(w)).concat('─'.repeat(16))), ...cells.map(line)].join('\n') + '\n';
