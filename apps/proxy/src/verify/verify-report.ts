@@ -15,7 +15,7 @@ export const EXIT_COULD_NOT_RUN = 2;
 const FAILING: ReadonlySet<RowVerdict> = new Set(['regressed', 'failing', 'error']);
 
 export function exitCode(result: VerifyResult): number {
-  if (result.couldNotRun !== undefined) return EXIT_COULD_NOT_RUN;
+  if (result.couldNotRun !== undefined || result.timedOut !== undefined) return EXIT_COULD_NOT_RUN;
   return result.rows.some((r) => FAILING.has(r.verdict)) ? EXIT_REGRESSED : EXIT_SAME;
 }
 
@@ -77,11 +77,12 @@ export function formatSummary(result: VerifyResult): string {
   if (result.couldNotRun !== undefined) return `could not run: ${result.couldNotRun}`;
   const c = counts(result.rows);
   const parts = [`${result.rows.length} calls`, `${c.same} same`, c.fixed && `${c.fixed} fixed`, `${c.regressed} regressed`, c.failing && `${c.failing} still failing`, c.error && `${c.error} could not run`, c.skipped && `${c.skipped} skipped`];
-  return `${parts.filter(Boolean).join(', ')} (${result.sessions} session${result.sessions === 1 ? '' : 's'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  const summary = `${parts.filter(Boolean).join(', ')} (${result.sessions} session${result.sessions === 1 ? '' : 's'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  return result.timedOut !== undefined ? `${summary}\nnot finished: ${result.timedOut}` : summary;
 }
 
 export function jsonReport(result: VerifyResult, meta: ReportMeta): string {
-  return `${JSON.stringify({ format: 'mcpscope-verify', version: 1, ...meta, exitCode: exitCode(result), ...(result.couldNotRun !== undefined ? { couldNotRun: result.couldNotRun } : {}), summary: counts(result.rows), durationMs: result.durationMs, warnings: result.warnings, rows: result.rows }, null, 2)}\n`;
+  return `${JSON.stringify({ format: 'mcpscope-verify', version: 1, ...meta, exitCode: exitCode(result), ...(result.couldNotRun !== undefined ? { couldNotRun: result.couldNotRun } : {}), ...(result.timedOut !== undefined ? { timedOut: result.timedOut } : {}), summary: counts(result.rows), durationMs: result.durationMs, warnings: result.warnings, rows: result.rows }, null, 2)}\n`;
 }
 
 /**

@@ -25,7 +25,7 @@ export async function startScriptedMcpServer(onCall: CallHandler): Promise<Scrip
     req.on('end', () => {
       const message = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id?: unknown; method?: string; params?: { name?: string } };
       if (message.method === 'initialize') {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } } }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'srv', version: '1' } } }));
       } else if (message.method === 'tools/call') {
         state.calls++;
         onCall({ id: message.id, ...(message.params ? { params: message.params } : {}) }, res, req);
