@@ -32,7 +32,7 @@ const SNIFF_BYTES = 1024;
  * to store). Throws InspectorError: `import_too_large` past `maxBytes`, `import_unreadable` for a
  * file in neither format, `import_empty` for one with no MCP traffic (nothing is stored then).
  */
-export async function streamImport(body: AsyncIterable<Uint8Array>, fileName: string, maxBytes: number, start: () => ImportTarget): Promise<ImportReport> {
+export async function streamImport(body: AsyncIterable<Uint8Array | string>, fileName: string, maxBytes: number, start: () => ImportTarget): Promise<ImportReport> {
   const shaper = new ImportShaper(fileName);
   const chunks = bounded(body, maxBytes);
   const head: Buffer[] = [];
@@ -57,13 +57,14 @@ export async function streamImport(body: AsyncIterable<Uint8Array>, fileName: st
   return report;
 }
 
-/** The body's chunks as Buffers, refused once they pass `maxBytes`. */
-async function* bounded(body: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Buffer> {
+/** The body's chunks as Buffers (a stream made from strings yields strings), refused once they pass `maxBytes`. */
+async function* bounded(body: AsyncIterable<Uint8Array | string>, maxBytes: number): AsyncGenerator<Buffer> {
   let size = 0;
   for await (const chunk of body) {
-    size += chunk.length;
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    size += bytes.length;
     if (size > maxBytes) throw new InspectorError('import_too_large', `the file is more than ${maxBytes} bytes; mcpscope imports up to ${maxBytes}`);
-    yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    yield bytes;
   }
 }
 
