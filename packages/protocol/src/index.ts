@@ -5,6 +5,7 @@
 export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, StoredText, Transport } from './model/frame.js';
 export { bodyBytes, rawLength } from './model/frame.js';
 export { utf8Length } from './model/utf8.js';
+export { terminalLine, terminalText } from './model/terminal-text.js';
 export type {
   BatchMessage,
   ErrorMessage,

@@ -1,8 +1,8 @@
 /**
- * Imports: frames that arrive all at once (a JSONL or HAR file, or `mcpscope open` of a capture
- * file), stored like live traffic through the pipeline, with what refers to them by the file's
- * numbers renumbered: door records get new ids, frames' `requestId` follows them, and replay links
- * and marks follow the frames' new seqs.
+ * Imports: a file's frames (a JSONL or HAR file, or `mcpscope open` of a capture file), stored
+ * like live traffic through the pipeline, with what refers to them by the file's numbers
+ * renumbered: door records get new ids, frames' `requestId` follows them, and replay links and
+ * marks follow the frames' new seqs.
  */
 import type { CaptureMark, DoorRecord, FrameInput } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
@@ -10,7 +10,7 @@ import type { CaptureStore } from './capture-store.js';
 import type { CapturePipeline } from './capture-pipeline.js';
 import type { StoredLink } from './replay-links.js';
 
-/** What an import hands the pipeline at once: a file's frames, and what refers to them by the file's seqs. */
+/** A file's frames, and what refers to them by the file's seqs. */
 export interface ImportBatch {
   frames: readonly FrameInput[];
   /** Door records; their `frameSeqs` are the file's seqs. */
@@ -25,29 +25,61 @@ export interface ImportBatch {
 
 type DoorSink = Pick<CapturePipeline, 'nextDoorId' | 'doorChanged'>;
 
+/** Frames an import hands the pipeline at once, at most: a tick's worth (capture-pipeline.ts, WRITE_LIMIT). */
+export const IMPORT_CHUNK_FRAMES = 512;
+/** Text an import hands the pipeline at once, at most (a large frame alone may pass it). */
+export const IMPORT_CHUNK_CHARS = 4 * 1024 * 1024;
+
 /**
- * Records a file's frames and stores them now, with the door records that came with them, under
- * new ids: their frames re-linked from the file's seqs (`originalSeqs[i]` is `frames[i]`'s), and
- * the frames' `requestId` from the file's record ids. Refused while capture is paused.
+ * One import into a running capture, a chunk of frames at a time: each chunk is recorded, then
+ * `frames()` resolves once it is written, so the import yields the event loop between chunks (the
+ * tap forwards live calls meanwhile; their frames interleave with the import's) and never holds
+ * more than a chunk in the pipeline's queue. Frames come first, in file order; what refers to them
+ * by the file's numbers (door records, replay links, marks) comes at the end (`finish`), as
+ * mcpscope JSONL orders it. Door records get new ids when a frame first names them (a frame is
+ * stored before its record arrives), the rest at the end. Refused while capture is paused.
  */
-export function importInto(pipeline: CapturePipeline, store: CaptureStore, { frames, requests = [], originalSeqs = [], links = [], marks = [] }: ImportBatch): void {
-  const status = pipeline.health.status();
-  if (status.reason !== undefined) throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
-  if (status.pausedByUser) throw new InspectorError('capture_paused', 'Capture is paused from the dashboard: resume it to import (an import is stored like live traffic).');
-  const before = pipeline.head;
-  const idOf = doorIds(pipeline, requests);
-  const seqOf = new Map<number, number>();
-  const restoreLinks = store.replayLinks.restorer(links);
-  frames.forEach((frame, i) => {
-    const seq = pipeline.record(relinked(frame, idOf));
-    const original = originalSeqs[i];
-    if (original === undefined) return;
-    seqOf.set(original, seq);
-    restoreLinks(original, seqOf);
-  });
-  importRequests(pipeline, requests, (original) => seqOf.get(original), idOf);
-  pipeline.flush();
-  pipeline.marks.importAll(marks, seqOf, before);
+export class CaptureImport {
+  private readonly before: number;
+  private readonly idOf = new Map<number, number>();
+  private readonly seqOf = new Map<number, number>();
+
+  constructor(
+    private readonly pipeline: CapturePipeline,
+    private readonly store: CaptureStore,
+  ) {
+    const status = pipeline.health.status();
+    if (status.reason !== undefined) throw new InspectorError('capture_paused', `Capture is paused (${status.reason}): nothing can be imported until the capture file takes writes again.`);
+    if (status.pausedByUser) throw new InspectorError('capture_paused', 'Capture is paused from the dashboard: resume it to import (an import is stored like live traffic).');
+    this.before = pipeline.head;
+  }
+
+  /** Records a chunk of frames (`originalSeqs[i]` is `frames[i]`'s seq in the file, if it has one); resolves once they are written. */
+  async frames(frames: readonly FrameInput[], originalSeqs: readonly (number | undefined)[] = []): Promise<void> {
+    frames.forEach((frame, i) => {
+      const requestId = frame.http?.requestId;
+      if (requestId !== undefined && !this.idOf.has(requestId)) this.idOf.set(requestId, this.pipeline.nextDoorId());
+      const seq = this.pipeline.record(relinked(frame, this.idOf));
+      const original = originalSeqs[i];
+      if (original !== undefined) this.seqOf.set(original, seq);
+    });
+    await this.pipeline.whenWritten();
+  }
+
+  /** Stores what refers to the frames by the file's numbers, once every frame is in. */
+  finish({ requests = [], links = [], marks = [] }: Omit<ImportBatch, 'frames' | 'originalSeqs'>): void {
+    for (const r of requests) if (!this.idOf.has(r.id)) this.idOf.set(r.id, this.pipeline.nextDoorId());
+    importRequests(this.pipeline, requests, (original) => this.seqOf.get(original), this.idOf);
+    const linked: string[] = [];
+    if (links.length > 0) {
+      const restoreLinks = this.store.replayLinks.restorer(links);
+      for (const original of this.seqOf.keys()) linked.push(...restoreLinks(original, this.seqOf));
+    }
+    this.pipeline.flush();
+    // The links follow the frames in the file, so their exchanges are written without them.
+    this.store.replayLinks.annotateStored(linked);
+    this.pipeline.marks.importAll(marks, this.seqOf, this.before);
+  }
 }
 
 /** New ids for door records read from a file, by their id there. */

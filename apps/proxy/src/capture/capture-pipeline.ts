@@ -57,7 +57,7 @@ import type { EncodedWrite, WriteOutcome, WriteResult } from './capture-store.js
 import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
 import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
 import { DoorQueue } from './door-queue.js';
-import { importInto, type ImportBatch } from './capture-import.js';
+import { CaptureImport } from './capture-import.js';
 
 export type { ImportBatch } from './capture-import.js';
 
@@ -267,9 +267,9 @@ export class CapturePipeline {
     this.waiters = still;
   }
 
-  /** Stores a file's frames and what refers to them, now (capture-import.ts). */
-  import(batch: ImportBatch): void {
-    importInto(this, this.store, batch);
+  /** Starts an import into this capture, stored a chunk at a time (capture-import.ts). */
+  startImport(): CaptureImport {
+    return new CaptureImport(this, this.store);
   }
 
   onBatch(listener: BatchListener): () => void {

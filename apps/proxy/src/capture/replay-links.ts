@@ -55,8 +55,9 @@ export class ReplayLinks {
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
   private readonly everyLink: SqliteStatement;
+  private setSummaryField: SqliteStatement | undefined;
 
-  constructor(db: SqliteDatabase) {
+  constructor(private readonly db: SqliteDatabase) {
     for (const row of db.prepare('SELECT exchange_id, replay_of, mode FROM replay_links').all() as { exchange_id: string; replay_of: string; mode: string }[]) {
       this.byReplay.set(row.exchange_id, { to: row.replay_of, mode: row.mode });
     }
@@ -106,7 +107,7 @@ export class ReplayLinks {
    * then, and the link is in place before that frame is written: the written summary carries
    * `replayOf` even when an import flushes part-way.
    */
-  restorer(links: readonly StoredLink[]): (original: number, seqOf: ReadonlyMap<number, number>) => void {
+  restorer(links: readonly StoredLink[]): (original: number, seqOf: ReadonlyMap<number, number>) => string[] {
     const byOpener = new Map<number, StoredLink[]>();
     for (const link of links) {
       const opener = exchangeOpener(link.exchangeId);
@@ -120,11 +121,15 @@ export class ReplayLinks {
       return seq === undefined ? undefined : `${seq}${dot < 0 ? '' : id.slice(dot)}`;
     };
     return (original, seqOf) => {
+      const linked: string[] = [];
       for (const link of byOpener.get(original) ?? []) {
         const exchangeId = renamed(link.exchangeId, seqOf);
         const replayOf = renamed(link.replayOf, seqOf);
-        if (exchangeId !== undefined && replayOf !== undefined) this.link(exchangeId, replayOf, link.mode, link.ts);
+        if (exchangeId === undefined || replayOf === undefined) continue;
+        this.link(exchangeId, replayOf, link.mode, link.ts);
+        linked.push(exchangeId);
       }
+      return linked;
     };
   }
 
@@ -150,6 +155,19 @@ export class ReplayLinks {
     if (link === undefined) return;
     if (link.mode === WIDGET_LINK) ex.widgetOf = link.to;
     else ex.replayOf = link.to;
+  }
+
+  /**
+   * Writes the links of these exchanges into their stored summaries, as `annotate` would have: for
+   * links put back after their exchanges were written (a streamed import stores a file's frames
+   * before the links that follow them in mcpscope JSONL).
+   */
+  annotateStored(exchangeIds: Iterable<string>): void {
+    this.setSummaryField ??= this.db.prepare('UPDATE exchanges SET summary = json_set(summary, ?, ?) WHERE id = ?');
+    for (const id of exchangeIds) {
+      const link = this.byReplay.get(id);
+      if (link !== undefined) this.setSummaryField.run(link.mode === WIDGET_LINK ? '$.widgetOf' : '$.replayOf', link.to, id);
+    }
   }
 
   private linked(exchangeId: string, widget: boolean): string[] {

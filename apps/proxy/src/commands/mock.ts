@@ -4,10 +4,10 @@
  * prints the banner and returns a stop function.
  */
 import { parseArgs } from 'node:util';
-import type { MatchMode } from '@mcpscope/protocol';
+import { terminalLine, type MatchMode } from '@mcpscope/protocol';
 import { startMock, type MockStartOptions, type RunningMock } from '../compose/start-mock.js';
 import { allowOrigins, DEFAULT_TAP_PORT, DEFAULT_UI_PORT, port, UsageError } from './cli-args.js';
-import type { CliIo } from './cli-io.js';
+import { terminalWriter, type CliIo } from './cli-io.js';
 import { openBrowser } from './open-browser.js';
 
 export const MOCK_USAGE = `Usage:
@@ -112,28 +112,31 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
 
 /** Runs `mcpscope mock`; resolves with a stop function once it serves, or an exit code. */
 export async function runMock(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number | (() => Promise<void>)> {
+  // The log quotes what clients send and the banner what the capture holds: escaped, never raw.
+  const out = terminalWriter(io.stdout);
+  const err = terminalWriter(io.stderr);
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(MOCK_USAGE);
+    out(MOCK_USAGE);
     return 0;
   }
   let cli: MockCli;
   try {
     cli = parseMockArgs(argv, env);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`mcpscope mock: ${err.message}\n\n${MOCK_USAGE}`);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`mcpscope mock: ${terminalLine(e.message)}\n\n${MOCK_USAGE}`);
     return 2;
   }
-  const started = await startMock({ ...cli, ...(cli.quiet ? {} : { log: (line: string) => io.stdout.write(`  ${line}\n`) }) });
+  const started = await startMock({ ...cli, ...(cli.quiet ? {} : { log: (line: string) => out(`  ${terminalLine(line)}\n`) }) });
   if (!started.ok) {
-    io.stderr.write(`mcpscope mock: ${started.message}\n`);
+    err(`mcpscope mock: ${terminalLine(started.message)}\n`);
     return 1;
   }
-  io.stdout.write(banner(cli, started.value));
+  out(banner(cli, started.value));
   if (cli.readyJson) {
     const { mcpUrl, mockUrl, recorder } = started.value;
     const ready: MockReadyLine = { mcpscope: 'ready', mode: 'mock', mcpUrl, mockUrl, pid: process.pid, ...(recorder ? { dashboardLoginUrl: recorder.dashboardLoginUrl, token: recorder.token } : {}) };
-    io.stdout.write(`${JSON.stringify(ready)}\n`);
+    out(`${JSON.stringify(ready)}\n`);
   }
   if (cli.record && cli.open && started.value.recorder) openBrowser(started.value.recorder.dashboardLoginUrl);
   return started.value.close;
@@ -159,7 +162,7 @@ function banner(cli: MockCli, mock: RunningMock): string {
   if (cassette.redirectsLeftOut > 0) lines.push(`  Left out:                               ${cassette.redirectsLeftOut} messages the server redirected, which the client sent again`);
   if (report.skipped > 0) lines.push(`  Skipped:                                ${report.skipped} HAR entries without MCP traffic`);
   lines.push('');
-  for (const p of problems.slice(0, 20)) lines.push(`  Note: ${p.where}: ${p.message}`);
+  for (const p of problems.slice(0, 20)) lines.push(`  Note: ${terminalLine(p.where)}: ${terminalLine(p.message)}`);
   if (problems.length > 20) lines.push(`  … and ${problems.length - 20} more`);
   if (problems.length > 0) lines.push('');
   return `${lines.join('\n')}\n`;

@@ -4,7 +4,8 @@
  */
 import { parseArgs } from 'node:util';
 import { openCapture } from '../compose/open-capture.js';
-import type { CliIo } from './cli-io.js';
+import { terminalLine } from '@mcpscope/protocol';
+import { terminalWriter, type CliIo } from './cli-io.js';
 import { openBrowser } from './open-browser.js';
 
 export const OPEN_USAGE = `Usage:
@@ -47,18 +48,21 @@ export function parseOpenArgs(argv: string[], env: Record<string, string | undef
 
 /** Runs `mcpscope open`; resolves with a stop function once the dashboard is up, or an exit code. */
 export async function runOpen(argv: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number | (() => Promise<void>)> {
+  // The report quotes the file (problems name what it held): escaped, never raw.
+  const out = terminalWriter(io.stdout);
+  const err = terminalWriter(io.stderr);
   const cli = parseOpenArgs(argv, env);
   if (cli.kind === 'help') {
-    io.stdout.write(OPEN_USAGE);
+    out(OPEN_USAGE);
     return 0;
   }
   if (cli.kind === 'usage') {
-    io.stderr.write(`mcpscope open: ${cli.message}\n\n${OPEN_USAGE}`);
+    err(`mcpscope open: ${terminalLine(cli.message)}\n\n${OPEN_USAGE}`);
     return 2;
   }
   const opened = await openCapture({ file: cli.file, uiPort: cli.uiPort, ...(cli.token ? { token: cli.token } : {}) });
   if (!opened.ok) {
-    io.stderr.write(`mcpscope open: ${opened.message}\n`);
+    err(`mcpscope open: ${terminalLine(opened.message)}\n`);
     return 1;
   }
   const { report } = opened.value;
@@ -70,13 +74,13 @@ export async function runOpen(argv: string[], env: Record<string, string | undef
     `  Dashboard:                         ${opened.value.dashboardLoginUrl}`,
     '',
   ];
-  for (const p of report.problems.slice(0, 20)) lines.push(`  Not imported: ${p.where}: ${p.message}`);
+  for (const p of report.problems.slice(0, 20)) lines.push(`  Not imported: ${terminalLine(p.where)}: ${terminalLine(p.message)}`);
   if (report.problems.length > 20) lines.push(`  … and ${report.problems.length - 20} more problems`);
-  io.stdout.write(`${lines.join('\n')}\n`);
+  out(`${lines.join('\n')}\n`);
   if (cli.readyJson) {
     const { dashboardUrl, dashboardLoginUrl, token } = opened.value;
     const ready: OpenReadyLine = { mcpscope: 'ready', mode: 'open', file: cli.file, dashboardUrl, dashboardLoginUrl, token, pid: process.pid };
-    io.stdout.write(`${JSON.stringify(ready)}\n`);
+    out(`${JSON.stringify(ready)}\n`);
   }
   if (cli.open) openBrowser(opened.value.dashboardLoginUrl);
   return opened.value.close;

@@ -5,11 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
+import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, terminalLine, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
 import { verifyCapture } from '../compose/verify-capture.js';
+import { DEFAULT_MAX_ANSWER_MB, DEFAULT_MAX_SERVER_REQUESTS } from '../verify/call-scope.js';
 import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, junitReport, type ReportMeta } from '../verify/verify-report.js';
 import { UsageError } from './cli-args.js';
-import type { CliIo } from './cli-io.js';
+import { terminalWriter, type CliIo } from './cli-io.js';
 
 export const VERIFY_USAGE = `Usage:
   mcpscope verify FILE --target URL [options]
@@ -29,12 +30,21 @@ Options:
                       '$.result.content[*].text' or '$..generatedAt'
   --report FILE       also write a report: FILE.xml is JUnit XML, FILE.json is JSON (repeatable)
   --header 'N: V'     send this header on every request, e.g. a token the capture redacted
-  --timeout SECONDS   how long one call may take (default 60)
+  --timeout SECONDS   how long one call may take, its answer and the server requests during it
+                      included (default 60)
+  --max-time SECONDS  how long the whole run may take; calls still open then are aborted and
+                      reported as not finished (exit 2) (default: no limit but --timeout per call)
+  --max-answer-mb N   megabytes one call may read from the server before verify stops reading
+                      and fails the call (default ${DEFAULT_MAX_ANSWER_MB})
+
+A server that sends more than ${DEFAULT_MAX_SERVER_REQUESTS} requests (sampling, elicitation, ping…) during one call
+gets no answer to the rest, and verify says so.
 
 Volatile by default: ISO date-times and UUIDs inside strings; members named ${VOLATILE_KEYS.slice(0, 8).join(', ')}, …;
 ${DEFAULT_IGNORED_PATHS.join(', ')}.
 
-Exit codes: 0 nothing regressed, 1 a call regressed (or still fails with --expect ok), 2 could not run.
+Exit codes: 0 nothing regressed, 1 a call regressed (or still fails with --expect ok), 2 could not run
+(or --max-time ran out).
 `;
 
 export interface VerifyCli {
@@ -48,6 +58,8 @@ export interface VerifyCli {
   reports: { file: string; format: 'junit' | 'json' }[];
   headers: Record<string, string>;
   timeoutMs: number;
+  maxTimeMs?: number;
+  maxAnswerBytes: number;
 }
 
 export function parseVerifyArgs(argv: string[]): VerifyCli {
@@ -65,6 +77,8 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
         report: { type: 'string', multiple: true },
         header: { type: 'string', multiple: true },
         timeout: { type: 'string' },
+        'max-time': { type: 'string' },
+        'max-answer-mb': { type: 'string' },
       },
     });
   } catch (err) {
@@ -102,6 +116,10 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
   }
   const timeout = values.timeout === undefined ? 60 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`);
+  const maxTime = values['max-time'] === undefined ? undefined : Number(values['max-time']);
+  if (maxTime !== undefined && (!Number.isFinite(maxTime) || maxTime <= 0)) throw new UsageError(`--max-time must be a positive number of seconds (got "${values['max-time']}")`);
+  const maxAnswerMb = values['max-answer-mb'] === undefined ? DEFAULT_MAX_ANSWER_MB : Number(values['max-answer-mb']);
+  if (!Number.isFinite(maxAnswerMb) || maxAnswerMb <= 0) throw new UsageError(`--max-answer-mb must be a positive number of megabytes (got "${values['max-answer-mb']}")`);
   return {
     file: positionals[0]!,
     target,
@@ -113,40 +131,45 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
     reports,
     headers,
     timeoutMs: timeout * 1000,
+    ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),
+    maxAnswerBytes: Math.round(maxAnswerMb * 1024 * 1024),
   };
 }
 
 /** Runs `mcpscope verify`; resolves with the exit code. */
 export async function runVerify(argv: string[], io: CliIo): Promise<number> {
+  // What verify prints quotes the live server and the capture: escaped, never raw.
+  const out = terminalWriter(io.stdout);
+  const err = terminalWriter(io.stderr);
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(VERIFY_USAGE);
+    out(VERIFY_USAGE);
     return 0;
   }
   let cli: VerifyCli;
   try {
     cli = parseVerifyArgs(argv);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr.write(`mcpscope verify: ${err.message}\n\n${VERIFY_USAGE}`);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(`mcpscope verify: ${terminalLine(e.message)}\n\n${VERIFY_USAGE}`);
     return EXIT_COULD_NOT_RUN;
   }
   const startedAt = new Date().toISOString();
-  const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs });
+  const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs, maxAnswerBytes: cli.maxAnswerBytes, ...(cli.maxTimeMs !== undefined ? { maxTimeMs: cli.maxTimeMs } : {}) });
   if (!run.ok) {
-    io.stderr.write(`mcpscope verify: ${run.message}\n`);
+    err(`mcpscope verify: ${terminalLine(run.message)}\n`);
     return EXIT_COULD_NOT_RUN;
   }
   const { result, cassette, report } = run;
-  for (const p of [...report.problems, ...cassette.problems]) io.stderr.write(`mcpscope verify: note: ${p.where}: ${p.message}\n`);
-  if (result.rows.length > 0) io.stdout.write(`\n${formatTable(result.rows)}\n`);
-  for (const w of result.warnings) io.stderr.write(`mcpscope verify: ${w}\n`);
-  io.stdout.write(`${formatSummary(result)}\n`);
+  for (const p of [...report.problems, ...cassette.problems]) err(`mcpscope verify: note: ${terminalLine(p.where)}: ${terminalLine(p.message)}\n`);
+  if (result.rows.length > 0) out(`\n${formatTable(result.rows)}\n`);
+  for (const w of result.warnings) err(`mcpscope verify: ${terminalLine(w)}\n`);
+  out(`${formatSummary(result).split('\n').map(terminalLine).join('\n')}\n`);
   const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, ignore: cli.ignoreText, startedAt };
   for (const r of cli.reports) {
     try {
       writeFileSync(r.file, r.format === 'junit' ? junitReport(result, meta) : jsonReport(result, meta));
-    } catch (err) {
-      io.stderr.write(`mcpscope verify: could not write the report ${r.file}: ${(err as Error).message}\n`);
+    } catch (e) {
+      err(`mcpscope verify: could not write the report ${r.file}: ${(e as Error).message}\n`);
       return EXIT_COULD_NOT_RUN;
     }
   }

@@ -4,7 +4,7 @@
  * capture pipeline, so its exchanges are derived by today's code, and the file itself is never
  * written to. Its sessions are marked imported, so nothing offers to send on them.
  */
-import { readFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
@@ -15,7 +15,8 @@ import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
 import { isSqliteFile } from './capture-file.js';
-import { importCapture } from '../interchange/importer.js';
+import { streamImport } from '../interchange/import-stream.js';
+import { InspectorError } from '../core/errors.js';
 import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
 import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
@@ -79,22 +80,17 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       }
       report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [], ...(doorRecords > 0 ? { requests: doorRecords } : {}), ...(linkCount > 0 ? { links: linkCount } : {}) };
     } else {
-      const result = importCapture(readFileSync(options.file, 'utf8'), name);
-      if (!result.ok) {
-        store.close();
-        return { ok: false, message: `${options.file}: ${result.problem.where}: ${result.problem.message}` };
-      }
-      pipeline.import(result);
-      report = result.report;
+      report = await streamImport(createReadStream(options.file), name, Infinity, () => pipeline.startImport());
     }
   } catch (err) {
     store.close();
+    if (err instanceof InspectorError) return { ok: false, message: `${options.file}: ${err.message}` };
     return { ok: false, message: `cannot read ${options.file}: ${(err as Error).message}` };
   }
   pipeline.flush();
   const hub = new LiveHub(store, pipeline);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, importFrames: (batch) => pipeline.import(batch) }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() } },
+    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, startImport: () => pipeline.startImport() }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() } },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,

@@ -193,7 +193,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, importFrames: (batch) => pipeline.import(batch) },
+      exports: { source: store, startImport: () => pipeline.startImport() },
       replay: { service: replay.service, tapOrigin: tapUrl },
       ...(otlp ? { otlp } : {}),
       capture: {

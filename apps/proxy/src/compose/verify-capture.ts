@@ -16,6 +16,8 @@ export interface VerifyCaptureOptions {
   compare: CompareOptions;
   headers: Record<string, string>;
   timeoutMs: number;
+  maxAnswerBytes?: number;
+  maxTimeMs?: number;
   request?: UpstreamRequest;
   onRow?(row: VerifyRow): void;
 }
@@ -33,6 +35,8 @@ export async function verifyCapture(options: VerifyCaptureOptions): Promise<Veri
     compare: options.compare,
     headers: options.headers,
     timeoutMs: options.timeoutMs,
+    ...(options.maxAnswerBytes !== undefined ? { maxAnswerBytes: options.maxAnswerBytes } : {}),
+    ...(options.maxTimeMs !== undefined ? { maxTimeMs: options.maxTimeMs } : {}),
     ...(options.onRow ? { onRow: options.onRow } : {}),
   });
   return { ok: true, result, cassette: read.cassette, report: read.report };

@@ -99,10 +99,31 @@ const KINDS: readonly FrameKind[] = ['data', 'transport', 'log'];
 
 export function readJsonl(text: string): JsonlReadResult {
   const lines = text.split('\n');
-  const headerText = lines[0]?.replace(/\r$/, '') ?? '';
+  const header = readJsonlHeader(lines[0] ?? '');
+  if (!header.ok) return header;
+  const frames: Frame[] = [];
+  const problems: ImportProblem[] = [];
+  const requests: DoorRecord[] = [];
+  const links: StoredLink[] = [];
+  const marks: CaptureMark[] = [];
+  const reader = new JsonlLineReader();
+  for (let i = 1; i < lines.length; i++) {
+    const item = reader.read(lines[i]!, i + 1);
+    if (item === undefined) continue;
+    if (item.kind === 'frame') frames.push(item.frame);
+    else if (item.kind === 'request') requests.push(item.request);
+    else if (item.kind === 'link') links.push(item.link);
+    else if (item.kind === 'mark') marks.push(item.mark);
+    else problems.push(item.problem);
+  }
+  return { ok: true, value: { header: header.value, frames, requests, links, marks, problems } };
+}
+
+/** Line 1 of an mcpscope JSONL file checked: the format, a version this reader knows. */
+export function readJsonlHeader(line: string): { ok: true; value: JsonlHeader } | { ok: false; problem: ImportProblem } {
   let header: unknown;
   try {
-    header = JSON.parse(headerText);
+    header = JSON.parse(line.replace(/\r$/, ''));
   } catch (err) {
     return { ok: false, problem: { where: 'line 1', message: `the header is not JSON (${(err as Error).message})` } };
   }
@@ -113,54 +134,55 @@ export function readJsonl(text: string): JsonlReadResult {
   if (typeof h.version !== 'number' || h.version > JSONL_VERSION) {
     return { ok: false, problem: { where: 'line 1', message: `this file is mcpscope-jsonl version ${String(h.version)}; this mcpscope reads up to version ${JSONL_VERSION}` } };
   }
-  const frames: Frame[] = [];
-  const problems: ImportProblem[] = [];
-  const requests: DoorRecord[] = [];
-  const links: StoredLink[] = [];
-  const marks: CaptureMark[] = [];
-  let lastSeq = -Infinity;
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!.replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    const where = `line ${i + 1}`;
+  return { ok: true, value: h as JsonlHeader };
+}
+
+/** What one line after the header is. */
+export type JsonlItem =
+  | { kind: 'frame'; frame: Frame }
+  | { kind: 'request'; request: DoorRecord }
+  | { kind: 'link'; link: StoredLink }
+  | { kind: 'mark'; mark: CaptureMark }
+  | { kind: 'problem'; problem: ImportProblem };
+
+/**
+ * Reads the lines after the header one at a time (a whole file, or a stream line by line); it
+ * remembers only the last frame's seq, to hold frames to capture order.
+ */
+export class JsonlLineReader {
+  private lastSeq = -Infinity;
+
+  /** Line `lineNo` (1 is the header), or undefined for a blank line. */
+  read(text: string, lineNo: number): JsonlItem | undefined {
+    const line = text.replace(/\r$/, '');
+    if (line.trim() === '') return undefined;
+    const where = `line ${lineNo}`;
+    const problem = (message: string): JsonlItem => ({ kind: 'problem', problem: { where, message } });
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch (err) {
-      problems.push({ where, message: `not JSON (${(err as Error).message})` });
-      continue;
+      return problem(`not JSON (${(err as Error).message})`);
     }
-    if ((value as { type?: unknown } | null)?.type === 'request') {
+    const type = (value as { type?: unknown } | null)?.type;
+    if (type === 'request') {
       const record = toRequest(value as Record<string, unknown>);
-      if (typeof record === 'string') problems.push({ where, message: record });
-      else requests.push(record);
-      continue;
+      return typeof record === 'string' ? problem(record) : { kind: 'request', request: record };
     }
-    if ((value as { type?: unknown } | null)?.type === 'link') {
+    if (type === 'link') {
       const link = toLink(value as Record<string, unknown>);
-      if (typeof link === 'string') problems.push({ where, message: link });
-      else links.push(link);
-      continue;
+      return typeof link === 'string' ? problem(link) : { kind: 'link', link };
     }
-    if ((value as { type?: unknown } | null)?.type === 'mark') {
+    if (type === 'mark') {
       const mark = toMark(value as Record<string, unknown>);
-      if (typeof mark === 'string') problems.push({ where, message: mark });
-      else marks.push(mark);
-      continue;
+      return typeof mark === 'string' ? problem(mark) : { kind: 'mark', mark };
     }
     const checked = toFrame(value);
-    if (typeof checked === 'string') {
-      problems.push({ where, message: checked });
-      continue;
-    }
-    if (checked.seq <= lastSeq) {
-      problems.push({ where, message: `seq ${checked.seq} is not after the previous frame's ${lastSeq}; frames must be in capture order` });
-      continue;
-    }
-    lastSeq = checked.seq;
-    frames.push(checked);
+    if (typeof checked === 'string') return problem(checked);
+    if (checked.seq <= this.lastSeq) return problem(`seq ${checked.seq} is not after the previous frame's ${this.lastSeq}; frames must be in capture order`);
+    this.lastSeq = checked.seq;
+    return { kind: 'frame', frame: checked };
   }
-  return { ok: true, value: { header: h as JsonlHeader, frames, requests, links, marks, problems } };
 }
 
 /** A frame, or a sentence saying which field is wrong. */

@@ -6,13 +6,15 @@
  *
  * Sends the captured message text as captured (only the ids verify must own are changed by the
  * caller), so the live server is asked exactly what it was asked before. Never throws for what a
- * server does: every way a call can end is a value.
+ * server does: every way a call can end is a value. A hostile server gets no more than the call's
+ * limits (call-scope.ts): time, bytes read, server requests answered.
  */
 import { classifyText, idKey, SseParser, type JsonObject, type JsonRpcId, type RequestMessage } from '@mcpscope/protocol';
 import { describeError } from '../upstream/failure.js';
 import { headerValue } from '../upstream/http-headers.js';
 import type { UpstreamRequest, UpstreamResponse } from '../upstream/upstream-request.js';
 import { wireHeaders } from '../upstream/wire-headers.js';
+import { CallScope, type VerifyLimits } from './call-scope.js';
 
 export interface PostOutcome {
   /** The JSON-RPC answer to the request, when one came. */
@@ -25,6 +27,10 @@ export interface PostOutcome {
   sessionId?: string;
   /** Secret headers the captured client sent (redacted in the capture) that no `--header` supplied. */
   missingCredentials?: string[];
+  /** The whole run's time (`--max-time`) ended the call: it did not finish, nothing to compare. */
+  runOut?: boolean;
+  /** Server requests sent during the call past `maxServerRequests`, left unanswered. */
+  serverRequestsUnanswered?: number;
 }
 
 export interface VerifyClientOptions {
@@ -33,7 +39,9 @@ export interface VerifyClientOptions {
   request: UpstreamRequest;
   /** `--header` values: credentials and anything else the captured client sent that was redacted. */
   headers: Record<string, string>;
-  timeoutMs: number;
+  limits: VerifyLimits;
+  /** Aborts when the whole run's time is up: every call in flight ends, none starts. */
+  runSignal?: AbortSignal;
 }
 
 export type ServerRequestHandler = (request: RequestMessage) => JsonObject;
@@ -44,11 +52,37 @@ export class VerifyClient {
 
   constructor(private readonly options: VerifyClientOptions) {}
 
+  get limits(): VerifyLimits {
+    return this.options.limits;
+  }
+
+  /** The whole run's time is up: no call should start. */
+  get runOver(): boolean {
+    return this.options.runSignal?.aborted ?? false;
+  }
+
   /**
    * Sends one message. For a request, resolves with its answer; for a notification or a reply,
    * once the server accepted it. `captured` are the captured client's headers (secrets redacted).
    */
   async post(message: JsonObject, captured: Record<string, string> | undefined, onServerRequest: ServerRequestHandler, inputSchema?: JsonObject): Promise<PostOutcome> {
+    const scope = new CallScope(this.options.limits, this.options.runSignal);
+    try {
+      const out = await this.send(message, captured, onServerRequest, scope, inputSchema);
+      const failure = scope.failure();
+      if (failure !== undefined && out.answer === undefined) {
+        out.failure = failure;
+        delete out.unreachable;
+      }
+      if (scope.end === 'max-time' && out.answer === undefined) out.runOut = true;
+      if (scope.unanswered > 0) out.serverRequestsUnanswered = scope.unanswered;
+      return out;
+    } finally {
+      scope.dispose();
+    }
+  }
+
+  private async send(message: JsonObject, captured: Record<string, string> | undefined, onServerRequest: ServerRequestHandler, scope: CallScope, inputSchema?: JsonObject): Promise<PostOutcome> {
     const { headers, missingCredentials } = wireHeaders(message, {
       credentials: this.options.headers,
       ...(captured ? { captured } : {}),
@@ -57,12 +91,12 @@ export class VerifyClient {
       ...(inputSchema ? { inputSchema } : {}),
     });
     const id = isRequestId(message.id) && typeof message.method === 'string' ? message.id : undefined;
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = scope.signal;
     let res: UpstreamResponse;
     try {
       res = await this.options.request(this.options.url.href, { method: 'POST', headers, body: Buffer.from(JSON.stringify(message), 'utf8'), signal });
     } catch (err) {
-      return signal.aborted ? { failure: `no answer within ${this.options.timeoutMs / 1000} s` } : { failure: `unreachable: ${describeError(err)}`, unreachable: true };
+      return signal.aborted ? {} : { failure: `unreachable: ${describeError(err)}`, unreachable: true };
     }
     const out: PostOutcome = { status: res.statusCode };
     if (missingCredentials.length > 0) out.missingCredentials = missingCredentials;
@@ -71,19 +105,19 @@ export class VerifyClient {
     const contentType = headerValue(res.headers, 'content-type') ?? '';
     try {
       if (contentType.startsWith('text/event-stream')) {
-        const answer = await this.readStream(res, id, onServerRequest, captured);
+        const answer = await this.readStream(res, id, onServerRequest, captured, scope);
         if (answer) out.answer = answer;
         else if (id !== undefined) out.failure = `the server ended its stream (HTTP ${res.statusCode}) without answering`;
         return out;
       }
-      const text = await readText(res);
+      const text = await readText(res, scope);
       const parsed = text === '' ? undefined : classifyText(text);
       if (parsed && (parsed.kind === 'response' || parsed.kind === 'error')) out.answer = JSON.parse(text) as JsonObject;
       else if (id !== undefined) out.failure = `HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ' with no body'}`;
       else if (res.statusCode >= 400) out.failure = `HTTP ${res.statusCode}`;
       return out;
     } catch (err) {
-      return { ...out, failure: signal.aborted ? `no answer within ${this.options.timeoutMs / 1000} s` : `the answer broke: ${describeError(err)}` };
+      return signal.aborted ? out : { ...out, failure: `the answer broke: ${describeError(err)}` };
     }
   }
 
@@ -93,15 +127,17 @@ export class VerifyClient {
     const headers: Record<string, string> = { ...this.options.headers, 'mcp-session-id': this.sessionId };
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
     try {
-      const res = await this.options.request(this.options.url.href, { method: 'DELETE', headers, body: undefined, signal: AbortSignal.timeout(5_000) });
+      const signal = this.options.runSignal ? AbortSignal.any([AbortSignal.timeout(5_000), this.options.runSignal]) : AbortSignal.timeout(5_000);
+      const res = await this.options.request(this.options.url.href, { method: 'DELETE', headers, body: undefined, signal });
       res.body.resume();
     } catch {
       // The verdicts are in; a server that will not end its session changes none of them.
     }
   }
 
-  private async readStream(res: UpstreamResponse, id: JsonRpcId | undefined, onServerRequest: ServerRequestHandler, captured: Record<string, string> | undefined): Promise<JsonObject | undefined> {
-    const parser = new SseParser();
+  private async readStream(res: UpstreamResponse, id: JsonRpcId | undefined, onServerRequest: ServerRequestHandler, captured: Record<string, string> | undefined, scope: CallScope): Promise<JsonObject | undefined> {
+    // One event never holds more than the call may read at all.
+    const parser = new SseParser({ maxEventChars: scope.limits.maxAnswerBytes });
     const replies: Promise<unknown>[] = [];
     let answer: JsonObject | undefined;
     const take = (items: ReturnType<SseParser['push']>) => {
@@ -110,7 +146,8 @@ export class VerifyClient {
         const message = classifyText(item.data);
         if (message.kind === 'request') {
           // Answered while the call is open: the server may wait for it before it answers.
-          replies.push(this.post(onServerRequest(message), captured, onServerRequest));
+          // Replies share the call's scope: their streams count against the same limits.
+          if (scope.mayAnswer()) replies.push(this.send(onServerRequest(message), captured, onServerRequest, scope));
         } else if ((message.kind === 'response' || message.kind === 'error') && id !== undefined && message.id !== null && idKey(message.id) === idKey(id)) {
           answer = JSON.parse(item.data) as JsonObject;
         }
@@ -118,10 +155,11 @@ export class VerifyClient {
     };
     try {
       for await (const chunk of res.body) {
+        if (!scope.read((chunk as Buffer).length)) break;
         take(parser.push(chunk as Buffer));
         if (answer) break;
       }
-      if (!answer) take(parser.end());
+      if (!answer && scope.end === undefined) take(parser.end());
     } finally {
       res.body.destroy();
     }
@@ -134,8 +172,16 @@ function isRequestId(v: unknown): v is JsonRpcId {
   return typeof v === 'string' || typeof v === 'number';
 }
 
-async function readText(res: UpstreamResponse): Promise<string> {
+/** The whole body, or as much as the call's byte limit allows (then the scope has ended the call). */
+async function readText(res: UpstreamResponse, scope: CallScope): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of res.body) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of res.body) {
+      if (!scope.read((chunk as Buffer).length)) return '';
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    res.body.destroy();
+  }
   return Buffer.concat(chunks).toString('utf8');
 }

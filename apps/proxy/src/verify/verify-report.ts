@@ -3,7 +3,7 @@
  * verdict, the first differing JSON path), a JSON report and a JUnit XML report for CI, and the
  * exit code (0 nothing regressed, 1 something did, 2 the run could not happen).
  */
-import { isJsonObject, type JsonObject } from '@mcpscope/protocol';
+import { isJsonObject, terminalLine, type JsonObject } from '@mcpscope/protocol';
 import type { VerifyResult } from './verify-run.js';
 import type { RowVerdict, VerifyRow } from './verify-session.js';
 
@@ -15,7 +15,7 @@ export const EXIT_COULD_NOT_RUN = 2;
 const FAILING: ReadonlySet<RowVerdict> = new Set(['regressed', 'failing', 'error']);
 
 export function exitCode(result: VerifyResult): number {
-  if (result.couldNotRun !== undefined) return EXIT_COULD_NOT_RUN;
+  if (result.couldNotRun !== undefined || result.timedOut !== undefined) return EXIT_COULD_NOT_RUN;
   return result.rows.some((r) => FAILING.has(r.verdict)) ? EXIT_REGRESSED : EXIT_SAME;
 }
 
@@ -60,10 +60,14 @@ function answerGist(answer: JsonObject): string {
   return isJsonObject(first) ? `tool said: ${String(first.text)}`.slice(0, 160) : '';
 }
 
-/** The terminal table, columns padded to their widest cell (the detail column is left free). */
+/**
+ * The terminal table, columns padded to their widest cell (the detail column is left free). Each
+ * cell quotes the capture or the live server, so each is one escaped line (terminalLine): no
+ * control sequence reaches the terminal and no answer text starts a row of its own.
+ */
 export function formatTable(rows: readonly VerifyRow[]): string {
   const header = ['#', 'call', 'before', 'after', 'verdict', 'first difference'];
-  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', r.verdict.toUpperCase(), rowDetail(r)]);
+  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', r.verdict.toUpperCase(), rowDetail(r)].map(terminalLine));
   const widths = header.slice(0, -1).map((h, i) => Math.min(48, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
   const line = (c: string[]) => c.map((cell, i) => (i < widths.length ? clip(cell, widths[i]!).padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '─'.repeat(w)).concat('─'.repeat(16))), ...cells.map(line)].join('\n') + '\n';
@@ -73,11 +77,12 @@ export function formatSummary(result: VerifyResult): string {
   if (result.couldNotRun !== undefined) return `could not run: ${result.couldNotRun}`;
   const c = counts(result.rows);
   const parts = [`${result.rows.length} calls`, `${c.same} same`, c.fixed && `${c.fixed} fixed`, `${c.regressed} regressed`, c.failing && `${c.failing} still failing`, c.error && `${c.error} could not run`, c.skipped && `${c.skipped} skipped`];
-  return `${parts.filter(Boolean).join(', ')} (${result.sessions} session${result.sessions === 1 ? '' : 's'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  const summary = `${parts.filter(Boolean).join(', ')} (${result.sessions} session${result.sessions === 1 ? '' : 's'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
+  return result.timedOut !== undefined ? `${summary}\nnot finished: ${result.timedOut}` : summary;
 }
 
 export function jsonReport(result: VerifyResult, meta: ReportMeta): string {
-  return `${JSON.stringify({ format: 'mcpscope-verify', version: 1, ...meta, exitCode: exitCode(result), ...(result.couldNotRun !== undefined ? { couldNotRun: result.couldNotRun } : {}), summary: counts(result.rows), durationMs: result.durationMs, warnings: result.warnings, rows: result.rows }, null, 2)}\n`;
+  return `${JSON.stringify({ format: 'mcpscope-verify', version: 1, ...meta, exitCode: exitCode(result), ...(result.couldNotRun !== undefined ? { couldNotRun: result.couldNotRun } : {}), ...(result.timedOut !== undefined ? { timedOut: result.timedOut } : {}), summary: counts(result.rows), durationMs: result.durationMs, warnings: result.warnings, rows: result.rows }, null, 2)}\n`;
 }
 
 /**

@@ -6,10 +6,15 @@
  *
  * The outcome is data: rows, warnings, and whether the run could happen at all. Exit codes and
  * report formats are the command's and verify-report.ts's business.
+ *
+ * Bounded against a hostile server: each call by its limits (call-scope.ts), the whole run by
+ * `maxTimeMs`: when it is up, the call in flight is aborted, no other starts, and `timedOut`
+ * says so.
  */
 import { compileFilter, type Cassette, type CassetteCall, type CompareOptions, type Filter } from '@mcpscope/protocol';
 import type { UpstreamRequest } from '../upstream/upstream-request.js';
 import { followingRedirects, type Redirect } from '../upstream/follow-redirects.js';
+import { DEFAULT_MAX_ANSWER_MB, DEFAULT_MAX_SERVER_REQUESTS } from './call-scope.js';
 import { VerifyClient } from './verify-client.js';
 import { verifySession, type VerifyRow } from './verify-session.js';
 
@@ -25,6 +30,12 @@ export interface VerifyOptions {
   headers: Record<string, string>;
   /** How long one call may take before it is a transport error. */
   timeoutMs: number;
+  /** Bytes one call may read (default DEFAULT_MAX_ANSWER_MB). */
+  maxAnswerBytes?: number;
+  /** Server requests answered during one call (default DEFAULT_MAX_SERVER_REQUESTS). */
+  maxServerRequests?: number;
+  /** How long the whole run may take (default: no limit but the calls' own). */
+  maxTimeMs?: number;
   onRow?(row: VerifyRow): void;
 }
 
@@ -33,6 +44,8 @@ export interface VerifyResult {
   /** Set when the run could not happen: the target was unreachable, or nothing was selected. */
   couldNotRun?: string;
   warnings: string[];
+  /** Set when the run's time (`maxTimeMs`) ran out before every call ran: what did not finish. */
+  timedOut?: string;
   sessions: number;
   durationMs: number;
 }
@@ -60,8 +73,15 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
     return done({ couldNotRun: options.only ? 'the --only filter selects no call of the capture' : 'the capture holds no client call to re-run' });
   }
   if (options.cassette.redirectsLeftOut > 0) warnings.push(`${options.cassette.redirectsLeftOut} message(s) the server redirected were sent again by the client; each is sent once, as it was sent again`);
+  const limits = { timeoutMs: options.timeoutMs, maxAnswerBytes: options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_MB * 1024 * 1024, maxServerRequests: options.maxServerRequests ?? DEFAULT_MAX_SERVER_REQUESTS };
+  const runSignal = options.maxTimeMs !== undefined ? AbortSignal.timeout(options.maxTimeMs) : undefined;
+  const timedOut = (): Partial<VerifyResult> => {
+    if (!runSignal?.aborted) return {};
+    const unfinished = rows.filter((r) => r.runOut).length;
+    return { timedOut: `the run reached --max-time ${options.maxTimeMs! / 1000} s: ${unfinished} call(s) did not finish` };
+  };
   for (const session of options.cassette.sessions) {
-    const client = new VerifyClient({ url: options.target, request, headers: options.headers, timeoutMs: options.timeoutMs });
+    const client = new VerifyClient({ url: options.target, request, headers: options.headers, limits, ...(runSignal ? { runSignal } : {}) });
     const run = await verifySession(session, { client, selected, compare: options.compare, ...(options.onRow ? { onRow: options.onRow } : {}) });
     // Unreachable before any call ran: the target is down or wrong, not the server regressed.
     if (run.unreachable !== undefined && !rows.some((r) => r.after !== undefined)) return done({ couldNotRun: `${options.target.href} is unreachable (${run.unreachable})` });
@@ -69,5 +89,5 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
     warnings.push(...run.warnings);
     if (run.unreachable !== undefined) warnings.push(`session ${session.sessionKey}: the server became unreachable (${run.unreachable}); its calls did not run`);
   }
-  return done();
+  return done(timedOut());
 }

@@ -47,6 +47,8 @@ export interface VerifyRow {
   /** The live answer (or failure), for the JSON report. */
   afterAnswer?: JsonObject;
   afterFailure?: string;
+  /** The run's time (`--max-time`) was up before this call finished, or before it started. */
+  runOut?: boolean;
 }
 
 export interface SessionRun {
@@ -76,12 +78,25 @@ export async function verifySession(session: CassetteSession, options: SessionRu
   };
   const calls = session.steps.flatMap((s) => (s.kind === 'call' ? [s.call] : []));
   if (!calls.some((c) => options.selected(c))) return { rows, warnings };
+  /** The run's time is up: every selected call from `from` on (all when undefined) did not run. */
+  const runOut = (from?: CassetteCall): SessionRun => {
+    for (const call of calls.slice(from ? calls.indexOf(from) : 0)) {
+      if (options.selected(call) && !rows.some((r) => r.exchangeId === call.exchangeId)) emit({ ...rowBase(call), verdict: 'error', note: 'not run: the run reached --max-time', runOut: true });
+    }
+    return { rows, warnings };
+  };
+  const tellUnanswered = (call: CassetteCall | undefined, outcome: PostOutcome) => {
+    if (outcome.serverRequestsUnanswered) warnings.push(`session ${session.sessionKey}, ${call ? `${call.method} #${call.exchangeId}` : 'initialize'}: the server sent ${outcome.serverRequestsUnanswered} more requests during the call than verify answers in one call (${client.limits.maxServerRequests}); they were left unanswered`);
+  };
+  if (client.runOver) return runOut(undefined);
 
   if (session.era === 'legacy') {
     const init = session.initialize;
     const message = init?.request ?? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: session.protocolVersion ?? FALLBACK_VERSION, capabilities: session.clientCapabilities ?? {}, clientInfo: session.clientInfo ?? FALLBACK_CLIENT } };
     const started = performance.now();
     const outcome = await client.post(message, init?.headers, answerFrom(init));
+    tellUnanswered(init, outcome);
+    if (outcome.runOut) return runOut();
     if (outcome.unreachable) {
       for (const call of calls) if (options.selected(call)) emit({ ...rowBase(call), verdict: 'error', note: `not run: the server is unreachable (${outcome.failure})` });
       return { rows, warnings, unreachable: outcome.failure! };
@@ -106,11 +121,13 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     if (step.kind === 'notification') {
       const method = step.notification.method;
       // Sent in the handshake; a cancellation names a request the live run may not have made.
+      if (client.runOver) return runOut(calls.find((c) => !rows.some((r) => r.exchangeId === c.exchangeId)));
       if (method !== 'notifications/initialized' && method !== 'notifications/cancelled') await client.post(step.notification.message, undefined, answerFrom(undefined));
       continue;
     }
     const call = step.call;
     if (call === session.initialize || !options.selected(call)) continue;
+    if (client.runOver) return runOut(call);
     if (call.status === 'pending' || call.status === 'cancelled') {
       emit({ ...rowBase(call), verdict: 'skipped', note: call.status === 'pending' ? 'not re-sent: the capture holds no answer to compare with' : 'not re-sent: the client cancelled it in the capture' });
       continue;
@@ -118,6 +135,11 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     const message = retried(call, requestStates);
     const started = performance.now();
     const outcome = await client.post(message, call.headers, answerFrom(call), schemaFor(call, schemas));
+    tellUnanswered(call, outcome);
+    if (outcome.runOut) {
+      emit({ ...rowBase(call), verdict: 'error', note: outcome.failure!, runOut: true, durationMs: Math.round((performance.now() - started) * 10) / 10 });
+      return runOut(call);
+    }
     if (outcome.unreachable && !rows.some((r) => r.after !== undefined)) {
       // The first request of a stateless session found no server: nothing of it can run.
       for (const rest of calls.slice(calls.indexOf(call))) if (options.selected(rest)) emit({ ...rowBase(rest), verdict: 'error', note: `not run: the server is unreachable (${outcome.failure})` });

@@ -79,7 +79,10 @@ describe('/api/import', () => {
   it('refuses a chunked body past its cap as it would one that announced its length', async () => {
     const row = report.row('POST /api/import with a 4 KiB cap: 8 KiB with Content-Length, then 8 KiB chunked (no Content-Length)', '413 import_too_large both times; nothing imported');
     let imported = 0;
-    const app = new Hono().route('/', exportRoutes({ source: undefined as never, importFrames: () => void imported++, maxImportBytes: 4096 }));
+    const app = new Hono().route('/', exportRoutes({ source: undefined as never, startImport: () => {
+      imported++;
+      throw new Error('a refused import never starts');
+    }, maxImportBytes: 4096 }));
     app.onError(apiErrorHandler);
     const body = 'x'.repeat(8192);
     const sized = await app.request('/import?name=big.jsonl', { method: 'POST', body, headers: { 'content-length': String(body.length) } });

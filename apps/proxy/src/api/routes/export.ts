@@ -10,44 +10,39 @@
 import { Hono, type Context } from 'hono';
 import { InspectorError } from '../../core/errors.js';
 import type { ImportResponse } from '@mcpscope/protocol';
-import type { ImportBatch } from '../../capture/capture-pipeline.js';
 import type { CaptureReader } from '../../capture/capture-reader.js';
 import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
-import { importCapture } from '../../interchange/importer.js';
+import { streamImport, type ImportTarget } from '../../interchange/import-stream.js';
 
 export interface ExportRouteDeps {
   source: CaptureReader;
-  /** Stores imported frames through the capture pipeline (the same derivation live capture uses). */
-  importFrames?: (batch: ImportBatch) => void;
+  /** Starts an import through the capture pipeline (the same derivation live capture uses), a chunk at a time. */
+  startImport?: () => ImportTarget;
   /** MAX_IMPORT_BYTES unless a test sets less. */
   maxImportBytes?: number;
 }
 
 /**
- * Larger files are refused: an import is held in memory whole, as one string (which V8 caps near
- * 512 MiB). A body that announces a larger `Content-Length` is refused before it is read; one
- * without (chunked) is counted as it arrives and refused once it passes the cap.
+ * Larger files are refused: a HAR file is one JSON document, held whole to parse (V8 caps one
+ * string near 512 MiB); JSONL streams, but a dashboard import still has a bound. A body that
+ * announces a larger `Content-Length` is refused before it is read; one without (chunked) is
+ * counted as it arrives and refused once it passes the cap (what was stored by then stays).
  */
 export const MAX_IMPORT_BYTES = 256 * 1024 * 1024;
 
-async function importText(req: Request, max: number): Promise<string> {
-  const announced = Number(req.headers.get('content-length') ?? 0);
-  if (announced > max) throw new InspectorError('import_too_large', `the file is ${announced} bytes; mcpscope imports up to ${max}`);
+/** The request body's chunks (none when it has no body). */
+async function* bodyOf(req: Request): AsyncGenerator<Uint8Array> {
   const reader = req.body?.getReader();
-  if (!reader) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > max) {
-      await reader.cancel();
-      throw new InspectorError('import_too_large', `the file is more than ${max} bytes; mcpscope imports up to ${max}`);
+  if (!reader) return;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
     }
-    chunks.push(value);
+  } finally {
+    await reader.cancel().catch(() => undefined);
   }
-  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 function exportRequest(c: Context): ExportRequest {
@@ -104,17 +99,12 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
   });
 
   app.post('/import', async (c) => {
-    if (!deps.importFrames) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
-    const text = await importText(c.req.raw, deps.maxImportBytes ?? MAX_IMPORT_BYTES);
-    const name = c.req.query('name') ?? 'upload';
-    const result = importCapture(text, name);
-    if (!result.ok) throw new InspectorError(result.code, `${result.problem.where}: ${result.problem.message}`);
-    const { frames, requests, report } = result;
-    if (frames.length === 0 && requests.length === 0) {
-      const why = report.problems[0] ? `${report.problems[0].where}: ${report.problems[0].message}` : 'the file holds no MCP traffic';
-      throw new InspectorError('import_empty', `nothing to import from ${name}: ${why}`, { report });
-    }
-    deps.importFrames(result);
+    const startImport = deps.startImport;
+    if (!startImport) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
+    const max = deps.maxImportBytes ?? MAX_IMPORT_BYTES;
+    const announced = Number(c.req.header('content-length') ?? 0);
+    if (announced > max) throw new InspectorError('import_too_large', `the file is ${announced} bytes; mcpscope imports up to ${max}`);
+    const report = await streamImport(bodyOf(c.req.raw), c.req.query('name') ?? 'upload', max, startImport);
     return c.json<ImportResponse>({ report });
   });
 
