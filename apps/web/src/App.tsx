@@ -2,7 +2,7 @@
  * The dashboard's frame: top bar, sessions sidebar, filter bar, then the timeline (or the raw
  * frame view, or the first-run page) beside the detail pane.
  */
-import { READ_ONLY_HINT, useLoadReadOnly, useReadOnly } from './app/read-only.js';
+import { READ_ONLY_HINT, useLoadReadOnly, useReadOnly } from './store/read-only.js';
 import { useEffect, useMemo } from 'react';
 import type { ServerEvent } from '@mcpscope/protocol';
 import { ApiClient } from './api/client.js';

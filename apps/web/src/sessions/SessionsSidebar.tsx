@@ -1,5 +1,5 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
-import { useDoor } from '../door/door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { shortSessionKey } from './short-key.js';
 import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';

@@ -6,7 +6,7 @@
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
  * button (or End) turns it back on.
  */
-import { useReadOnly } from '../app/read-only.js';
+import { useReadOnly } from '../store/read-only.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
