@@ -1,7 +1,7 @@
 /** One frame of an exchange: what it is, when (relative to the first frame), HTTP layer, body. */
 import type { ExchangeSummary, FrameView } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { formatDuration } from '../timeline/status.js';
+import { formatDuration } from '../ui/status.js';
 import { FrameBody } from './FrameBody.js';
 import { HttpLayer } from './HttpLayer.js';
 import type { TreeMark } from './JsonTree.js';

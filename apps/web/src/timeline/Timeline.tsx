@@ -13,7 +13,7 @@ import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
-import { useFixedRows } from './use-fixed-rows.js';
+import { useFixedRows } from '../ui/use-fixed-rows.js';
 import { layoutColumns } from './column-layout.js';
 import { useColumnPrefs } from './column-prefs.js';
 import { ColumnHeader } from './ColumnHeader.js';

@@ -6,9 +6,9 @@ import { shortSessionKey } from '../sessions/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
-import { ReplayMark } from './ReplayMark.js';
-import { StatusBadge } from './StatusBadge.js';
-import { formatDuration, formatSize } from './status.js';
+import { ReplayMark } from '../ui/ReplayMark.js';
+import { StatusBadge } from '../ui/StatusBadge.js';
+import { formatDuration, formatSize } from '../ui/status.js';
 import { specOf } from './column-layout.js';
 import { WaterfallCell } from './WaterfallCell.js';
 
