@@ -15,7 +15,7 @@ import { formatDuration, formatSize } from '../ui/status.js';
 import { DetailActions } from './actions.js';
 import { Diagnostics } from './Diagnostics.js';
 import { FrameCard } from './FrameCard.js';
-import type { TreeMark } from './JsonTree.js';
+import type { TreeMark } from '../ui/JsonTree.js';
 import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
 import { wholeExchange } from '../api/whole-exchange.js';

@@ -4,7 +4,7 @@
  */
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { CopyButton } from './CopyButton.js';
+import { CopyButton } from '../ui/CopyButton.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { CopyAsCurl } from '../export/index.js';
 import { READ_ONLY_HINT, useReadOnly } from '../store/read-only.js';
