@@ -1,6 +1,6 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
 import { useDoor } from '../store/door-store.js';
-import { shortSessionKey } from './short-key.js';
+import { shortSessionKey } from '../ui/short-key.js';
 import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';

@@ -18,7 +18,7 @@ import { layoutColumns } from './column-layout.js';
 import { useColumnPrefs } from './column-prefs.js';
 import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
-import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
+import { chosenConversation, startsSession } from '../ui/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
 import { TimelineMarks } from '../capture/TimelineMarks.js';
 import { WaterfallScaleContext } from './WaterfallCell.js';
