@@ -94,7 +94,11 @@ export default tseslint.config(
   ...proxyLayerRules(),
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [webToProxy] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [webToProxy] }],
+      'no-restricted-globals': ['error', { name: 'fetch', message: 'apps/web calls its API through the one ApiClient (api/client.ts): its token, its ApiError.' }],
+    },
   },
+  { files: ['apps/web/src/api/**/*.ts'], rules: { 'no-restricted-globals': 'off' } },
   ...webLayerRules(),
 );

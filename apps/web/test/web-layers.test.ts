@@ -1,7 +1,7 @@
 /**
- * The web's layer table (WEB_LAYERS in eslint.config.js) is a rule the lint refuses: each case
- * writes an import into a file inside apps/web/src and lints it with the repository's own config.
- * A wrong import is refused with the table's message; a right one passes.
+ * The web's layer table (WEB_LAYERS in eslint.config.js) and its one API client are rules the lint
+ * refuses: each case writes an import (or a fetch) into a file inside apps/web/src and lints it with
+ * the repository's own config. A wrong one is refused with the rule's message; a right one passes.
  */
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const eslint = new ESLint({ cwd: repo });
 
-/** The no-restricted-imports messages for `code` linted as if it were the file `at`. */
-async function refusals(at: string, code: string): Promise<string[]> {
+/** The messages of `rule` for `code` linted as if it were the file `at`. */
+async function refusals(at: string, code: string, rule = 'no-restricted-imports'): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${repo}apps/web/src/${at}` });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return result!.messages.filter((m) => m.ruleId === rule).map((m) => m.message);
 }
 
 describe('apps/web layer table', () => {
@@ -52,5 +52,11 @@ describe('apps/web layer table', () => {
 
   it('still refuses the proxy from any folder', async () => {
     expect(await refusals('lib/example.ts', "export { startTestMcpscope } from '../../../proxy/src/compose/app.js';\n")).toEqual([expect.stringContaining('apps/web and apps/proxy share code only through packages/')]);
+  });
+
+  it('refuses fetch outside api/: every call goes through the one ApiClient', async () => {
+    const code = "export const info = () => fetch('/api/info');\n";
+    expect(await refusals('replay/example.ts', code, 'no-restricted-globals')).toEqual([expect.stringContaining('through the one ApiClient')]);
+    expect(await refusals('api/example.ts', code, 'no-restricted-globals')).toEqual([]);
   });
 });
