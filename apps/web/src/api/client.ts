@@ -22,13 +22,33 @@ export class ApiClient {
     return fetch(path, { ...init, headers: { ...(init.headers as Record<string, string> | undefined), authorization: `Bearer ${this.token}` } });
   }
 
-  private async request<T>(path: string, init: RequestInit = {}): Promise<T> {
-    const res = await fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+  /** A JSON request with the token (a body is sent as application/json; caller headers are not kept). */
+  private sendJson(path: string, init: RequestInit): Promise<Response> {
+    return fetch(path, { ...init, headers: { authorization: `Bearer ${this.token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } });
+  }
+
+  /**
+   * A JSON request to any route of the API: its parsed answer (undefined when empty), or an
+   * ApiError carrying the API's error code and message. Every feature's API calls come here.
+   */
+  async request<T>(path: string, init: RequestInit = {}): Promise<T> {
+    const res = await this.sendJson(path, init);
     if (!res.ok) {
       const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
       throw new ApiError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `${res.status} ${res.statusText}`);
     }
-    return (await res.json()) as T;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /**
+   * A JSON request whose refusals are answers the caller shows (a replay's failure): the status
+   * and the parsed body (undefined when empty), whatever the status.
+   */
+  async answer<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+    const res = await this.sendJson(path, init);
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
 
   /** Newest first; pass a page's `nextBefore` as `before` for the next (older) page. */

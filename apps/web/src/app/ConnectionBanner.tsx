@@ -4,7 +4,7 @@
  */
 import { useLive } from '../store/live-store.js';
 import { useNow } from '../lib/now.js';
-import { formatDuration } from '../timeline/status.js';
+import { formatDuration } from '../ui/status.js';
 import { TokenPrompt } from './TokenPrompt.js';
 
 function DownFor({ since }: { since: number }) {

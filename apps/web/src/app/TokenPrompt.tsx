@@ -5,6 +5,7 @@
  * says so instead of looping.
  */
 import { useState, type FormEvent } from 'react';
+import { ApiClient, ApiError } from '../api/client.js';
 import { keepToken, readPastedToken } from '../api/token.js';
 
 export function TokenPrompt() {
@@ -17,8 +18,12 @@ export function TokenPrompt() {
     if (!pasted) return setProblem('That is neither the dashboard URL mcpscope printed (with ?token=) nor a token.');
     // Another dashboard (a new port): go there, the URL carries its token and the view.
     if (pasted.origin) return location.assign(`${pasted.origin}/?token=${encodeURIComponent(pasted.token)}${location.search.replace(/^\?/, '&')}`);
-    const res = await fetch('/api/info', { headers: { authorization: `Bearer ${pasted.token}` } }).catch(() => undefined);
-    if (!res?.ok) return setProblem(res?.status === 401 ? 'mcpscope refused that token too: copy the URL from the banner of the mcpscope now running.' : 'mcpscope did not answer; is it running?');
+    // The HTTP status of a refusal; undefined when mcpscope did not answer at all.
+    const refused = await new ApiClient(pasted.token).info().then(
+      () => false as const,
+      (err: unknown) => (err instanceof ApiError ? err.status : undefined),
+    );
+    if (refused !== false) return setProblem(refused === 401 ? 'mcpscope refused that token too: copy the URL from the banner of the mcpscope now running.' : 'mcpscope did not answer; is it running?');
     keepToken(pasted.token);
     location.reload();
   };

@@ -11,7 +11,7 @@ import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
-import { READ_ONLY_HINT, useReadOnly } from './read-only.js';
+import { READ_ONLY_HINT, useReadOnly } from '../store/read-only.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
   const theme = useUi((s) => s.theme);

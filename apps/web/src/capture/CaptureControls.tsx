@@ -6,7 +6,7 @@
  */
 import { useState, type FormEvent } from 'react';
 import type { ApiClient } from '../api/client.js';
-import { useReadOnly, READ_ONLY_HINT } from '../app/read-only.js';
+import { useReadOnly, READ_ONLY_HINT } from '../store/read-only.js';
 import { lowerBound } from '../store/exchange-index.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';

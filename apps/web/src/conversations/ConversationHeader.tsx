@@ -7,7 +7,7 @@
 import type { ConversationSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from './conversation-facts.js';
+import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
 import { EraLane } from './EraLane.js';
 import './conversations.css';
 

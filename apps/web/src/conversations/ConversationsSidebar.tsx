@@ -10,7 +10,7 @@ import { isSessionlessKey, type ConversationSummary, type SessionSummary } from 
 import { SessionItem } from '../sessions/SessionsSidebar.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from './conversation-facts.js';
+import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
 import './conversations.css';
 
 const time = (ts: number) => new Date(ts).toLocaleTimeString();

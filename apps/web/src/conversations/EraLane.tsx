@@ -6,7 +6,7 @@
  */
 import type { EraEvent, EraLane as Lane } from '@mcpscope/protocol';
 import { useUi } from '../store/ui-store.js';
-import { stepText } from './conversation-facts.js';
+import { stepText } from '../ui/conversation-facts.js';
 
 function eventTitle(e: EraEvent): string {
   const what = e.kind === 'discover' ? 'server/discover' : 'initialize';

@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import type { ExchangePredicate } from '../store/view-index.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { chosenConversation } from './conversation-facts.js';
+import { chosenConversation } from '../ui/conversation-facts.js';
 
 export function useConversationView(predicate: ExchangePredicate): void {
   useEffect(

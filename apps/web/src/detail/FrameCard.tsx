@@ -1,10 +1,10 @@
 /** One frame of an exchange: what it is, when (relative to the first frame), HTTP layer, body. */
 import type { ExchangeSummary, FrameView } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { formatDuration } from '../timeline/status.js';
-import { FrameBody } from './FrameBody.js';
-import { HttpLayer } from './HttpLayer.js';
-import type { TreeMark } from './JsonTree.js';
+import { formatDuration } from '../ui/status.js';
+import { FrameBody } from '../ui/FrameBody.js';
+import { HttpLayer } from '../ui/HttpLayer.js';
+import type { TreeMark } from '../ui/JsonTree.js';
 import { ROLE_LABELS, frameRole } from './frame-role.js';
 
 export function FrameCard({ api, frame, ex, t0, marks }: { api: ApiClient; frame: FrameView; ex: ExchangeSummary; t0: number; marks: readonly TreeMark[] }) {

@@ -7,7 +7,7 @@ import type { ExchangeSummary, FrameView, JsonObject } from '@mcpscope/protocol'
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { JsonTree } from './JsonTree.js';
+import { JsonTree } from '../ui/JsonTree.js';
 import { checkSchema, type SchemaCheck } from './schema-check.js';
 import { callParts, findTool, toolsListsBefore } from './tool-schema.js';
 import { tooLargeHere, wholeExchange } from '../api/whole-exchange.js';

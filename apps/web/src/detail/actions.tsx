@@ -4,10 +4,10 @@
  */
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { CopyButton } from './CopyButton.js';
+import { CopyButton } from '../ui/CopyButton.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { CopyAsCurl } from '../export/index.js';
-import { READ_ONLY_HINT, useReadOnly } from '../app/read-only.js';
+import { READ_ONLY_HINT, useReadOnly } from '../store/read-only.js';
 import { useCompare } from '../compare/index.js';
 
 export function canReplay(ex: ExchangeSummary): boolean {

@@ -4,7 +4,7 @@
  * door records as a table instead. A filter keeps the clients with at least one matching request.
  */
 import type { ConnectionFlow } from '@mcpscope/protocol';
-import { useDoor } from './door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { VERDICT_LOOKS, clockTime } from './door-looks.js';
 
 export function VerdictBadge({ flow }: { flow: ConnectionFlow }) {

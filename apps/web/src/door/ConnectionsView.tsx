@@ -12,7 +12,7 @@ import { FlowStory } from './FlowStory.js';
 import { RecordDetail } from './RecordDetail.js';
 import { RequestTable } from './RequestTable.js';
 import { buildDoorFilter } from './door-filter.js';
-import { useDoor } from './door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { useFlows } from './use-flows.js';
 import './door.css';
 

@@ -6,7 +6,7 @@
  */
 import { FLOW_PHASES, PHASE_LABELS, type ConnectionFlow, type FlowPhase, type FlowStep } from '@mcpscope/protocol';
 import { useUi } from '../store/ui-store.js';
-import { useDoor } from './door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { VerdictBadge } from './ClientList.js';
 import { COLOUR_LOOKS, clockTime } from './door-looks.js';
 

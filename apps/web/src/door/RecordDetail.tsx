@@ -8,8 +8,8 @@ import type { DoorBody, DoorRecord, DoorRefusals } from '@mcpscope/protocol';
 import { clientAddress } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { useDoor } from './door-store.js';
-import { Headers } from '../detail/HttpLayer.js';
+import { useDoor } from '../store/door-store.js';
+import { Headers } from '../ui/HttpLayer.js';
 import { bytes, clockTime, ms, recordKind } from './door-looks.js';
 
 const ANSWERS: Record<DoorRecord['answer'], string> = {

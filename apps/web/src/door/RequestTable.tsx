@@ -5,8 +5,8 @@
  */
 import { useRef, useState } from 'react';
 import type { DoorRecord } from '@mcpscope/protocol';
-import { useFixedRows } from '../timeline/use-fixed-rows.js';
-import { useDoor } from './door-store.js';
+import { useFixedRows } from '../ui/use-fixed-rows.js';
+import { useDoor } from '../store/door-store.js';
 import { bytes, clockTime, ms, recordKind } from './door-looks.js';
 
 const ROW_HEIGHT = 24;

@@ -2,7 +2,7 @@
 // only once the pages are in; a resync reloads; the cap keeps the newest.
 import { describe, expect, it } from 'vitest';
 import type { DoorRecord, RequestsPage } from '@mcpscope/protocol';
-import { DOOR_CAP, createDoorStore } from './door-store.js';
+import { DOOR_CAP, createDoorStore } from '../store/door-store.js';
 import { startDoorSync } from './door-sync.js';
 
 function record(id: number, rev = id, status = 200): DoorRecord {

@@ -7,7 +7,7 @@
  * they are in the socket asks for no door catch-up (so a far-behind cursor cannot resync again).
  */
 import type { DashboardInfo, RequestsPage, ServerEvent } from '@mcpscope/protocol';
-import { useDoor, type DoorStore } from './door-store.js';
+import { useDoor, type DoorStore } from '../store/door-store.js';
 
 export interface DoorApi {
   requests(after: number, limit: number): Promise<RequestsPage>;

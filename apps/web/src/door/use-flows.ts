@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { buildConnectionFlows, type ConnectionFlow } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
-import { useDoor } from './door-store.js';
+import { useDoor } from '../store/door-store.js';
 
 const REBUILD_MS = 300;
 

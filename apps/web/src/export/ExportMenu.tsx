@@ -3,7 +3,7 @@
  * file. Before anything downloads it shows what the export holds and what redaction will remove;
  * an unredacted export takes an explicit tick, and says plainly what that means.
  */
-import { ownSessionKey, shortSessionKey } from '../sessions/short-key.js';
+import { ownSessionKey, shortSessionKey } from '../ui/short-key.js';
 import { useEffect, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';

@@ -4,7 +4,7 @@
  */
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { shortSessionKey } from '../sessions/short-key.js';
+import { shortSessionKey } from '../ui/short-key.js';
 
 export function useSessionScopeLabel(): string | undefined {
   const session = useUi((s) => s.session);

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import type { DashboardInfo } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { CopyButton } from '../detail/CopyButton.js';
+import { CopyButton } from '../ui/CopyButton.js';
 
 function Snippet({ text }: { text: string }) {
   return (

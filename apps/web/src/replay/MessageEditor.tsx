@@ -3,7 +3,7 @@
  * method's params schema and, for `tools/call`, the tool's own inputSchema (completion from the
  * same schema). Loaded lazily with Monaco; Ctrl/Cmd+Enter sends.
  */
-import '../monaco.js';
+import '../ui/monaco.js';
 import { useUi } from '../store/ui-store.js';
 import { useEffect, useId, useRef } from 'react';
 import Editor, { type OnMount } from '@monaco-editor/react';

@@ -2,7 +2,7 @@
  * Where a replay goes: the composer's session chooser (none = fresh only) and the mode switch
  * between the live session and a fresh one mcpscope opens as the captured client.
  */
-import { shortSessionKey } from '../sessions/short-key.js';
+import { shortSessionKey } from '../ui/short-key.js';
 import { useLive } from '../store/live-store.js';
 import type { ReplayState } from './use-replay.js';
 

@@ -1,5 +1,5 @@
 /** Original and replayed response side by side, in Monaco's diff editor (loaded lazily). */
-import '../monaco.js';
+import '../ui/monaco.js';
 import { useUi } from '../store/ui-store.js';
 import { DiffEditor } from '@monaco-editor/react';
 import { WRAP_LIMIT } from './MessageEditor.js';

@@ -3,7 +3,7 @@
  * no longer knows it (it refused the session id). Such a replay would only be refused, so the
  * warning offers the fresh session right there.
  */
-import { useDoor } from '../door/door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { useLive } from '../store/live-store.js';
 import type { ReplayState } from './use-replay.js';
 

@@ -1,9 +1,9 @@
 /**
- * The replay API as the dashboard calls it. Reads go through the shared ApiClient; the replay
- * routes are POSTs with the same per-launch token (kept in sessionStorage by api/token.ts).
+ * The replay routes as the dashboard calls them, through the one ApiClient (its token, its
+ * ApiError). A replay's refusal is an answer the panel shows (ReplayOutcome); the other routes
+ * throw the API's error.
  */
 import type {
-  ApiError,
   CurlRequest,
   CurlResponse,
   ExchangeDetail,
@@ -17,27 +17,14 @@ import type {
   ReplayToolsResponse,
 } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { takeToken } from '../api/token.js';
 import { wholeExchange } from '../api/whole-exchange.js';
 
 export type ReplayOutcome = { ok: true; value: ReplayResponse } | { ok: false; failure: ReplayFailure };
 
+const post = (body: unknown, signal?: AbortSignal): RequestInit => ({ method: 'POST', body: JSON.stringify(body), ...(signal ? { signal } : {}) });
+
 export class ReplayApi {
-  constructor(private readonly api: ApiClient, private readonly token: string | null = takeToken()) {}
-
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, signal?: AbortSignal): Promise<{ status: number; body: T }> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.token ?? ''}` };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: signal ?? null });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-  }
-
-  private async ok<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const res = await this.call<T | ApiError>(method, path, body);
-    if (res.status >= 400) throw new Error((res.body as ApiError | undefined)?.error?.message ?? `HTTP ${res.status}`);
-    return res.body as T;
-  }
+  constructor(private readonly api: ApiClient) {}
 
   /** With whole bodies: the editor must hold the message itself, never the API's 1 MiB cut. */
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetail> {
@@ -45,23 +32,23 @@ export class ReplayApi {
   }
 
   async replay(request: ReplayRequest, signal?: AbortSignal): Promise<ReplayOutcome> {
-    const res = await this.call<ReplayResponse | ReplayFailure>('POST', '/api/replay', request, signal);
+    const res = await this.api.answer<ReplayResponse | ReplayFailure>('/api/replay', post(request, signal));
     return res.status === 200 ? { ok: true, value: res.body as ReplayResponse } : { ok: false, failure: res.body as ReplayFailure };
   }
 
   async curl(request: CurlRequest): Promise<string> {
-    return (await this.ok<CurlResponse>('POST', '/api/replay/curl', request)).command;
+    return (await this.api.request<CurlResponse>('/api/replay/curl', post(request))).command;
   }
 
   async tools(sessionKey: string): Promise<JsonObject[]> {
-    return (await this.ok<ReplayToolsResponse>('GET', `/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
+    return (await this.api.request<ReplayToolsResponse>(`/api/replay/tools?session=${encodeURIComponent(sessionKey)}`)).tools;
   }
 
   async inputs(): Promise<ReplayInput[]> {
-    return (await this.ok<ReplayInputsResponse>('GET', '/api/replay/inputs')).inputs;
+    return (await this.api.request<ReplayInputsResponse>('/api/replay/inputs')).inputs;
   }
 
   async answer(key: string, answer: ReplayInputAnswer): Promise<void> {
-    await this.ok('POST', `/api/replay/inputs/${encodeURIComponent(key)}`, answer);
+    await this.api.request(`/api/replay/inputs/${encodeURIComponent(key)}`, post(answer));
   }
 }

@@ -13,7 +13,7 @@ import { responseRaw } from '../replay/exchange-text.js';
 import { diffText } from '../replay/volatile.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { StatusBadge } from '../timeline/StatusBadge.js';
+import { StatusBadge } from '../ui/StatusBadge.js';
 import { failedCalls, isRerunnable, RERUN_LIMIT, VERDICT_LABEL } from './rerun-plan.js';
 import { useRerun, type RerunRow } from './use-rerun.js';
 import './rerun.css';

@@ -1,10 +1,10 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
-import { useDoor } from '../door/door-store.js';
-import { shortSessionKey } from './short-key.js';
+import { useDoor } from '../store/door-store.js';
+import { shortSessionKey } from '../ui/short-key.js';
 import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { STATUS_LOOKS } from '../timeline/status.js';
+import { STATUS_LOOKS } from '../ui/status.js';
 import { capabilityNames, clientName, serverName, totalCount } from './session-facts.js';
 
 function Counts({ counts }: { counts: SessionSummary['counts'] }) {

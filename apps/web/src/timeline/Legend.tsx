@@ -3,7 +3,7 @@
  * other marks a row can carry (the Dir column's arrows and dash, the diagnostics count).
  */
 import { EXCHANGE_STATUSES } from '@mcpscope/protocol';
-import { STATUS_LOOKS } from './status.js';
+import { STATUS_LOOKS } from '../ui/status.js';
 
 const OTHER_MARKS: [string, string][] = [
   ['C → S', 'Dir: sent by the client to the server (a request, or a notification in italics)'],

@@ -6,19 +6,19 @@
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
  * button (or End) turns it back on.
  */
-import { useReadOnly } from '../app/read-only.js';
+import { useReadOnly } from '../store/read-only.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
-import { useFixedRows } from './use-fixed-rows.js';
+import { useFixedRows } from '../ui/use-fixed-rows.js';
 import { layoutColumns } from './column-layout.js';
 import { useColumnPrefs } from './column-prefs.js';
 import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
-import { chosenConversation, startsSession } from '../conversations/conversation-facts.js';
+import { chosenConversation, startsSession } from '../ui/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
 import { TimelineMarks } from '../capture/TimelineMarks.js';
 import { WaterfallScaleContext } from './WaterfallCell.js';

@@ -5,7 +5,7 @@
  */
 import { createContext, useContext } from 'react';
 import { ERROR_STATUSES, type ExchangeSummary } from '@mcpscope/protocol';
-import { formatDuration } from './status.js';
+import { formatDuration } from '../ui/status.js';
 import { waterfallBar, type WaterfallScale } from './waterfall.js';
 
 export const WaterfallScaleContext = createContext<WaterfallScale | undefined>(undefined);

@@ -2,13 +2,13 @@
  * The timeline's columns: one small renderer each. Labels, widths and which columns fit come
  * from column-layout.ts; header and rows share one grid template, so they line up.
  */
-import { shortSessionKey } from '../sessions/short-key.js';
+import { shortSessionKey } from '../ui/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
-import { ReplayMark } from './ReplayMark.js';
-import { StatusBadge } from './StatusBadge.js';
-import { formatDuration, formatSize } from './status.js';
+import { ReplayMark } from '../ui/ReplayMark.js';
+import { StatusBadge } from '../ui/StatusBadge.js';
+import { formatDuration, formatSize } from '../ui/status.js';
 import { specOf } from './column-layout.js';
 import { WaterfallCell } from './WaterfallCell.js';
 

@@ -4,7 +4,7 @@
  * (`content`), what both see (`structuredContent`), what only the widget sees (`_meta`).
  */
 import type { JsonObject } from '@mcpscope/protocol';
-import { JsonTree } from '../detail/JsonTree.js';
+import { JsonTree } from '../ui/JsonTree.js';
 
 function Column({ title, hint, value, testid }: { title: string; hint: string; value: unknown; testid: string }) {
   return (

@@ -14,7 +14,8 @@ import type { EventLog } from './event-log.js';
 import { grantDisplayMode, hostContext, openAiEnvironment, type DisplayMode, type HostSettings } from './host-settings.js';
 import { installMessageGate } from './message-gate.js';
 import { ENVELOPE, isEnvelope, type HostToSandbox, type OpenAiGlobals, type SandboxToHost } from './sandbox-protocol.js';
-import { WidgetApiError, type WidgetApi } from './widget-api.js';
+import { ApiError } from '../api/client.js';
+import type { WidgetApi } from './widget-api.js';
 
 /** Notifications a second the sandbox passes before it drops (and counts) the rest. */
 export const FLOOD_LIMIT = 100;
@@ -101,15 +102,15 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
     let answer;
     try {
       answer = await o.api.call(preview.exchangeId, request).catch(async (err: unknown) => {
-        if (!(err instanceof WidgetApiError && err.code === 'widget_consent_needed')) throw err;
+        if (!(err instanceof ApiError && err.code === 'widget_consent_needed')) throw err;
         log.add('consent', `asking you whether the widget may call ${name} on ${preview.server ?? 'the server'}`);
-        if (!(await o.askConsent(name))) throw new WidgetApiError(403, 'widget_call_refused', `you denied ${name} to this widget in the dashboard; nothing was sent (Reload asks again)`);
+        if (!(await o.askConsent(name))) throw new ApiError(403, 'widget_call_refused', `you denied ${name} to this widget in the dashboard; nothing was sent (Reload asks again)`);
         await o.api.consent(preview.exchangeId, name);
         log.add('consent', `you allowed the widget to call ${name} on ${preview.server ?? 'the server'} (for this run of mcpscope)`);
         return o.api.call(preview.exchangeId, request);
       });
     } catch (err) {
-      const refused = err instanceof WidgetApiError && (err.code === 'widget_call_refused' || err.code === 'imported_session');
+      const refused = err instanceof ApiError && (err.code === 'widget_call_refused' || err.code === 'imported_session');
       log.add(refused ? 'refused' : 'error', `${refused ? 'refused' : 'failed'}: ${name}: ${(err as Error).message}`);
       throw err;
     }

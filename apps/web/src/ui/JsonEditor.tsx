@@ -1,5 +1,5 @@
 /** A Monaco JSON editor; its module (and Monaco itself) loads only when first shown. */
-import '../monaco.js';
+import './monaco.js';
 import Editor from '@monaco-editor/react';
 import { useUi } from '../store/ui-store.js';
 

@@ -8,7 +8,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { utf8Length } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { downloadText } from '../lib/clipboard.js';
-import { formatSize } from '../timeline/status.js';
+import { formatSize } from './status.js';
 import { CopyButton } from './CopyButton.js';
 import { JsonTree, type TreeMark } from './JsonTree.js';
 

@@ -1,6 +1,6 @@
 /** The HTTP exchange a frame rode on: method, path, status, session id, revision and headers. */
 import type { HttpInfo } from '@mcpscope/protocol';
-import { useDoor } from '../door/door-store.js';
+import { useDoor } from '../store/door-store.js';
 import { useUi } from '../store/ui-store.js';
 
 /** Shows a door record in the Connections view (every request, that one open). */
