@@ -106,8 +106,13 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
     expect(whole).toHaveLength(answer.bodyChars);
     expect(JSON.parse(whole).result.tools.length).toBeGreaterThan(5);
 
-    const sum = await call<{ frames: { captured: { body: string } }[] }>(http, 'get_exchange', { id: ids['tools/call get-sum'] });
+    const sum = await call<{ frames: { captured: { body: string } }[]; verdict: { kind: string; fault: string; title: string; captured: { fix: string } } | null }>(http, 'get_exchange', { id: ids['tools/call get-sum'] });
     expect(sum.structuredContent.frames.map((f) => f.captured.body).join('\n')).toContain('"b":"two"');
+    // b: "two" breaks get-sum's inputSchema: the client's to fix, said with the fix.
+    expect(sum.structuredContent.verdict).toMatchObject({ kind: 'client-malformed-request', fault: 'client', title: 'The client sent a malformed request' });
+    expect(sum.structuredContent.verdict!.captured.fix).not.toBe('');
+    expect(textOf(sum)).toContain('verdict: The client sent a malformed request (fix on the client side)');
+    expect(list.structuredContent).toMatchObject({ verdict: null });
     const missing = await call(http, 'get_exchange', { id: '99999' });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toContain('No exchange "99999"');

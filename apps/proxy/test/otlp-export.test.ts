@@ -87,6 +87,10 @@ describe('live OTLP export', () => {
   it('marks failures: isError is tool_error; a caller-fault JSON-RPC code is recorded but is not a server failure', async () => {
     const sum = await one('tools/call get-sum', inFirst);
     expect(sum.attributes).toMatchObject({ 'error.type': 'tool_error', 'mcpscope.status': 'business_error' });
+    // b: 'two' breaks get-sum's inputSchema: the client's fault, whatever the server answered.
+    expect(sum.attributes).toMatchObject({ 'mcpscope.verdict': 'client-malformed-request', 'mcpscope.fault': 'client' });
+    const echo = await one('tools/call echo', inFirst);
+    expect(echo.attributes['mcpscope.verdict']).toBeUndefined();
     expect(sum.status).toMatchObject({ code: ERROR });
     const prompt = await one('prompts/get no-such-prompt', inFirst);
     expect(prompt.attributes).toMatchObject({ 'mcpscope.status': 'protocol_error', 'rpc.response.status_code': expect.stringMatching(/^-32/), 'gen_ai.prompt.name': 'no-such-prompt' });

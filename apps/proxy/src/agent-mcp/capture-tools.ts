@@ -11,11 +11,11 @@
  * keys (captured.ts); the text summaries say only mcpscope's own facts (ids, statuses, counts).
  */
 import { z } from 'zod';
-import { FILTER_OPERATORS, parseFilter } from '@mcpscope/protocol';
+import { FILTER_OPERATORS, exchangeVerdict, parseFilter } from '@mcpscope/protocol';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import type { CaptureQuery } from '../capture/capture-query.js';
-import { diagnosticRow, DiagnosticRow, exchangeRow, ExchangeRow, frameRow, FrameRow, sessionRow, SessionRow, conversationRow, ConversationRow } from './views.js';
+import { diagnosticRow, DiagnosticRow, exchangeRow, ExchangeRow, frameRow, FrameRow, sessionRow, SessionRow, conversationRow, ConversationRow, verdictRow, VerdictRow } from './views.js';
 import { toolError, toolResult } from './tool-result.js';
 import { plainRedactor, redactedFrames, redactedFrameText, redactorFor } from './agent-redaction.js';
 import { CAPTURED_NOTE } from './captured.js';
@@ -106,7 +106,7 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
     {
       title: 'Get one exchange',
       description:
-        'Reads one exchange whole: its summary, every frame that belongs to it in order (the request, progress notifications, the answer, and mcpscope\'s record of a broken connection) with bodies cut at maxBodyChars, the spec findings mcpscope made about it, and its replays. A body cut short says so (truncated, bodyChars); read the rest with get_frame_body. ' + CAPTURED_NOTE,
+        'Reads one exchange whole: its summary, every frame that belongs to it in order (the request, progress notifications, the answer, and mcpscope\'s record of a broken connection) with bodies cut at maxBodyChars, the spec findings mcpscope made about it, its replays, and for an exchange that did not end ok the verdict: whose fault it is (client, server or the connection) and the fix. A body cut short says so (truncated, bodyChars); read the rest with get_frame_body. ' + CAPTURED_NOTE,
       inputSchema: {
         id: z.string().min(1).describe('The exchange id, e.g. "42" or "42.1" (an item of a batch).'),
         maxBodyChars: z.number().int().min(100).max(MAX_BODY).default(DEFAULT_BODY).describe(`Cut each body at this many characters (default ${DEFAULT_BODY}).`),
@@ -116,6 +116,7 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
         frames: z.array(FrameRow),
         diagnostics: z.array(DiagnosticRow),
         replays: z.array(z.string()).describe('Ids of the exchanges that replay this one, oldest first.'),
+        verdict: VerdictRow.nullable().describe('Null when the exchange ended ok or is still waiting.'),
       },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -123,13 +124,17 @@ export function registerCaptureTools(server: McpServer, deps: CaptureToolDeps): 
       const ex = reader.exchange(id);
       if (!ex) return toolError(`No exchange "${id}" in this capture (retention may have removed it). Ids come from search_exchanges, e.g. "42" or "42.1".`);
       const redactor = redactorFor(reader, [ex]);
+      const frames = redactedFrames(reader, redactor, ex.frameSeqs);
+      const diagnostics = reader.diagnosticsFor(ex);
+      const verdict = exchangeVerdict({ exchange: ex, diagnostics, http: new Map(frames.map((f) => [f.seq, f.http])) });
       const out = {
         exchange: exchangeRow(ex, redactor),
-        frames: redactedFrames(reader, redactor, ex.frameSeqs).map((f) => frameRow(f, maxBodyChars)),
-        diagnostics: reader.diagnosticsFor(ex).map((d) => diagnosticRow(d, redactor)),
+        frames: frames.map((f) => frameRow(f, maxBodyChars)),
+        diagnostics: diagnostics.map((d) => diagnosticRow(d, redactor)),
         replays: reader.replayLinks.replays(ex.id),
+        verdict: verdict ? verdictRow(verdict, redactor) : null,
       };
-      return toolResult(out, (o) => `Exchange #${o.exchange.id} (${o.exchange.status}): ${o.frames.length} frame(s)${o.frames.some((f) => f.truncated) ? ` (bodies cut at ${maxBodyChars} characters marked truncated)` : ''}, ${o.diagnostics.length} finding(s), ${o.replays.length} replay(s).`);
+      return toolResult(out, (o) => `Exchange #${o.exchange.id} (${o.exchange.status}): ${o.frames.length} frame(s)${o.frames.some((f) => f.truncated) ? ` (bodies cut at ${maxBodyChars} characters marked truncated)` : ''}, ${o.diagnostics.length} finding(s), ${o.replays.length} replay(s)${o.verdict ? `; verdict: ${o.verdict.title} (fix on the ${o.verdict.fault} side)` : ''}.`);
     },
   );
 

@@ -8,7 +8,7 @@
  * the export redactor it is given (captured.ts says why); the fields beside it are mcpscope's own.
  */
 import { z } from 'zod';
-import { EXCHANGE_STATUSES, isImportedSession, type Diagnostic, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary } from '@mcpscope/protocol';
+import { EXCHANGE_STATUSES, EXCHANGE_VERDICT_KINDS, isImportedSession, type Diagnostic, type ExchangeSummary, type ExchangeVerdict, type Frame, type SessionSummary, type ConversationSummary } from '@mcpscope/protocol';
 import type { Redactor } from '../redaction/export-redaction.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -167,4 +167,32 @@ export const DiagnosticRow = z.object({
 
 export function diagnosticRow(d: Diagnostic, redactor: Redactor): z.infer<typeof DiagnosticRow> {
   return { code: d.code, severity: d.severity, frameSeq: d.frameSeq, captured: { message: redactor.text(d.message), path: d.path === undefined ? null : redactor.text(d.path) } };
+}
+
+export const VerdictRow = z
+  .object({
+    kind: z.enum(EXCHANGE_VERDICT_KINDS),
+    fault: z.enum(['client', 'server', 'transport']).describe('Who has to change something.'),
+    title: z.string(),
+    frameSeqs: z.array(z.number()),
+    doorRecordIds: z.array(z.number()).describe('HTTP requests (door records) the exchange rode on.'),
+    diagnosticCodes: z.array(z.string()),
+    captured: capturedObject({
+      sentence: z.string().describe('What happened; names the method and tool as recorded.'),
+      fix: z.string().describe('What to change.'),
+      quote: z.string().nullable().describe('What the peer said (an error message, a tool\'s reason).'),
+    }),
+  })
+  .describe('Whose fault a failed exchange is, and the fix.');
+
+export function verdictRow(v: ExchangeVerdict, redactor: Redactor): z.infer<typeof VerdictRow> {
+  return {
+    kind: v.kind,
+    fault: v.fault,
+    title: v.title,
+    frameSeqs: v.evidence.frameSeqs,
+    doorRecordIds: v.evidence.doorRecordIds,
+    diagnosticCodes: v.evidence.diagnosticCodes,
+    captured: { sentence: redactor.text(v.sentence), fix: redactor.text(v.fix), quote: v.quote === undefined ? null : redactor.text(v.quote) },
+  };
 }

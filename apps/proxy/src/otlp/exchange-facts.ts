@@ -4,12 +4,12 @@
  * the span's events), its diagnostics' codes, and the original of a replay. The answer's frame is
  * read only when bodies are exported: a 50 MB result is not read for a span that never shows it.
  */
-import { FRAME_RAW_LIMIT, type ExchangeSummary } from '@mcpscope/protocol';
+import { FRAME_RAW_LIMIT, exchangeVerdict, type ExchangeSummary } from '@mcpscope/protocol';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { READ_LIMIT } from './span-bodies.js';
 import type { ExchangeFacts } from './span-plan.js';
 
-export type FactsSource = Pick<CaptureReader, 'session' | 'exchange' | 'framesBySeq' | 'diagnosticCodes'>;
+export type FactsSource = Pick<CaptureReader, 'session' | 'exchange' | 'framesBySeq' | 'diagnosticsFor'>;
 
 export function readFacts(source: FactsSource, ex: ExchangeSummary, bodies: boolean): ExchangeFacts {
   const limit = bodies ? READ_LIMIT : FRAME_RAW_LIMIT;
@@ -17,11 +17,15 @@ export function readFacts(source: FactsSource, ex: ExchangeSummary, bodies: bool
   const requestSeq = ex.requestSeq ?? (ex.kind === 'request' ? undefined : ex.frameSeqs[0]);
   const wanted = ex.frameSeqs.filter((seq) => bodies || seq !== ex.responseSeq);
   const frames = source.framesBySeq(wanted, limit);
+  // Findings are read when the row counts some, or when it failed: the verdict weighs them.
+  const diagnostics = ex.diagnostics > 0 || ex.status !== 'ok' ? source.diagnosticsFor(ex) : [];
   const facts: ExchangeFacts = {
     exchange: ex,
     others: frames.filter((f) => f.seq !== requestSeq && f.seq !== ex.responseSeq),
-    diagnosticCodes: ex.diagnostics > 0 ? source.diagnosticCodes(ex) : [],
+    diagnosticCodes: [...new Set(diagnostics.map((d) => d.code))],
   };
+  const verdict = exchangeVerdict({ exchange: ex, diagnostics });
+  if (verdict) facts.verdict = { kind: verdict.kind, fault: verdict.fault };
   const session = source.session(ex.sessionKey);
   if (session) facts.session = session;
   const request = frames.find((f) => f.seq === requestSeq);

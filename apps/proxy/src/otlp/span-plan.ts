@@ -52,6 +52,8 @@ export interface ExchangeFacts {
   diagnosticCodes: string[];
   /** The exchange a replay replays, with its session. */
   original?: { exchange: ExchangeSummary; session?: SessionSummary };
+  /** Whose fault a failed exchange is (verdict/verdict.ts in the protocol package). */
+  verdict?: { kind: string; fault: string };
   /** The conversation the exchange belongs to (its own, or its session's). */
   conversationKey?: string;
 }
@@ -101,6 +103,10 @@ export function planSpan(facts: ExchangeFacts, bodies?: BodyAttributes): SpanPla
   attributes['mcpscope.diagnostics.count'] = ex.diagnostics;
   if (facts.diagnosticCodes.length > 0) attributes['mcpscope.diagnostics.codes'] = facts.diagnosticCodes;
   if (facts.conversationKey) attributes['mcpscope.conversation.key'] = facts.conversationKey;
+  if (facts.verdict) {
+    attributes['mcpscope.verdict'] = facts.verdict.kind;
+    attributes['mcpscope.fault'] = facts.verdict.fault;
+  }
   if (ex.replayOf) attributes['mcpscope.replay_of'] = ex.replayOf;
   if (ex.errorMessage) attributes['mcpscope.error.message'] = ex.errorMessage;
   const clientName = stringField(session?.clientInfo, 'name') ?? session?.clientLabel;

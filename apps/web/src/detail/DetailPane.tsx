@@ -7,6 +7,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Diagnostic, ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient, ExchangeDetailView } from '../api/client.js';
+import { VerdictCard } from './VerdictCard.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { ReplayedAs, ReplayMark } from '../ui/ReplayMark.js';
@@ -101,6 +102,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
   const t0 = detail.frames[0]?.ts ?? ex.startTs;
   return (
     <>
+      {detail.verdict && <VerdictCard verdict={detail.verdict} />}
       <dl className="facts summary-facts">
         {ex.rpcId !== undefined && (
           <>

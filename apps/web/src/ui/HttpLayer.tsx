@@ -4,7 +4,7 @@ import { useDoor } from '../store/door-store.js';
 import { useUi } from '../store/ui-store.js';
 
 /** Shows a door record in the Connections view (every request, that one open). */
-function openDoorRecord(id: number): void {
+export function openDoorRecord(id: number): void {
   useUi.getState().setMode('connections');
   useDoor.getState().chooseClient('');
   useDoor.getState().openRecord(id);

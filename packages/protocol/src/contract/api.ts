@@ -9,6 +9,7 @@ import type { SessionSummary } from '../session/session-summary.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import type { DoorRecord } from '../door/door-record.js';
+import type { ExchangeVerdict } from '../verdict/verdict.js';
 
 /**
  * A frame as lists carry it: bodies above `FRAME_RAW_LIMIT` are cut (`raw` is then the first part)
@@ -65,6 +66,8 @@ export interface ExchangeDetail {
   frames: FrameView[];
   /** Findings about the exchange and its frames, in capture order. */
   diagnostics: Diagnostic[];
+  /** Whose fault it is and the fix, for an exchange that did not end ok (verdict/verdict.ts). */
+  verdict?: ExchangeVerdict;
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
  * Exchanges: `GET /api/exchanges?filter=EXPR&limit=N&before=SORTKEY` (summaries, newest first,
  * filtered on the server) and `GET /api/exchanges/:id` (the summary, every frame with bodies up
- * to DETAIL_RAW_LIMIT, and the diagnostics).
+ * to DETAIL_RAW_LIMIT, the diagnostics, and the verdict when it did not end ok).
  */
 import { Hono } from 'hono';
-import { DETAIL_RAW_LIMIT, type ExchangeDetail, type ExchangesPage } from '@mcpscope/protocol';
+import { DETAIL_RAW_LIMIT, exchangeVerdict, type ExchangeDetail, type ExchangesPage } from '@mcpscope/protocol';
 import { InspectorError } from '../../core/errors.js';
 import { readRetentionState } from '../../capture/retention.js';
 import type { ApiDeps } from '../api-deps.js';
@@ -33,11 +33,12 @@ export function exchangeRoutes(deps: ApiDeps): Hono {
     const id = c.req.param('id');
     const exchange = deps.store.exchange(id);
     if (!exchange) throw new InspectorError('not_found', `No exchange "${id}" (it may have been removed by retention).`);
-    return c.json<ExchangeDetail>({
-      exchange,
-      frames: deps.store.framesBySeq(exchange.frameSeqs, DETAIL_RAW_LIMIT),
-      diagnostics: deps.store.diagnosticsFor(exchange),
-    });
+    const frames = deps.store.framesBySeq(exchange.frameSeqs, DETAIL_RAW_LIMIT);
+    const diagnostics = deps.store.diagnosticsFor(exchange);
+    const detail: ExchangeDetail = { exchange, frames, diagnostics };
+    const verdict = exchangeVerdict({ exchange, diagnostics, http: new Map(frames.map((f) => [f.seq, f.http])) });
+    if (verdict) detail.verdict = verdict;
+    return c.json(detail);
   });
 
   return app;
