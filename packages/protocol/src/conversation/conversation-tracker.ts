@@ -20,6 +20,15 @@ import type { ConversationSummary, EraEvent } from './conversation-summary.js';
 import { copyLane, finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
 import { hintValue, hostConversationId, hostName, isHostHintKey, MAX_HINTS } from './host-hints.js';
 
+/**
+ * What ChatGPT does with a changed tool list, told instead of advice its user cannot act on. A
+ * field report, not documented by OpenAI: ChatGPT keeps the tool definitions it read when the app
+ * was created or last refreshed, and a change shows only after "Refresh" in the app's settings
+ * (github.com/openai/openai-apps-sdk-examples/issues/23).
+ */
+export const CHATGPT_TOOL_LIST =
+  'ChatGPT does not re-list on list_changed: it keeps the tools it read when the app was created or last refreshed (a field report: github.com/openai/openai-apps-sdk-examples/issues/23). After changing tools, refresh the app in ChatGPT (Settings → Apps → your app → Refresh); the server cannot make ChatGPT list again.';
+
 /** Requests that set a session up or look around; any other request means the session was used. */
 const SETUP_METHODS = new Set(['initialize', 'ping', 'server/discover', 'tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'logging/setLevel']);
 /** Calls in a row, each preceded by its own tools/list, before the re-list lint speaks. */
@@ -273,7 +282,9 @@ export class ConversationTracker {
     if (conv.listChangedAt !== undefined && !conv.listChangedReported && sure) {
       conv.listChangedReported = true;
       const name = typeof params?.name === 'string' ? `"${params.name}"` : 'a tool';
-      out.push({ code: 'tool-called-after-list-changed', severity: 'warning', path: joinPath(ctx.base, '$.params.name'), message: `The server announced notifications/tools/list_changed (frame #${conv.listChangedAt}) and the client called ${name} without listing tools again in this conversation: it may call a tool that is gone, or with its old schema. List tools after list_changed.` });
+      const what = `The server announced notifications/tools/list_changed (frame #${conv.listChangedAt}) and the client called ${name} without listing tools again in this conversation: it may call a tool that is gone, or with its old schema.`;
+      const fix = c.host === 'ChatGPT' ? CHATGPT_TOOL_LIST : 'List tools after list_changed.';
+      out.push({ code: 'tool-called-after-list-changed', severity: 'warning', path: joinPath(ctx.base, '$.params.name'), message: `${what} ${fix}` });
     }
     return out;
   }

@@ -28,7 +28,7 @@ import { lintFindings } from './lints.js';
 import { MrtrChains, type MrtrChainsState } from './mrtr-chains.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
-import { ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
+import { CHATGPT_TOOL_LIST, ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
 import { widgetFindings } from './widget-checks.js';
 
 /** The params of a custom notification that may hold the id of the request it answers. */
@@ -251,7 +251,8 @@ export class CaptureDeriver {
     if (this.conversations) out.push(...this.conversations.onClientMessage(ctx, ctx.exchangeId));
     out.push(...schemaFindings(ctx, this.validator), ...nameFindings(ctx), ...capabilityFindings(ctx), ...headerFindings(ctx), ...lintFindings(ctx));
     if (item.kind === 'request' && item.method === 'tools/call') {
-      out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params, this.conversations?.toolsSession(frame.sessionKey)));
+      const chatgpt = ctx.session?.clientLabel === 'ChatGPT';
+      out.push(...this.tools.checkCall(frame.sessionKey, ctx.base, item.params, this.conversations?.toolsSession(frame.sessionKey), chatgpt ? CHATGPT_TOOL_LIST : undefined));
     }
     if (item.kind === 'response' && ctx.request?.method === 'tools/list') {
       this.tools.onToolsList(frame.sessionKey, ctx.request.params, item.result);

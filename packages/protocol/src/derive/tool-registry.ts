@@ -86,7 +86,7 @@ export class ToolRegistry {
    * that opens a new session per call and lists in another) that of `conversationSession`, the
    * session of the same conversation that listed last.
    */
-  checkCall(sessionKey: string, base: string, params: JsonObject | undefined, conversationSession?: string): Finding[] {
+  checkCall(sessionKey: string, base: string, params: JsonObject | undefined, conversationSession?: string, staleListFix = 'list tools again after notifications/tools/list_changed.'): Finding[] {
     let s = this.used(sessionKey);
     let borrowed: string | undefined;
     if (!s?.tools && conversationSession !== undefined) {
@@ -99,10 +99,12 @@ export class ToolRegistry {
     }
     const name = params?.name;
     if (!s?.tools || typeof name !== 'string') return [];
-    const entry = s.tools.get(name);
+    // A host that spreads a chat over sessions may have listed in one this capture could not tie
+    // to the conversation: a tool any session's latest list holds is not a phantom.
+    const entry = s.tools.get(name) ?? this.listedElsewhere(name);
     if (!entry) {
       const where = borrowed === undefined ? "the server's latest tools/list" : `the latest tools/list of this conversation (session ${borrowed})`;
-      return [{ code: 'phantom-tool', severity: 'warning', path: joinPath(base, '$.params.name'), message: `The client called "${name}", which is not in ${where}. The client's cached tool list is stale (or the name is made up): list tools again after notifications/tools/list_changed.` }];
+      return [{ code: 'phantom-tool', severity: 'warning', path: joinPath(base, '$.params.name'), message: `The client called "${name}", which is not in ${where}. The client's cached tool list is stale (or the name is made up): ${staleListFix}` }];
     }
     if (!isJsonObject(entry.tool.inputSchema) || !this.validator) return [];
     entry.input ??= this.validator.compileToolSchema(entry.tool.inputSchema);
@@ -147,6 +149,13 @@ export class ToolRegistry {
       return [{ code: 'tool-schema-skipped', severity: 'info', path: base, message: `${tool}'s ${which} was not checked: ${compiled.detail}.` }];
     }
     return compiled.check(value).map((issue) => ({ code, severity: 'error' as const, path: base + issue.path, message: `${what}: ${base + issue.path} ${issue.message}` }));
+  }
+
+  /** The tool as the most recently used session whose latest list holds it described it. */
+  private listedElsewhere(name: string): ToolEntry | undefined {
+    let found: ToolEntry | undefined;
+    for (const s of this.sessions.values()) found = s.tools?.get(name) ?? found;
+    return found;
   }
 
   private ensure(sessionKey: string): SessionTools {

@@ -173,6 +173,7 @@ describe('tool lists across a conversation', () => {
     const phantom = w.diagnostics.filter((d) => d.code === 'phantom-tool');
     expect(phantom).toHaveLength(1);
     expect(phantom[0]!.message).toMatch(/"ghost".*latest tools\/list of this conversation \(session chat-1\)/);
+    expect(phantom[0]!.message).toContain('refresh the app in ChatGPT');
   });
 
   it('a call after tools/list_changed in another session of the conversation, without listing again, is reported once', () => {
@@ -181,6 +182,10 @@ describe('tool lists across a conversation', () => {
     const found = w.diagnostics.filter((d) => d.code === 'tool-called-after-list-changed');
     expect(found).toHaveLength(1);
     expect(found[0]!.message).toMatch(/frame #\d+.*"echo"/);
+    // ChatGPT's user cannot make it list again: say what ChatGPT does and what to do instead.
+    expect(found[0]!.message).toContain('ChatGPT does not re-list on list_changed');
+    expect(found[0]!.message).toContain('refresh the app in ChatGPT');
+    expect(found[0]!.message).not.toContain('List tools after list_changed');
     // Listing again clears it.
     const w2 = derive(numbered([...chatgptCall('chat-1', { hostId: 'X' }), changed, ...chatgptCall('chat-2', { hostId: 'X' })]));
     expect(w2.diagnostics.filter((d) => d.code === 'tool-called-after-list-changed')).toEqual([]);

@@ -197,3 +197,23 @@ describe('nearMiss', () => {
     for (const name of ['notifications/gift_suggestions', 'gifts/wrap', 'acme/search', 'x']) expect(nearMiss(name, specNames)).toBeUndefined();
   });
 });
+
+describe('phantom tools', () => {
+  it('a tool another session of the server listed is no phantom, and its arguments are checked against that listing', () => {
+    const d = new CaptureDeriver({ validator });
+    const a = frameMaker('a');
+    const b = frameMaker('b');
+    const init = (f: ReturnType<typeof frameMaker>, tools: object[]) => {
+      d.ingest(f('c2s', { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1' } } }));
+      d.ingest(f('s2c', { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 's', version: '1' } } }));
+      d.ingest(f('c2s', { jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+      d.ingest(f('s2c', { jsonrpc: '2.0', id: 1, result: { tools } }));
+    };
+    init(a, [{ name: 'echo', inputSchema: { type: 'object' } }]);
+    init(b, [{ name: 'echo', inputSchema: { type: 'object' } }, suggestGifts]);
+    const out = d.ingest(a('c2s', call(2, { name: 'suggest_gifts', arguments: { occasion: 5 } })));
+    expect(out.diagnostics.map((x) => x.code)).toEqual(['tool-arguments-invalid']);
+    const ghost = d.ingest(a('c2s', call(3, { name: 'ghost', arguments: {} })));
+    expect(ghost.diagnostics.map((x) => x.code)).toEqual(['phantom-tool']);
+  });
+});
