@@ -186,3 +186,4 @@ export type {
   Verdict,
   VolatileOptions,
 } from './cassette/index.js';
+export * from './audit/index.js';
