@@ -45,10 +45,11 @@ const protocolVersion: AuditCheck = {
     if (typeof asked === 'string' && typeof answered === 'string' && asked !== answered) findings.push({ verdict: 'warn', message: `the client asked for ${asked} and the server answered ${answered}`, evidence: { exchangeId: init.id, path: '$.result.protocolVersion' } });
     for (const p of context.profiles) {
       const spoken = p.protocolVersions?.value;
-      if (!spoken || typeof answered !== 'string' || spoken.includes(answered)) continue;
-      // Only a server that answered the revision it was asked for tells us what it supports.
-      if (asked !== answered) continue;
-      findings.push({ verdict: 'warn', message: `${p.name} sends ${spoken.join(' or ')} (${p.protocolVersions!.url}); this session ran ${answered}: check the server negotiates ${spoken[0]}`, evidence: { exchangeId: init.id, path: '$.result.protocolVersion' }, hosts: [p.id] });
+      if (!spoken || typeof answered !== 'string') continue;
+      // Revisions are dates: a server whose answer is older than what a host sends answers that host with it too.
+      const newer = spoken.filter((v) => v > answered);
+      if (newer.length === 0) continue;
+      findings.push({ verdict: 'warn', message: `${p.name} sends ${newer.join(' or ')} (${p.protocolVersions!.url}); this server answered ${answered}: check the host accepts it`, evidence: { exchangeId: init.id, path: '$.result.protocolVersion' }, hosts: [p.id] });
     }
     return outcome(findings, `negotiated ${String(answered)}`);
   },
