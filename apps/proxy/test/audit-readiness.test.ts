@@ -3,11 +3,12 @@
  * warns) on its defect, and the fixed server passes every check it has evidence for. Traffic goes
  * through a real tap into a real capture; the audit reads the capture as the dashboard does.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditReport } from '@mcpscope/protocol';
 import { auditCapture } from '../src/compose/audit-capture.js';
 import { startReadinessServer, useApp, type ReadinessDefect } from './support/readiness-server.js';
 import { startTestMcpscope } from './support/mcpscope.js';
+import { apiGet } from './support/api.js';
 
 async function auditOf(defects: ReadinessDefect[]): Promise<AuditReport> {
   const server = await startReadinessServer(defects);
@@ -91,4 +92,23 @@ describe('each defect is caught by its check, with evidence that links into the 
   }
 });
 
-afterAll(() => undefined);
+describe('GET /api/audit', () => {
+  it('audits the running capture as traffic arrives, a failing check linking to its exchange', async () => {
+    const server = await startReadinessServer(['annotations-missing']);
+    const tap = await startTestMcpscope({ target: server.url });
+    try {
+      const before = await apiGet<AuditReport>(tap, '/api/audit');
+      expect(before.checks.find((c) => c.id === 'tool-annotations-explicit')!.verdict).toBe('not-seen');
+      await useApp(tap.mcpUrl);
+      await tap.pipeline.whenWritten();
+      const after = await apiGet<AuditReport>(tap, '/api/audit');
+      const check = after.checks.find((c) => c.id === 'tool-annotations-explicit')!;
+      expect(check.verdict).toBe('fail');
+      const exchange = await apiGet<{ exchange: { method: string } }>(tap, `/api/exchanges/${check.findings[0]!.evidence!.exchangeId!}`);
+      expect(exchange.exchange.method).toBe('tools/list');
+    } finally {
+      await tap.close();
+      await server.close();
+    }
+  });
+});

@@ -3,26 +3,17 @@
  * reader, a JSONL or HAR export through the importer) or from a live server probed through an
  * in-process tap with an in-memory capture, then the checks.
  */
-import { evidenceFromFrames, requestedUrl, runAudit, type AuditEvidence, type AuditOptions, type AuditReport } from '@mcpscope/protocol';
+import { evidenceFromFrames, type AuditEvidence, type AuditReport } from '@mcpscope/protocol';
+import { auditEvidence as audit, type AuditRunOptions } from '../audit/audit-run.js';
 import { evidenceFromCapture } from '../audit/capture-evidence.js';
-import { auditSchemaCheck } from '../audit/schema-check.js';
 import { probeTarget } from '../audit/target-probe.js';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { isSqliteFile, readCaptureFile } from './capture-file.js';
 import { startMcpscope } from './start-mcpscope.js';
 
-export interface AuditRunOptions {
-  /** The connector URL hosts are given (widget origins derive from it). */
-  serverUrl?: string;
-  submitting: boolean;
-}
+export { auditCapture, type AuditRunOptions } from '../audit/audit-run.js';
 
 export type AuditRun = { ok: true; report: AuditReport; notes: string[] } | { ok: false; message: string };
-
-/** Audits the evidence a running capture holds (the dashboard's Readiness view). */
-export function auditCapture(reader: CaptureReader, options: AuditRunOptions): AuditReport {
-  return audit(evidenceFromCapture(reader), options);
-}
 
 export function auditFile(file: string, options: AuditRunOptions): AuditRun {
   let evidence: AuditEvidence;
@@ -62,20 +53,4 @@ export async function auditTarget(options: AuditTargetOptions): Promise<AuditRun
   } finally {
     await tap.close();
   }
-}
-
-function audit(evidence: AuditEvidence, options: AuditRunOptions): AuditReport {
-  const serverUrl = options.serverUrl ?? publicUrlOf(evidence);
-  const auditOptions: AuditOptions = { submitting: options.submitting, schemaCheck: auditSchemaCheck(), ...(serverUrl ? { serverUrl } : {}) };
-  return runAudit(evidence, auditOptions);
-}
-
-/** The https URL hosts reached the MCP endpoint at (a tunnel's), when the capture shows one. */
-function publicUrlOf(evidence: AuditEvidence): string | undefined {
-  for (const r of evidence.door) {
-    if (!r.mcp) continue;
-    const url = requestedUrl(r);
-    if (url?.startsWith('https://')) return url;
-  }
-  return undefined;
 }
