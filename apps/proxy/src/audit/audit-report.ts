@@ -58,8 +58,12 @@ export function auditJson(report: AuditReport, meta: AuditMeta): string {
   return `${JSON.stringify({ source: meta.source, ...report }, null, 2)}\n`;
 }
 
+/** Characters XML 1.0 forbids (C0 controls but tab, newline and carriage return). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
 function xml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[ch]!).replace(XML_FORBIDDEN, '');
 }
 
 export function auditJunit(report: AuditReport, meta: AuditMeta): string {

@@ -8,7 +8,6 @@ import type { AuditCheck, Finding } from '../audit-types.js';
 import { docs, fieldReport, notSeen, outcome, spec } from '../check-kit.js';
 import { authorizationServerDocuments, mcpUrlsReached, protectedResourceDocuments } from './door-documents.js';
 
-const NEEDS_DOOR = 'HTTP traffic through the tap (a host connecting over HTTP, or `mcpscope audit --target`)';
 const NEEDS_AS = 'the authorization-server metadata fetched through the tap (a host signing in, or `mcpscope audit --target` against an OAuth-protected server)';
 
 const challenge: AuditCheck = {
