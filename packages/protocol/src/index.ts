@@ -187,3 +187,4 @@ export type {
   Verdict,
   VolatileOptions,
 } from './cassette/index.js';
+export * from './audit/index.js';

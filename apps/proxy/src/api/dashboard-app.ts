@@ -18,6 +18,7 @@ import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
 import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { auditRoutes } from './routes/audit.js';
 import { requestRoutes } from './routes/requests.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
@@ -89,6 +90,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', frameRoutes(reads));
   api.route('/', exchangeRoutes(reads));
   api.route('/', requestRoutes(reads));
+  api.route('/', auditRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   if (services.widget) api.route('/', widgetRoutes(services.widget));

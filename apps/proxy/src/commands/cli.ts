@@ -36,6 +36,9 @@ async function main(): Promise<void> {
       process.on('SIGTERM', stop);
       return;
     }
+    case 'audit':
+      process.exit(await (await import('./audit.js')).runAudit(argv.slice(1), io));
+      break;
     case 'verify':
       process.exit(await (await import('./verify.js')).runVerify(argv.slice(1), io));
       break;
