@@ -10,7 +10,7 @@ import { describeFrame, describeParty, statusWords, time } from './evidence-word
 
 /** Captured text in running Markdown: one line, every character Markdown or HTML could act on escaped. */
 export function mdText(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#!|~&:@=]/g, (c) => `\\${c}`);
+  return text.replace(/[\r\n]+/g, ' ').replace(/[\\`*_{}[\]()<>#!|~&]/g, (c) => `\\${c}`);
 }
 
 /** A fenced block holding `text` as is. */

@@ -15,7 +15,7 @@ export function describeParty(party: EvidenceParty): string {
   const info = party.info ?? {};
   const name = [info.name, info.version].filter((v) => typeof v === 'string').join(' ');
   const title = typeof info.title === 'string' && info.title !== info.name ? ` (${info.title})` : '';
-  const parts = [name ? `${name}${title}` : '', party.label && party.label !== info.name ? `known as ${party.label}` : '', party.userAgent ? `User-Agent ${party.userAgent}` : ''].filter(Boolean);
+  const parts = [name ? `${name}${title}` : '', party.label && party.label !== info.name && party.label !== name ? `known as ${party.label}` : '', party.userAgent ? `User-Agent ${party.userAgent}` : ''].filter(Boolean);
   return parts.length > 0 ? parts.join(' · ') : 'unknown';
 }
 
