@@ -74,7 +74,7 @@ export function App({ token }: { token: string }) {
           ) : (
             <>
               <FilterBar compiled={compiled} />
-              <ConversationHeader />
+              <ConversationHeader api={api} />
               <CompareBar />
               <div className={`panes${detailOpen ? ' with-detail' : ''}`}>
                 <Timeline />

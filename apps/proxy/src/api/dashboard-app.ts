@@ -25,6 +25,8 @@ import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 import { captureRoutes, type CaptureRouteDeps } from './routes/capture.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
+import { evidenceRoutes } from './routes/evidence.js';
+import type { EvidenceDeps } from '../evidence/evidence-service.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -41,6 +43,8 @@ export interface DashboardServices {
   /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
   agentMcp?: (request: Request) => Promise<Response>;
   widget?: WidgetRouteDeps;
+  /** Evidence packs; without it, packs over `store` with no control replay. */
+  evidence?: EvidenceDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -95,6 +99,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   if (services.replay) api.route('/', replayRoutes(services.replay));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   api.route('/', exportRoutes(services.exports));
+  api.route('/', evidenceRoutes(services.evidence ?? { source: services.store }));
   api.route('/', otlpRoutes(services.otlp));
   api.route('/', captureRoutes(services.capture));
   api.all('*', apiNotFound);

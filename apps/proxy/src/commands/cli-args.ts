@@ -39,6 +39,8 @@ Usage:
   mcpscope mcp [--db FILE] [--dashboard URL]   the capture as an MCP server (stdio) for coding agents
   mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
   mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
+  mcpscope evidence FILE --exchange ID | --conversation KEY [--format md|html] [--out PATH] [--unredacted]
+                               one redacted file for a bug report: verdict, frames with SHA-256, timings
 
 With neither --target nor --stdio, mcpscope starts its embedded demo MCP server.
 

@@ -15,6 +15,9 @@ async function main(): Promise<void> {
     case 'export':
       process.exit(await (await import('./export.js')).runExport(argv.slice(1), io));
       break;
+    case 'evidence':
+      process.exit(await (await import('./evidence.js')).runEvidence(argv.slice(1), io));
+      break;
     case 'open': {
       const opened = await (await import('./open.js')).runOpen(argv.slice(1), process.env, io);
       if (typeof opened === 'number') process.exit(opened);

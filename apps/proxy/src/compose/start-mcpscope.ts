@@ -26,6 +26,7 @@ import { followingRedirects } from '../upstream/follow-redirects.js';
 import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
 import { sampleCall } from '../demo/sample-call.js';
 import { createReplay } from '../replay/index.js';
+import { evidenceReplay } from './evidence-replay.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
 import { shownUrl } from '../redaction/redact-url.js';
@@ -195,6 +196,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       hub,
       exports: { source: store, startImport: () => pipeline.startImport() },
       replay: { service: replay.service, tapOrigin: tapUrl },
+      evidence: { source: store, controlReplay: evidenceReplay(replay.service) },
       ...(otlp ? { otlp } : {}),
       capture: {
         status: captureFeed.status,

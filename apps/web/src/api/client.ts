@@ -8,6 +8,9 @@ export type ExchangeDetailView = ExchangeDetail;
 export const WS_PROTOCOL = 'mcpscope';
 const WS_TOKEN_PREFIX = 'mcpscope.token.';
 
+/** Which evidence pack to write: one exchange's or one conversation's, as Markdown or HTML. */
+export type EvidenceQuery = ({ exchange: string } | { conversation: string }) & { format: 'md' | 'html'; replay?: boolean };
+
 export class ApiError extends Error {
   constructor(readonly status: number, readonly code: string, message: string) {
     super(message);
@@ -114,6 +117,24 @@ export class ApiClient {
   /** Sends one sample tools/call through the tap to the demo server (demo mode only). */
   sampleCall(): Promise<{ ok: true }> {
     return this.request('/api/demo/sample-call', { method: 'POST', body: '{}' });
+  }
+
+  /**
+   * The evidence pack of an exchange or a conversation (GET /api/evidence), as the file the
+   * server names; with `replay`, the server first sends the failed call again to the live server.
+   */
+  async evidence(pack: EvidenceQuery): Promise<{ name: string; blob: Blob }> {
+    const q = new URLSearchParams({ format: pack.format });
+    if ('exchange' in pack) q.set('exchange', pack.exchange);
+    else q.set('conversation', pack.conversation);
+    if (pack.replay) q.set('replay', '1');
+    const res = await this.raw(`/api/evidence?${q.toString()}`);
+    if (!res.ok) {
+      const body = (await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null;
+      throw new ApiError(res.status, body?.error?.code ?? 'http_error', body?.error?.message ?? `${res.status} ${res.statusText}`);
+    }
+    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `mcpscope-evidence.${pack.format}`;
+    return { name, blob: await res.blob() };
   }
 
   /** A frame's whole body (detail bodies are cut at DETAIL_RAW_LIMIT). */

@@ -5,6 +5,9 @@
  * every exchange of the conversation, with a thin line where a new session begins.
  */
 import type { ConversationSummary } from '@mcpscope/protocol';
+import type { ApiClient } from '../api/client.js';
+import { EvidenceButton } from '../export/index.js';
+import { useReadOnly } from '../store/read-only.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
@@ -13,7 +16,8 @@ import './conversations.css';
 
 const time = (ts: number) => new Date(ts).toLocaleTimeString();
 
-function Header({ c }: { c: ConversationSummary }) {
+function Header({ api, c }: { api: ApiClient; c: ConversationSummary }) {
+  const readOnly = useReadOnly((s) => s.file !== undefined);
   const guess = weakestEvidence(c) === 'client-time';
   const hints = Object.entries(c.hints);
   return (
@@ -30,6 +34,7 @@ function Header({ c }: { c: ConversationSummary }) {
         <span className="muted">
           {exchangeCount(c)} exchanges · {errorCount(c)} failed
         </span>
+        <EvidenceButton api={api} target={{ conversation: c.key }} {...(readOnly ? { noReplay: 'No live server: this dashboard shows a file.' } : {})} />
         <button type="button" className="small" onClick={() => useUi.getState().setFilter(withConversation(useUi.getState().filter, undefined))}>
           All conversations
         </button>
@@ -62,10 +67,10 @@ function Header({ c }: { c: ConversationSummary }) {
   );
 }
 
-export function ConversationHeader() {
+export function ConversationHeader({ api }: { api: ApiClient }) {
   const key = useUi((s) => chosenConversation(s.filter));
   const conversation = useLive((s) => (key ? s.conversations.get(key) : undefined));
   if (!key) return null;
   if (!conversation) return <section className="conv-header muted" data-testid="conversation-header">No conversation {key} in this capture.</section>;
-  return <Header c={conversation} />;
+  return <Header api={api} c={conversation} />;
 }

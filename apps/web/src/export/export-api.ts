@@ -4,6 +4,7 @@
  */
 import type { ExportPreview, ImportReport, ImportResponse } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
+import { saveFile } from './save-file.js';
 
 export type ExportFormat = 'jsonl' | 'har';
 
@@ -41,18 +42,7 @@ export async function downloadExport(api: ApiClient, params: ExportParams): Prom
   const res = await api.raw(`/api/export?${exportQuery(params)}`);
   if (!res.ok) throw await errorOf(res);
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `mcpscope.${params.format}`;
-  const url = URL.createObjectURL(await res.blob());
-  try {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
-  } finally {
-    // The click has started the download; the URL may go once the event loop moves on.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
+  saveFile(await res.blob(), name);
   return name;
 }
 

@@ -2,3 +2,5 @@
 export { ExportMenu } from './ExportMenu.js';
 export type { ExportMenuProps } from './ExportMenu.js';
 export { CopyAsCurl } from './CopyAsCurl.js';
+export { EvidenceButton } from './EvidenceButton.js';
+export type { EvidenceButtonProps } from './EvidenceButton.js';
