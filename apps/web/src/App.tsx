@@ -32,6 +32,7 @@ import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
 import { startCaptureSync } from './capture/capture-state.js';
 import { orderKey } from './store/exchange-index.js';
+import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -105,6 +106,7 @@ export function App({ token }: { token: string }) {
       </header>
       <ConnectionBanner />
       <CaptureBanner api={api} />
+      {readOnly === undefined && <RefusedHostBanner api={api} />}
       <div className="layout">
         <ConversationsSidebar />
         <main className="main">

@@ -55,6 +55,7 @@ export type {
   CurlRequest,
   CurlResponse,
   DashboardInfo,
+  TapHostsResponse,
   ExportPreview,
   ImportFormat,
   ImportProblem,

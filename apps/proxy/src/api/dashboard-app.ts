@@ -24,6 +24,7 @@ import { otlpRoutes, type OtlpRouteDeps } from './routes/otlp.js';
 import { captureRoutes, type CaptureRouteDeps } from './routes/capture.js';
 import { conversationRoutes } from './routes/conversations.js';
 import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
+import { tapHostRoutes, type TapHostsRouteDeps } from './routes/tap-hosts.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -40,6 +41,8 @@ export interface DashboardServices {
   /** The capture as an MCP server for coding agents (Streamable HTTP), served at `/mcp`. */
   agentMcp?: (request: Request) => Promise<Response>;
   widget?: WidgetRouteDeps;
+  /** Host names the tap accepts for this run; absent where there is no tap (`mcpscope open`). */
+  tapHosts?: TapHostsRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -92,6 +95,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
+  if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));
   api.route('/', exportRoutes(services.exports));
   api.route('/', otlpRoutes(services.otlp));
   api.route('/', captureRoutes(services.capture));

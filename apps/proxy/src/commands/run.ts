@@ -21,7 +21,7 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
   }
   // Loaded only now: `--help` and `--version` answer without the tap, the store and the SDKs.
   const { startMcpscope } = await import('../compose/start-mcpscope.js');
-  const app = await startMcpscope(options);
+  const app = await startMcpscope({ ...options, notice: (line) => void io.stderr.write(`${line}\n`) });
   io.stdout.write(banner(app, options));
   if (options.readyJson) io.stdout.write(`${JSON.stringify(readyLine(app))}\n`);
   if (options.open) openBrowser(app.dashboardLoginUrl);

@@ -78,8 +78,12 @@ console.log(await client.listTools());`}
       <Snippet text={`cloudflared tunnel --url http://127.0.0.1:${tapPort}\n# or: ngrok http ${tapPort}`} />
       <p>
         In ChatGPT: Settings → Apps &amp; Connectors → Advanced → Developer mode, then <em>Create</em> a connector with
-        <code> https://&lt;your-tunnel&gt;{path}</code>. In Claude.ai: Settings → Connectors → Add custom connector. Restart mcpscope with
-        <code> --public-url https://&lt;your-tunnel&gt;</code> if the server uses OAuth, so its discovery URLs point back through the tap.
+        <code> https://&lt;your-tunnel&gt;{path}</code>. In Claude.ai: Settings → Connectors → Add custom connector.
+      </p>
+      <p data-testid="public-url-advice">
+        Start mcpscope with <code>--public-url https://&lt;your-tunnel&gt;</code> (or let <code>--tunnel cloudflared</code> start the tunnel and set
+        it): the tap refuses requests for any Host it does not know, and a tunnel delivers its own name; the same URL points the server’s OAuth
+        discovery back through the tap. Forgot it? The refused Host shows above with a button that accepts it for this run.
       </p>
       <p className="muted">The dashboard itself stays on 127.0.0.1 behind its token; only the tap is exposed.</p>
     </section>
