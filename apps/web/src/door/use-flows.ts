@@ -13,8 +13,8 @@ const REBUILD_MS = 300;
 
 function build(): ConnectionFlow[] {
   const { index, sessions } = useLive.getState();
-  const { records, publicOrigin } = useDoor.getState();
-  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}) };
+  const { records, publicOrigin, mcpPath } = useDoor.getState();
+  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}), ...(mcpPath ? { mcpPath } : {}) };
   return buildConnectionFlows([...records.values()], facts).reverse();
 }
 

@@ -10,8 +10,8 @@ import { useUi } from '../store/ui-store.js';
 
 export function openStoryOf(requestId: number): void {
   const { index, sessions } = useLive.getState();
-  const { records, publicOrigin } = useDoor.getState();
-  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}) };
+  const { records, publicOrigin, mcpPath } = useDoor.getState();
+  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}), ...(mcpPath ? { mcpPath } : {}) };
   const flow = buildConnectionFlows([...records.values()], facts).find((f) => f.steps.some((s) => s.records.includes(requestId)));
   useUi.getState().setMode('connections');
   // A record no story holds yet (not loaded): every request, that one open.
