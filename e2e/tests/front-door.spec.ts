@@ -49,6 +49,11 @@ test.describe('a tunnel Host refused for want of --public-url', () => {
     await expect(banner.getByTestId('refused-host-fix')).toHaveText(`--public-url https://${TUNNEL}`);
     await expect(page.getByTestId('public-url-advice')).toContainText('refuses requests for any Host it does not know');
     await expect.poll(() => app.output()).toContain(`restart with --public-url https://${TUNNEL}`);
+    // The first-run page's live checklist: the tunnel got here, its Host did not get in.
+    const item = (key: string) => page.locator(`[data-testid="checklist-item"][data-key="${key}"]`);
+    await expect(item('tunnel')).toHaveAttribute('data-state', 'done');
+    await expect(item('host')).toHaveAttribute('data-state', 'failed');
+    await expect(item('host')).toContainText(`--public-url https://${TUNNEL}`);
 
     const accept = banner.getByTestId('accept-host');
     await expect(accept).toHaveText(`Accept ${TUNNEL} for this run (from 127.0.0.1)`);
@@ -58,6 +63,11 @@ test.describe('a tunnel Host refused for want of --public-url', () => {
     // ChatGPT tries again: the tap takes the Host now, and the call shows in the timeline.
     expect(await chatgptThroughTunnel(app.mcpUrl)).toBe(200);
     await expect(row(page, 'initialize', 'ok')).toHaveCount(1);
+    // Connected through the tunnel, no call yet: the checklist stays above the timeline.
+    await expect(page.getByTestId('checklist-bar')).toBeVisible();
+    await expect(item('host')).toHaveAttribute('data-state', 'done');
+    await expect(item('initialize')).toHaveAttribute('data-state', 'done');
+    await expect(item('first-call')).toHaveAttribute('data-state', 'waiting');
   });
 });
 

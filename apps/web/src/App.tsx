@@ -33,6 +33,7 @@ import { CaptureControls } from './capture/CaptureControls.js';
 import { startCaptureSync } from './capture/capture-state.js';
 import { orderKey } from './store/exchange-index.js';
 import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
+import { ConnectionChecklist } from './front-door/ConnectionChecklist.js';
 
 function ModeSwitch() {
   const mode = useUi((s) => s.mode);
@@ -118,6 +119,7 @@ export function App({ token }: { token: string }) {
             <FirstRun api={api} />
           ) : (
             <>
+              {readOnly === undefined && <ConnectionChecklist untilConnected />}
               <FilterBar compiled={compiled} />
               <ConversationHeader />
               <CompareBar />

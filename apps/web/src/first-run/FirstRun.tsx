@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { DashboardInfo } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { CopyButton } from '../detail/CopyButton.js';
+import { ConnectionChecklist } from '../front-door/ConnectionChecklist.js';
 
 function Snippet({ text }: { text: string }) {
   return (
@@ -61,6 +62,9 @@ export function FirstRun({ api }: { api: ApiClient }) {
           {sample !== 'idle' && sample !== 'sending' && sample !== 'sent' && <span className="error-text"> {sample}</span>}
         </div>
       )}
+      <h2>Connection checklist</h2>
+      <p className="muted">The host that is connecting, step by step, as it happens.</p>
+      <ConnectionChecklist />
       <h2>2. Point a client at it</h2>
       <h3>MCP SDK (TypeScript)</h3>
       <Snippet
