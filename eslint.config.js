@@ -50,7 +50,7 @@ function proxyLayerRules() {
 const WEB_LAYERS = [
   ['app'],
   ['timeline', 'detail', 'door', 'frames', 'conversations', 'first-run'],
-  ['capture', 'compare', 'rerun', 'export', 'filter', 'sessions', 'widget'],
+  ['capture', 'compare', 'rerun', 'export', 'filter', 'sessions', 'widget', 'front-door'],
   ['replay'],
   ['ui'],
   ['store'],

@@ -29,6 +29,8 @@ import { ConnectionsView } from './door/ConnectionsView.js';
 import { RerunHost } from './rerun/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
+import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
+import { ConnectionChecklist } from './front-door/ConnectionChecklist.js';
 
 export function App({ token }: { token: string }) {
   const api = useMemo(() => new ApiClient(token), [token]);
@@ -62,6 +64,7 @@ export function App({ token }: { token: string }) {
       </header>
       <ConnectionBanner />
       <CaptureBanner api={api} />
+      {readOnly === undefined && <RefusedHostBanner api={api} />}
       <div className="layout">
         <ConversationsSidebar />
         <main className="main">
@@ -73,6 +76,7 @@ export function App({ token }: { token: string }) {
             <FirstRun api={api} />
           ) : (
             <>
+              {readOnly === undefined && <ConnectionChecklist untilConnected />}
               <FilterBar compiled={compiled} />
               <ConversationHeader api={api} />
               <CompareBar />

@@ -33,6 +33,7 @@ export { ExchangeTracker } from './pairing/exchange-tracker.js';
 export { SERVER_TO_CLIENT_REQUESTS, callsBehind, isServerToClientRequest, isToolCall, openAt, requestsDuring } from './pairing/causality.js';
 export type { CallSpan, CausalBasis, CausalLink, ServerRequestSpan } from './pairing/causality.js';
 export { TRANSPORT_EVENTS, isTransportEvent, parseTransportFrame, transportFrameText } from './model/transport-frame.js';
+export { authorizationMessage, isAuthorizationAnswer } from './model/authorization-answer.js';
 export { followedRedirects, markRedirectedNotifications } from './pairing/followed-redirects.js';
 export type { TransportEvent } from './model/transport-frame.js';
 export { SessionTracker, clientLabel } from './session/session-tracker.js';
@@ -56,6 +57,7 @@ export type {
   CurlRequest,
   CurlResponse,
   DashboardInfo,
+  TapHostsResponse,
   ExportPreview,
   ImportFormat,
   ImportProblem,

@@ -27,6 +27,7 @@ import { conversationRoutes } from './routes/conversations.js';
 import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 import { evidenceRoutes } from './routes/evidence.js';
 import type { EvidenceDeps } from '../evidence/evidence-service.js';
+import { tapHostRoutes, type TapHostsRouteDeps } from './routes/tap-hosts.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -45,6 +46,8 @@ export interface DashboardServices {
   widget?: WidgetRouteDeps;
   /** Evidence packs; without it, packs over `store` with no control replay. */
   evidence?: EvidenceDeps;
+  /** Host names the tap accepts for this run; absent where there is no tap (`mcpscope open`). */
+  tapHosts?: TapHostsRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -98,6 +101,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
+  if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));
   api.route('/', exportRoutes(services.exports));
   api.route('/', evidenceRoutes(services.evidence ?? { source: services.store }));
   api.route('/', otlpRoutes(services.otlp));

@@ -8,6 +8,7 @@ import { isWildcardAddress } from '../core/addresses.js';
 import type { McpscopeOptions } from '../compose/options.js';
 import { resolveOtlpConfig } from '../otlp/otlp-config.js';
 import { normaliseOrigin } from '../tap/http/tap-guard.js';
+import { TUNNEL_KINDS, type TunnelKind } from '../compose/tunnel.js';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -26,6 +27,8 @@ export interface CliOptions extends McpscopeOptions {
   dangerouslyExposeDashboard: boolean;
   allowHosts: string[];
   allowOrigins: string[];
+  /** Start this tunnel program to the tap and use its URL as the public URL. */
+  tunnel?: TunnelKind;
 }
 
 export const USAGE = `mcpscope — see every MCP frame between a client and a server
@@ -59,6 +62,7 @@ Options:
   --token T           dashboard token (default: kept in <db>.token, owner-only, so restarts keep
                       open tabs working; or MCPSCOPE_TOKEN)
   --public-url URL    the tunnel URL clients reach the tap by (rewrites OAuth metadata)
+  --tunnel PROGRAM    cloudflared or ngrok: start that tunnel to the tap and use its URL as --public-url
   --allow-host HOST   another Host the tap accepts (repeatable)
   --allow-origin URL  a web page origin that may use the tap from a browser, e.g. http://localhost:6274
                       (repeatable; by default only the tap's own origin, never "null")
@@ -98,6 +102,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'max-bytes': { type: 'string' },
         token: { type: 'string' },
         'public-url': { type: 'string' },
+        tunnel: { type: 'string' },
         'allow-host': { type: 'string', multiple: true },
         'allow-origin': { type: 'string', multiple: true },
         otlp: { type: 'string' },
@@ -137,6 +142,10 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
       throw new UsageError(`--public-url must be a URL (got "${values['public-url']}")`);
     }
   }
+  if (values.tunnel !== undefined) {
+    if (!TUNNEL_KINDS.includes(values.tunnel as TunnelKind)) throw new UsageError(`--tunnel must be ${TUNNEL_KINDS.join(' or ')} (got "${values.tunnel}")`);
+    if (values['public-url']) throw new UsageError('give --tunnel or --public-url, not both: --tunnel sets the public URL from the tunnel it starts');
+  }
   const uiHost = values['ui-host'] ?? '127.0.0.1';
   const dangerous = values['dangerously-expose-dashboard'] ?? false;
   if (isWildcardAddress(uiHost) && !dangerous) {
@@ -168,6 +177,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (otlp.config) options.otlp = otlp.config;
   if (values['allow-agent-replay']) options.allowAgentReplay = true;
   if (values['public-url']) options.publicUrl = values['public-url'];
+  if (values.tunnel !== undefined) options.tunnel = values.tunnel as TunnelKind;
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
   return options;
 }

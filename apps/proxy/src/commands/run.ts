@@ -3,6 +3,7 @@
  * server), prints the banner, opens the browser, and stops cleanly on Ctrl-C or SIGTERM.
  */
 import type { Mcpscope } from '../compose/start-mcpscope.js';
+import { freeTapPort, startTunnel, type Tunnel } from '../compose/tunnel.js';
 import { VERSION } from '../core/version.js';
 import { parseCli, USAGE, type CliOptions } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
@@ -21,8 +22,17 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
   }
   // Loaded only now: `--help` and `--version` answer without the tap, the store and the SDKs.
   const { startMcpscope } = await import('../compose/start-mcpscope.js');
-  const app = await startMcpscope(options);
+  // A tunnel first: its URL is the public URL the tap starts with (the guard takes its Host).
+  const tunnel = options.tunnel ? await startTunnelFor(options) : undefined;
+  let app: Mcpscope;
+  try {
+    app = await startMcpscope({ ...options, ...(tunnel ? { publicUrl: tunnel.url } : {}), notice: (line) => void io.stderr.write(`${line}\n`) });
+  } catch (err) {
+    await tunnel?.close();
+    throw err;
+  }
   io.stdout.write(banner(app, options));
+  if (tunnel && app.publicMcpUrl) io.stdout.write(tunnelNotice(tunnel, app.publicMcpUrl));
   if (options.readyJson) io.stdout.write(`${JSON.stringify(readyLine(app))}\n`);
   if (options.open) openBrowser(app.dashboardLoginUrl);
   let stopping = false;
@@ -30,10 +40,29 @@ export async function runMcpscope(argv: string[], env: Record<string, string | u
     if (stopping) process.exit(130);
     stopping = true;
     await app.close();
+    await tunnel?.close();
     process.exit(0);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** The tunnel to the tap's port (a free one when the port is 0: the tunnel needs it before the tap listens). */
+async function startTunnelFor(options: CliOptions): Promise<Tunnel> {
+  if (options.port === 0) options.port = await freeTapPort(options.host);
+  return startTunnel(options.tunnel!, options.port);
+}
+
+/** The exact URL to paste into a connector: the tunnel's origin with the server's MCP path. */
+function tunnelNotice(tunnel: Tunnel, publicMcpUrl: string): string {
+  return [
+    `  Tunnel: ${tunnel.kind} (pid ${tunnel.child.pid}) → ${tunnel.url}; it stops with mcpscope.`,
+    `  Paste into ChatGPT (Settings → Apps & Connectors → Create) or Claude.ai (Connectors):`,
+    '',
+    `      ${publicMcpUrl}`,
+    '',
+    '',
+  ].join('\n');
 }
 
 /**

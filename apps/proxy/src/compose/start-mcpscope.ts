@@ -18,6 +18,8 @@ import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/address
 import { LiveHub, type CaptureFeed, type LiveHubOptions } from '../hub/live-hub.js';
 import { createTapHandler } from '../tap/tap-handler.js';
 import { createGuard } from '../tap/http/tap-guard.js';
+import { AcceptedHosts } from '../tap/http/accepted-hosts.js';
+import { refusedHostNotices } from './refused-host-notice.js';
 import { LegacyEndpoints } from '../tap/http/legacy-sse.js';
 import { publicBaseOf } from '../tap/http/public-origin.js';
 import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
@@ -86,6 +88,8 @@ export type StartOptions = McpscopeOptions & {
    * small one to show what happens past it without moving hundreds of megabytes.
    */
   maxBodyBytes?: number;
+  /** Where one-line notices for the person at the terminal go (a newly refused Host); the command writes them to stderr. */
+  notice?: (line: string) => void;
 };
 
 export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscope> {
@@ -138,11 +142,15 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // Spans from the pipeline's batches, read back through the store: the tap never waits on them.
   const otlp = options.otlp ? startLiveOtlp(options.otlp, { onBatch: (listener) => pipeline.onBatch(listener), source: store }) : undefined;
   const host = options.host ?? '127.0.0.1';
+  // Hosts the user accepts for the run from the dashboard (never by themselves).
+  const acceptedHosts = new AcceptedHosts();
   const guard = createGuard({
     loopbackOnly: isLoopbackAddress(host),
     allowHosts: [...(options.allowHosts ?? []), ...(options.publicUrl ? [new URL(options.publicUrl).host] : [])],
     allowOrigins: options.allowOrigins ?? [],
+    acceptedHosts,
   });
+  const noticeRefusal = options.notice ? refusedHostNotices(options.notice) : undefined;
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   // A replay follows the server's redirects as the MCP SDK's client does (follow-redirects.ts); the tap never does.
   const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: followingRedirects(request), now });
@@ -150,7 +158,11 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
     guard,
-    ...(door ? { watch: (req, res) => door.watch(req, res), refused: (req, reason) => door.refused(req, reason) } : {}),
+    ...(door ? { watch: (req, res) => door.watch(req, res) } : {}),
+    refused: (req, refusal) => {
+      door?.refused(req, refusal);
+      noticeRefusal?.(req, refusal);
+    },
     ...(stdio
       ? { stdio: { mcpPath, handle: (req, res, cors) => stdio!.bridge.handle(req, res, cors) } }
       : {
@@ -197,6 +209,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       exports: { source: store, startImport: () => pipeline.startImport() },
       replay: { service: replay.service, tapOrigin: tapUrl },
       evidence: { source: store, controlReplay: evidenceReplay(replay.service) },
+      tapHosts: { list: () => acceptedHosts.list(), accept: (h) => acceptedHosts.accept(h) },
       ...(otlp ? { otlp } : {}),
       capture: {
         status: captureFeed.status,

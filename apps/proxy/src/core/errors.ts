@@ -69,6 +69,8 @@ const STATUS = {
   no_upstream: 409,
   /** Widget preview: the upstream could not be reached, or failed, for a widget's side request. */
   widget_upstream_failed: 502,
+  /** `--tunnel`: the tunnel program is not installed, exited, or printed no public URL in time. */
+  tunnel_failed: 502,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof STATUS;

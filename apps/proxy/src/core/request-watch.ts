@@ -23,8 +23,14 @@ export interface RequestWatch {
 /** Called once per request the guard lets in, as it arrives, before anything is answered. */
 export type WatchRequest = (req: IncomingMessage, res: ServerResponse) => RequestWatch;
 
-/** Called instead for a request the Host/Origin guard refused (the tap answers 403 with `reason`). */
-export type RefusedRequest = (req: IncomingMessage, reason: string) => void;
+/** Why the guard refused a request: its reason, and the Host when the Host was the cause. */
+export interface Refusal {
+  reason: string;
+  refusedHost?: { host: string; fix: string };
+}
+
+/** Called instead for a request the Host/Origin guard refused (the tap answers 403 with the reason). */
+export type RefusedRequest = (req: IncomingMessage, refusal: Refusal) => void;
 
 const nothing = () => {};
 

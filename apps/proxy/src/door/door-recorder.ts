@@ -13,7 +13,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
-import type { RequestWatch } from '../core/request-watch.js';
+import type { Refusal, RequestWatch } from '../core/request-watch.js';
 import { isMcpEndpoint } from '../core/mcp-endpoint.js';
 import { capturedHeaders } from '../upstream/captured-headers.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
@@ -56,11 +56,11 @@ export class DoorRecorder {
    * A request the tap's Host/Origin guard refused (the tap answers 403): counted and sampled on
    * one record per Host and Origin pair (refusal-tally.ts), never recorded whole one by one.
    */
-  refused(req: IncomingMessage, reason: string): void {
+  refused(req: IncomingMessage, refusal: Refusal): void {
     const ts = this.deps.now();
     const path = redactUrlSecrets(req.url ?? '/');
     const request = { host: req.headers.host, origin: req.headers.origin, ts, method: req.method ?? 'GET', path, address: req.socket.remoteAddress ?? 'unknown' };
-    this.refusals.refused(request, reason, () => this.newRecord(req, ts, path));
+    this.refusals.refused(request, refusal, () => this.newRecord(req, ts, path));
   }
 
   /** A new record of a request as it arrives: its answer 'upstream' and under way until told otherwise. */

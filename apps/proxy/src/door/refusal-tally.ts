@@ -11,6 +11,7 @@
  * by the number of pairs, whatever their count, and the count stays exact.
  */
 import { DOOR_REFUSAL_PATH_CHARS, DOOR_REFUSAL_SAMPLES, type DoorRecord, type DoorRefusalSample } from '@mcpscope/protocol';
+import type { Refusal } from '../core/request-watch.js';
 import type { DoorSink } from './door-watch.js';
 
 /** Host and Origin pairs that get a record each; refusals of more pairs share one record. */
@@ -38,7 +39,8 @@ export class RefusalTally {
    * Counts a refused request; `record` makes the door record a new pair starts with (called only
    * then, so a refusal of a known pair copies no headers).
    */
-  refused(request: RefusedRequest, reason: string, record: () => DoorRecord): void {
+  refused(request: RefusedRequest, refusal: Refusal, record: () => DoorRecord): void {
+    const { reason } = refusal;
     const key = `${(request.host ?? '').slice(0, KEY_PART_CHARS)}\n${request.origin === undefined ? '' : `=${request.origin.slice(0, KEY_PART_CHARS)}`}`;
     const known = this.byPair.get(key) ?? (this.byPair.size >= REFUSAL_PAIRS_LIMIT ? this.overflow : undefined);
     if (known) {
@@ -58,6 +60,7 @@ export class RefusalTally {
     first.refusals = { count: 1, lastTs: request.ts, samples: [sampleOf(request)] };
     if (this.byPair.size < REFUSAL_PAIRS_LIMIT) {
       if (request.origin !== undefined) first.refusals.origin = request.origin;
+      if (refusal.refusedHost) first.refusals.refusedHost = { host: refusal.refusedHost.host, fix: refusal.refusedHost.fix };
       first.note = reason;
       this.byPair.set(key, first);
     } else {

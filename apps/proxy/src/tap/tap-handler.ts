@@ -26,7 +26,7 @@ export function createTapHandler(routes: TapRoutes): TapHandler {
   return (req, res) => {
     const verdict = routes.guard(req.headers.host, req.headers.origin);
     if (!verdict.ok) {
-      routes.refused?.(req, verdict.reason);
+      routes.refused?.(req, verdict.refusedHost ? { reason: verdict.reason, refusedHost: verdict.refusedHost } : { reason: verdict.reason });
       return refuse(res, verdict.reason);
     }
     const watch = routes.watch ? routes.watch(req, res) : UNWATCHED;

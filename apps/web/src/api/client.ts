@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage } from '@mcpscope/protocol';
+import type { CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -89,6 +89,16 @@ export class ApiClient {
 
   info(): Promise<DashboardInfo> {
     return this.request('/api/info');
+  }
+
+  /** Host names the tap accepts for this run, accepted from the dashboard. */
+  tapHosts(): Promise<TapHostsResponse> {
+    return this.request('/api/tap/hosts');
+  }
+
+  /** Accepts a refused Host for this run (the user's click; never called by itself). */
+  acceptTapHost(host: string): Promise<TapHostsResponse> {
+    return this.request('/api/tap/hosts', { method: 'POST', body: JSON.stringify({ host }) });
   }
 
   /** The live OTLP export (`--otlp`); `{ enabled: false }` without it. */

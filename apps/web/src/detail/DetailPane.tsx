@@ -21,6 +21,7 @@ import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
 import { wholeExchange } from '../api/whole-exchange.js';
 import { CausalLinks } from './CausalLinks.js';
+import { AuthorizationNotice } from '../front-door/AuthorizationNotice.js';
 
 // The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
 const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
@@ -154,6 +155,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
           </>
         )}
       </dl>
+      <AuthorizationNotice ex={ex} frames={detail.frames} />
       <Diagnostics diagnostics={detail.diagnostics} count={ex.diagnostics} />
       {ex.method === 'tools/call' && ex.target && <ToolSchemaCheck api={api} ex={ex} frames={detail.frames} />}
       <h4>Frames ({detail.frames.length})</h4>

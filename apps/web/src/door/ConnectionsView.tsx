@@ -13,7 +13,7 @@ import { RecordDetail } from './RecordDetail.js';
 import { RequestTable } from './RequestTable.js';
 import { buildDoorFilter } from './door-filter.js';
 import { useDoor } from '../store/door-store.js';
-import { useFlows } from './use-flows.js';
+import { useFlows } from '../store/use-flows.js';
 import './door.css';
 
 export function ConnectionsView() {

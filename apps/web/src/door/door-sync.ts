@@ -52,7 +52,7 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
   attempt();
   void api
     .info?.()
-    .then((info) => info.publicOrigin && store.setState({ publicOrigin: info.publicOrigin }))
+    .then((info) => store.setState({ mcpPath: new URL(info.mcpUrl).pathname, ...(info.publicOrigin ? { publicOrigin: info.publicOrigin } : {}) }))
     .catch(() => {});
 
   return {

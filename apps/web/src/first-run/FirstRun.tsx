@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import type { DashboardInfo } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { CopyButton } from '../ui/CopyButton.js';
+import { ConnectionChecklist } from '../front-door/ConnectionChecklist.js';
 
 function Snippet({ text }: { text: string }) {
   return (
@@ -61,6 +62,9 @@ export function FirstRun({ api }: { api: ApiClient }) {
           {sample !== 'idle' && sample !== 'sending' && sample !== 'sent' && <span className="error-text"> {sample}</span>}
         </div>
       )}
+      <h2>Connection checklist</h2>
+      <p className="muted">The host that is connecting, step by step, as it happens.</p>
+      <ConnectionChecklist />
       <h2>2. Point a client at it</h2>
       <h3>MCP SDK (TypeScript)</h3>
       <Snippet
@@ -78,8 +82,12 @@ console.log(await client.listTools());`}
       <Snippet text={`cloudflared tunnel --url http://127.0.0.1:${tapPort}\n# or: ngrok http ${tapPort}`} />
       <p>
         In ChatGPT: Settings → Apps &amp; Connectors → Advanced → Developer mode, then <em>Create</em> a connector with
-        <code> https://&lt;your-tunnel&gt;{path}</code>. In Claude.ai: Settings → Connectors → Add custom connector. Restart mcpscope with
-        <code> --public-url https://&lt;your-tunnel&gt;</code> if the server uses OAuth, so its discovery URLs point back through the tap.
+        <code> https://&lt;your-tunnel&gt;{path}</code>. In Claude.ai: Settings → Connectors → Add custom connector.
+      </p>
+      <p data-testid="public-url-advice">
+        Start mcpscope with <code>--public-url https://&lt;your-tunnel&gt;</code> (or let <code>--tunnel cloudflared</code> start the tunnel and set
+        it): the tap refuses requests for any Host it does not know, and a tunnel delivers its own name; the same URL points the server’s OAuth
+        discovery back through the tap. Forgot it? The refused Host shows above with a button that accepts it for this run.
       </p>
       <p className="muted">The dashboard itself stays on 127.0.0.1 behind its token; only the tap is exposed.</p>
     </section>

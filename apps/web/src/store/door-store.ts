@@ -18,6 +18,8 @@ export interface DoorState {
   loaded: boolean;
   /** The tap's `--public-url` origin, when it has one (for the flow's advice). */
   publicOrigin?: string;
+  /** The path of the tap's MCP endpoint (for the flow's advice to a client that POSTs elsewhere). */
+  mcpPath?: string;
   /** The client whose connection flow is shown (`''`: every request, as a table). */
   client?: string;
   /** The record open in the detail pane. */

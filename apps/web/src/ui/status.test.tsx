@@ -22,6 +22,15 @@ describe('row status', () => {
     expect(errorCodeName(-32700)).toBe('Parse error');
   });
 
+  it('reads an OAuth challenge as authorization required, not a transport error', () => {
+    const auth = { status: 'transport_error' as const, transportEvent: 'authorization-required' as const, startTs: 0 };
+    expect(statusText(auth)).toBe('authorization required');
+    const badge = renderToStaticMarkup(<StatusBadge ex={auth} />);
+    expect(badge).toContain('authorization required');
+    expect(badge).toContain('data-event="authorization-required"');
+    expect(badge).not.toContain('transport error');
+  });
+
   it('renders the badge as text, with a timer only while pending', () => {
     const pending = renderToStaticMarkup(<StatusBadge ex={{ status: 'pending', startTs: Date.now() - 1500 }} />);
     expect(pending).toContain('data-status="pending"');

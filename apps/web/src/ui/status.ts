@@ -49,8 +49,17 @@ export function errorCodeName(code: number): string {
   return 'Application error';
 }
 
+/** A transport error that is the server asking the client to authorize (an OAuth 401), not a failure of the path. */
+export const AUTHORIZATION_LOOK: StatusLook = { icon: '🔒', label: 'authorization required', tone: 'warn', meaning: 'The server answered with an OAuth challenge (401 + WWW-Authenticate): the client must authorize, then send the request again. The connection story (Connections) shows what followed.' };
+
+/** The look of one exchange's badge: its status's, or authorization required. */
+export function lookOf(ex: Pick<ExchangeSummary, 'status' | 'transportEvent'>): StatusLook {
+  return ex.transportEvent === 'authorization-required' ? AUTHORIZATION_LOOK : STATUS_LOOKS[ex.status];
+}
+
 /** The badge text for one exchange: the status word, refined by what is known about it. */
-export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode'>): string {
+export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode'> & { transportEvent?: ExchangeSummary['transportEvent'] }): string {
+  if (ex.transportEvent === 'authorization-required') return AUTHORIZATION_LOOK.label;
   if (ex.status === 'protocol_error' && ex.errorCode !== undefined) return `${ex.errorCode} ${errorCodeName(ex.errorCode)}`;
   return STATUS_LOOKS[ex.status].label;
 }

@@ -179,6 +179,14 @@ export interface ReplayToolsResponse {
 /** Body of `POST /api/replay/inputs/:key`. */
 export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
 
+/**
+ * `GET /api/tap/hosts`, and the answer of `POST /api/tap/hosts` `{ host }`: the Host names the
+ * user accepted for this run from the dashboard (besides `--public-url` and `--allow-host`).
+ */
+export interface TapHostsResponse {
+  accepted: string[];
+}
+
 /** `GET /api/info`: where clients should connect, for the dashboard's first-run page. */
 export interface DashboardInfo {
   tapUrl: string;

@@ -30,6 +30,7 @@ import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import { CHATGPT_TOOL_LIST, ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
 import { widgetFindings } from './widget-checks.js';
+import { isAuthorizationAnswer } from '../model/authorization-answer.js';
 
 /** The params of a custom notification that may hold the id of the request it answers. */
 const REQUEST_ID_FIELDS = ['id', 'requestId', 'callId'] as const;
@@ -241,6 +242,9 @@ export class CaptureDeriver {
     if (item.kind === 'invalid' && cut && cutEnvelope(frame.raw)) {
       // The head reads as a JSON-RPC answer: only its size is known to be out of the ordinary.
       out.push({ code: 'too-large-to-keep', severity: 'info', path: ctx.base, message: `This answer was ${cut.size} bytes, too large to keep whole: ${item.reason}. It was forwarded whole; the part not kept was not checked.` });
+    } else if (item.kind === 'invalid' && frame.direction === 's2c' && isAuthorizationAnswer(frame.http, frame.raw)) {
+      // An OAuth challenge (401 + WWW-Authenticate, an OAuth error body) is HTTP, not JSON-RPC: nothing to find in it.
+      return out;
     } else if (item.kind === 'invalid') {
       out.push({ code: 'invalid-message', severity: 'error', path: ctx.base, message: `This frame is not a valid JSON-RPC message: ${item.reason}. It was forwarded unchanged.` });
     }

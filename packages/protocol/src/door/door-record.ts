@@ -109,6 +109,12 @@ export interface DoorRefusals {
   samples: DoorRefusalSample[];
   /** The Origin the refused requests sent (absent: none). */
   origin?: string;
+  /**
+   * The Host itself was refused (not only the Origin): the tap does not take that name. `fix` is
+   * the flag that would let it in (`--public-url https://HOST` on a loopback tap); the dashboard
+   * may also accept the Host for the run.
+   */
+  refusedHost?: { host: string; fix: string };
 }
 
 /** One refused request, as much as tells it apart from the others of its pair. */

@@ -31,6 +31,7 @@ import {
 import type { ExchangeSummary } from '../model/exchange.js';
 import { targetOf } from '../model/target.js';
 import { isTransportEvent, parseTransportFrame } from '../model/transport-frame.js';
+import { authorizationMessage, isAuthorizationAnswer } from '../model/authorization-answer.js';
 import { RowNumbering, RowTable, type TrackerState } from './tracker-state.js';
 import { applyOutcome, attach, invalidRow, noteProgress, notificationRow, orphanRow, requestRow, transportRow, type Side } from './exchange-rows.js';
 
@@ -296,6 +297,10 @@ export class ExchangeTracker {
       const failed = (frame.http?.status ?? 200) >= 400;
       ex.status = failed ? 'transport_error' : 'invalid';
       ex.errorMessage = failed ? `HTTP ${frame.http?.status}: ${reason}` : `malformed response: ${reason}`;
+      if (frame.http && isAuthorizationAnswer(frame.http, frame.raw)) {
+        ex.transportEvent = 'authorization-required';
+        ex.errorMessage = authorizationMessage(frame.http);
+      }
       ex.responseSeq = frame.seq;
       ex.endTs = frame.ts;
       ex.latencyMs = frame.ts - ex.startTs;

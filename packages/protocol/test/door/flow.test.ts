@@ -33,6 +33,21 @@ const checks = (flow: ConnectionFlow) => flow.steps.map((s) => `${s.colour}:${s.
 const step = (flow: ConnectionFlow, check: string) => flow.steps.find((s) => s.check === check);
 
 describe('connection flow', () => {
+  it('heads a client that POSTs to / and then probes discovery with the wrong path, not the discovery it failed', () => {
+    const host = 'brave-otter.trycloudflare.com';
+    const via = { host, requestHeaders: { 'x-forwarded-proto': 'https', 'user-agent': 'openai-mcp/1.0.0' }, userAgent: 'openai-mcp/1.0.0' };
+    const records = [
+      door({ ...via, method: 'POST', path: '/', status: 406, requestHeaders: { ...via.requestHeaders, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }),
+      door({ ...via, path: '/.well-known/oauth-protected-resource', status: 404 }),
+      door({ ...via, path: '/.well-known/oauth-authorization-server', status: 404 }),
+    ];
+    const flow = buildConnectionFlows(records, { ...facts, mcpPath: '/mcp' })[0]!;
+    expect(step(flow, 'not-mcp-endpoint')).toMatchObject({ colour: 'red', phase: 'mcp', title: 'POST / → 406', records: [records[0]!.id] });
+    expect(flow.verdict).toEqual({ kind: 'failed', sentence: `POST / is not the MCP endpoint: use https://${host}/mcp.` });
+    // Without the tap's MCP path known, the advice still names the wrong path first.
+    expect(buildConnectionFlows(records, facts)[0]!.verdict.sentence).toBe('POST / is not the MCP endpoint: use the URL of the MCP endpoint.');
+  });
+
   it('tells a good OAuth connection as a green story: challenge, metadata, registration, sign-in, token, MCP', () => {
     const flow = only(goodOAuthStory());
     expect(checks(flow)).toEqual([

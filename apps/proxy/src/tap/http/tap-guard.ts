@@ -34,12 +34,22 @@ export interface GuardOptions {
   allowHosts: string[];
   /** Origins browser pages may use the tap from (`--allow-origin`), e.g. `http://localhost:6274`. */
   allowOrigins?: string[];
+  /** Hosts the user accepted for this run from the dashboard (accepted-hosts.ts), read on every request. */
+  acceptedHosts?: { has(host: string): boolean };
 }
 
-export type GuardVerdict = { ok: true; loopbackHost: boolean } | { ok: false; reason: string };
+/** A Host the guard refused: the name as the client sent it and the flag that would let it in. */
+export interface RefusedHost {
+  /** The `Host` header, lower-cased (what the dashboard can accept for the run). */
+  host: string;
+  /** The flag that lets it in: `--public-url https://HOST` on a loopback tap (a tunnel delivers that Host), else `--allow-host NAME`. */
+  fix: string;
+}
+
+export type GuardVerdict = { ok: true; loopbackHost: boolean } | { ok: false; reason: string; refusedHost?: RefusedHost };
 
 /** Host and port of a `Host` header or a URL's host, as the URL parser reads them. */
-function parseHost(host: string): { name: string; port: string } | undefined {
+export function parseHost(host: string): { name: string; port: string } | undefined {
   try {
     const url = new URL(`http://${host}`);
     if (url.pathname !== '/' || url.username !== '' || url.search !== '') return undefined;
@@ -72,7 +82,7 @@ export function createGuard(options: GuardOptions): (host: string | undefined, o
     const n = normaliseOrigin(o);
     return n.ok ? [n.origin] : [];
   }));
-  const accepts = (host: string, name: string) => allowed.has(host) || allowed.has(name) || allowed.has(canonicalHost(name) ?? name);
+  const accepts = (host: string, name: string) => allowed.has(host) || allowed.has(name) || allowed.has(canonicalHost(name) ?? name) || options.acceptedHosts?.has(host) === true;
   return (rawHost, rawOrigin) => {
     const host = (rawHost ?? '').toLowerCase();
     const parsed = parseHost(host);
@@ -84,7 +94,9 @@ export function createGuard(options: GuardOptions): (host: string | undefined, o
       const how = options.loopbackOnly
         ? `If a tunnel forwards it, start mcpscope with --public-url https://${rawHost || 'your-tunnel'} or --allow-host ${name}.`
         : `The tap accepts IP addresses and loopback names; a name must be allowed, because a DNS-rebinding web page would use one: start mcpscope with --allow-host ${name} if your clients use it.`;
-      return { ok: false, reason: `Host "${rawHost ?? ''}" is not this tap. ${how}` };
+      const reason = `Host "${rawHost ?? ''}" is not this tap. ${how}`;
+      if (parsed === undefined) return { ok: false, reason };
+      return { ok: false, reason, refusedHost: { host, fix: options.loopbackOnly ? `--public-url https://${host}` : `--allow-host ${name}` } };
     }
     if ((allowedHost && !loopbackHost) || rawOrigin === undefined) return { ok: true, loopbackHost };
     if (rawOrigin.trim() === 'null') {

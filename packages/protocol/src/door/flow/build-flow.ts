@@ -12,7 +12,7 @@ import type { DoorRecord } from '../door-record.js';
 import { authorizationServerStep, challengeStep, protectedResourceStep, serverCardStep } from './discovery-steps.js';
 import { addStep, flowContext, roleOf, titleOf, type FlowContext } from './flow-context.js';
 import { NO_FACTS, PHASE_LABELS, type ConnectionFlow, type FlowFacts, type FlowPhase, type FlowVerdict } from './flow-types.js';
-import { corsStep, guardStep, mcpStep, probeStep, upstreamFailedStep } from './mcp-steps.js';
+import { corsStep, guardStep, mcpStep, notMcpEndpointStep, probeStep, upstreamFailedStep } from './mcp-steps.js';
 import { newMcpState, type McpState } from './mcp-fold.js';
 import { authorizationNotSeen, authorizationStep, registrationStep, tokenNotSeen, tokenStep } from './oauth-steps.js';
 
@@ -117,9 +117,10 @@ function recordSteps(ctx: FlowContext, r: DoorRecord, role: DoorRole, mcp: McpSt
     case 'oauth-other':
       addStep(ctx, 'token', 'grey', 'oauth-other', titleOf(r), 'Another OAuth endpoint (revocation, introspection, keys, user info or a callback).', [r]);
       return;
-    case 'asset':
     case 'other':
+    case 'asset':
     case 'preflight':
+      if (role === 'other' && r.method === 'POST') return notMcpEndpointStep(ctx, r);
       addStep(ctx, 'probe', r.status !== undefined && r.status >= 500 ? 'amber' : 'grey', 'other-path', titleOf(r), 'A request to a path that is neither the MCP endpoint nor an OAuth endpoint; the tap forwards it as it is.', [r]);
   }
 }
@@ -165,6 +166,10 @@ function verdictOf(ctx: FlowContext, probes: number): FlowVerdict {
   const postedMcp = ctx.records.some((r) => r.mcp && r.method === 'POST');
   const preflights = ctx.records.filter((r) => roleOf(ctx, r) === 'preflight').length;
   if (!postedMcp && probes > 0 && probes + preflights === ctx.records.length) return { kind: 'probed', sentence: 'probed, never connected' };
+  // A POST to a path that is not the MCP endpoint is the first thing to fix: what followed (discovery
+  // probes of the wrong origin, their 404s and 406s) is the client looking for a server it missed.
+  const wrongPath = steps.find((s) => s.check === 'not-mcp-endpoint');
+  if (wrongPath) return { kind: 'failed', sentence: wrongPath.reason };
   const first = reds[0];
   if (first) return { kind: 'failed', sentence: `failed at ${PHASE_LABELS[first.phase].toLowerCase()}: ${first.title} (the red step says why)` };
   const last = steps[steps.length - 1];

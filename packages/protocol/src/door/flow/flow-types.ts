@@ -80,6 +80,8 @@ export interface FlowFacts {
   session(sessionKey: string): SessionSummary | undefined;
   /** The tap's `--public-url` origin, when it has one (metadata names it after the rewrite). */
   publicOrigin?: string;
+  /** The path of the tap's MCP endpoint (`/mcp`), to name the right URL to a client that POSTs elsewhere. */
+  mcpPath?: string;
 }
 
 export const NO_FACTS: FlowFacts = { exchange: () => undefined, session: () => undefined };

@@ -7,7 +7,7 @@
 import type { ExchangeSummary } from '../../model/exchange.js';
 import { PROBE_LABELS, type ProbeReason } from '../door-classify.js';
 import { responseType } from '../door-bodies.js';
-import type { DoorRecord } from '../door-record.js';
+import { doorPathname, requestedOrigin, type DoorRecord } from '../door-record.js';
 import { addStep, isLoopbackHost, ok, titleOf, type FlowContext } from './flow-context.js';
 import type { FlowPhase } from './flow-types.js';
 import { foldCall, repeatStep, type McpState } from './mcp-fold.js';
@@ -161,11 +161,24 @@ export function guardStep(ctx: FlowContext, r: DoorRecord, phase: FlowPhase): vo
   const times = r.refusals && r.refusals.count > 1 ? ` ${r.refusals.count} times` : '';
   if (host && !isLoopbackHost(host)) {
     addStep(ctx, phase, 'red', 'public-url-missing', titleOf(r),
-      `The tap refused Host ${host}${times} (403): it guards against DNS rebinding and does not know this name; if a tunnel forwards it, restart mcpscope with --public-url https://${host}, or --allow-host ${host.replace(/:\d+$/, '')} for a name on your network.`,
+      `The tap refused Host ${host}${times} (403): it guards against DNS rebinding and does not know this name; if a tunnel forwards it, restart mcpscope with --public-url https://${host} (or accept the Host for this run in the Exchanges view), or --allow-host ${host.replace(/:\d+$/, '')} for a name on your network.`,
       [r], { spec: 'mcpscope Host guard' });
     return;
   }
   addStep(ctx, phase, 'red', 'origin-refused', titleOf(r), `${times ? `Refused${times}. ` : ''}${r.note ?? `The tap refused the request (403) for its Origin ${r.requestHeaders.origin ?? ''}.`}`, [r], { spec: 'MCP Streamable HTTP (Origin), mcpscope Host guard' });
+}
+
+/**
+ * A POST to a path that is not the MCP endpoint: the connector's URL lacks the server's MCP path
+ * (`https://abc.trycloudflare.com` instead of `…/mcp`). Whatever the server answered there (a 404,
+ * a 406, its web page), the client is not talking to the MCP server.
+ */
+export function notMcpEndpointStep(ctx: FlowContext, r: DoorRecord): void {
+  const path = doorPathname(r.path);
+  const origin = requestedOrigin(r);
+  const mcpPath = ctx.facts.mcpPath;
+  const use = origin && mcpPath ? `use ${origin}${mcpPath}` : mcpPath ? `use the path ${mcpPath}` : 'use the URL of the MCP endpoint';
+  addStep(ctx, 'mcp', 'red', 'not-mcp-endpoint', titleOf(r), `POST ${path} is not the MCP endpoint: ${use}.`, [r], { spec: STREAMABLE });
 }
 
 export function upstreamFailedStep(ctx: FlowContext, r: DoorRecord, phase: FlowPhase): void {

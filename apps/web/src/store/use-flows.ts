@@ -6,15 +6,15 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { buildConnectionFlows, type ConnectionFlow } from '@mcpscope/protocol';
-import { useLive } from '../store/live-store.js';
-import { useDoor } from '../store/door-store.js';
+import { useLive } from './live-store.js';
+import { useDoor } from './door-store.js';
 
 const REBUILD_MS = 300;
 
 function build(): ConnectionFlow[] {
   const { index, sessions } = useLive.getState();
-  const { records, publicOrigin } = useDoor.getState();
-  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}) };
+  const { records, publicOrigin, mcpPath } = useDoor.getState();
+  const facts = { exchange: (id: string) => index.get(id), session: (key: string) => sessions.get(key), ...(publicOrigin ? { publicOrigin } : {}), ...(mcpPath ? { mcpPath } : {}) };
   return buildConnectionFlows([...records.values()], facts).reverse();
 }
 
