@@ -66,7 +66,7 @@ const fromHelper = (h: Helper): BenchPath => ({ origin: h.origin, pid: h.pid, cl
  * Another checkout of mcpscope, built (`BENCH_BEFORE=<dir>`): every mcpscope path also runs from
  * there, as "before: …", so a change is measured against what it changes in the same run.
  */
-const BEFORE = builtCheckout(process.env.BENCH_BEFORE);
+export const BEFORE = builtCheckout(process.env.BENCH_BEFORE);
 
 /** The checkout, when it has what its tap needs; otherwise what to do, before any path starts. */
 function builtCheckout(dir: string | undefined): string | undefined {

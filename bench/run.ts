@@ -14,6 +14,7 @@ import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, 
 type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
+  ['capture-cpu', async () => (await import('./capture-cpu.js')).bench],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],

@@ -122,7 +122,7 @@ function variants(): Variant[] {
 
 /** µs per call to write `lists` into a new capture file, one transaction per tick, as the thread does. */
 function writeCost(lists: unknown[][], calls: number, dropIndexes: string[] = []): number {
-  const store = new CaptureStore(tempDb('write-cost'), { threadWritesAfter: Infinity });
+  const store = new CaptureStore(tempDb('write-cost'));
   const db = store.db;
   for (const name of dropIndexes) db.exec(`DROP INDEX ${name}`);
   const statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : db.prepare(sql)));

@@ -6,7 +6,7 @@
  *   README.md         the repository's
  *   dist/cli/mcpscope.js  the proxy and every workspace module it imports (packages/protocol), in
  *                     one ESM bundle; registry packages stay imports, installed by npm as usual.
- *   dist/cli/tick-thread.js  the capture's writer thread (capture/tick-thread.ts), a worker module
+ *   dist/cli/engine-worker.js  the capture engine's worker (capture/engine-worker.ts), a worker module
  *                     the bundle starts from beside itself, bundled the same way.
  *                     Two levels below the root, as apps/proxy/src/<layer>/ is below apps/proxy/,
  *                     so module-relative URLs (core/version.ts, core/web-root.ts) hold in both
@@ -85,7 +85,7 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
     await build({
       // The CLI, and the worker module it starts beside itself (capture/answering-worker.ts's
       // `moduleWorkerUrl`): each a bundle of its own.
-      entryPoints: { mcpscope: path('apps/proxy/src/commands/cli.ts'), 'tick-thread': path('apps/proxy/src/capture/tick-thread.ts') },
+      entryPoints: { mcpscope: path('apps/proxy/src/commands/cli.ts'), 'engine-worker': path('apps/proxy/src/capture/engine-worker.ts') },
       outdir: join(stage, 'dist', 'cli'),
       bundle: true,
       platform: 'node',

@@ -131,20 +131,20 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 );
 
 describe('live hub resume', () => {
-  // In memory every write is made on the tap's thread, at once; on a capture file the tick writer's
-  // thread derives and writes, and frames go on arriving while a write is under way.
+  // In memory every write is made on the tap's thread, at once; on a capture file the engine's
+  // worker derives and writes, and frames go on arriving while a write is under way.
   it.each(['in memory', 'on a capture file'])('delivers every frame exactly once and in order, and every exchange at its final state, across any disconnects (%s)', async (where) => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
         app = await startTestMcpscope({ hub: { flushIntervalMs: 5, maxCatchUp: 50 }, ...(where === 'in memory' ? {} : { db: tempDbFile() }) });
         const source = trafficSource();
         // Until the thread has taken deriving over (its first frames are part of the traffic).
-        for (let i = 0; where !== 'in memory' && !app.store.threadDerives && i < 300; i++) {
+        for (let i = 0; where !== 'in memory' && !app.pipeline.engineOnWorker && i < 300; i++) {
           app.pipeline.record(source.next().value as FrameInput);
           await app.pipeline.whenWritten();
           await sleep(10);
         }
-        expect(where === 'in memory' || app.store.threadDerives).toBe(true);
+        expect(where === 'in memory' || app.pipeline.engineOnWorker).toBe(true);
         const dashboards = [new Dashboard(app), new Dashboard(app), new Dashboard(app)];
         await Promise.all(dashboards.map((d) => d.connect()));
         for (const s of steps) {

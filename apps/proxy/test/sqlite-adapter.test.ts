@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { InspectorError } from '../src/core/errors.js';
 import { CaptureFileLock } from '../src/capture/file-lock.js';
 import { isSqliteBusy, openSqlite, sqliteDriver } from '../src/capture/sqlite.js';
-import { WalCheckpointer } from '../src/capture/wal-checkpointer.js';
+import { CaptureStore } from '../src/capture/capture-store.js';
+import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'mcpscope-sqlite-')), 'test.db');
 
@@ -124,19 +125,15 @@ describe(`the SQLite adapter (${sqliteDriver()}, Node ${process.version})`, () =
     CaptureFileLock.take(file).release();
   });
 
-  it('checkpoints the WAL from a worker thread with the same driver', async () => {
+  it('checkpoints a capture file’s WAL on the capture engine’s worker, with the same driver', async () => {
     const file = tempFile();
-    const db = openSqlite(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('wal_autocheckpoint = 0'); // only the worker moves pages into the main file
-    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, blob TEXT)');
-    const insert = db.prepare('INSERT INTO t (blob) VALUES (?)');
-    db.transaction(() => {
-      for (let i = 0; i < 500; i++) insert.run('x'.repeat(1000));
-    })();
+    const store = new CaptureStore(file);
+    store.db.pragma('wal_autocheckpoint = 0'); // only the worker moves pages into the main file
+    const frames = Array.from({ length: 500 }, (_, i) => ({ seq: i + 1, ts: i, sessionKey: 's', direction: 'c2s' as const, transport: 'http-json' as const, kind: 'data' as const, raw: 'x'.repeat(1000) }));
+    store.write({ frames, exchanges: [], sessions: [], diagnostics: [], conversations: [] });
     const before = statSync(file).size;
     expect(existsSync(`${file}-wal`)).toBe(true);
-    const checkpointer = new WalCheckpointer(file, 10);
+    const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'worker' });
     try {
       // Polled with a generous deadline: what is asserted is that it happens, not how fast.
       // The checkpoint extends the file as it copies pages: wait for all of them, not the first.
@@ -145,8 +142,8 @@ describe(`the SQLite adapter (${sqliteDriver()}, Node ${process.version})`, () =
       while (!copied() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       expect(statSync(file).size).toBeGreaterThan(before + 400 * 1000);
     } finally {
-      checkpointer.stop();
-      db.close();
+      pipeline.close();
+      store.close();
     }
   });
 });

@@ -1,5 +1,5 @@
-// The tick writer (tick-writer.ts): a busy capture's writes run on a worker thread, which also
-// derives once the pipeline hands deriving over. What a user relies on: the file holds exactly what
+// The capture engine on its worker (worker-engine.ts): a capture file's ticks are derived and
+// written on a worker thread. What a user relies on: the file holds exactly what
 // the store's own connection would have written and derived, nothing is told to listeners before
 // it is committed, replays are marked whichever thread writes them, a restart continues from the
 // thread's snapshot, and a write that has to wait (another connection holds the file's write lock)
@@ -19,9 +19,11 @@ import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 
 const open: { pipeline: CapturePipeline; store: CaptureStore }[] = [];
 
-function capture(file: string, threadWritesAfter: number): { pipeline: CapturePipeline; store: CaptureStore } {
-  const store = new CaptureStore(file, { threadWritesAfter });
-  const pipeline = new CapturePipeline(store);
+type Engine = 'worker' | 'in-process';
+
+function capture(file: string, engine: Engine): { pipeline: CapturePipeline; store: CaptureStore } {
+  const store = new CaptureStore(file);
+  const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine });
   open.push({ pipeline, store });
   return { pipeline, store };
 }
@@ -33,10 +35,10 @@ afterEach(() => {
   }
 });
 
-/** Until the store's thread has its connection (writes before that are the store's own). */
-async function threadReady(store: CaptureStore): Promise<void> {
-  for (let i = 0; i < 500 && !store.writesOnThread; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(store.writesOnThread).toBe(true);
+/** Until the engine's worker is up (ticks wait for it). */
+async function threadReady(pipeline: CapturePipeline): Promise<void> {
+  for (let i = 0; i < 500 && !pipeline.engineOnWorker; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(pipeline.engineOnWorker).toBe(true);
 }
 
 /** Until the next tick has handed a write to the thread (`flush()` would wait for it to land). */
@@ -64,14 +66,14 @@ async function play(pipeline: CapturePipeline, frames: readonly FrameInput[], gr
   }
 }
 
-describe('the tick writer thread', () => {
+describe('the capture engine’s worker', () => {
   it('stores the same frames and derived rows as the store’s own connection, write by write', async () => {
     const frames = traffic();
-    const inline = capture(tempDbFile(), Infinity);
-    const threaded = capture(tempDbFile(), 0);
+    const inline = capture(tempDbFile(), 'in-process');
+    const threaded = capture(tempDbFile(), 'worker');
     // The first write starts the thread; the rest go there once it has its connection.
     await play(threaded.pipeline, frames.slice(0, 1), 1);
-    await threadReady(threaded.store);
+    await threadReady(threaded.pipeline);
     const batches: number[] = [];
     threaded.pipeline.onBatch((batch) => {
       // A listener hears of a write only after it is committed: a second connection sees it.
@@ -82,10 +84,10 @@ describe('the tick writer thread', () => {
     });
     await play(threaded.pipeline, frames.slice(1), 3);
     await play(inline.pipeline, frames, 3);
-    expect(threaded.store.writesOnThread).toBe(true);
-    expect(threaded.store.threadDerives).toBe(true);
-    expect(inline.store.writesOnThread).toBe(false);
-    expect(inline.store.threadDerives).toBe(false);
+    expect(threaded.pipeline.engineOnWorker).toBe(true);
+    expect(threaded.pipeline.engineOnWorker).toBe(true);
+    expect(inline.pipeline.engineOnWorker).toBe(false);
+    expect(inline.pipeline.engineOnWorker).toBe(false);
     expect(batches.length).toBeGreaterThan(20);
     expect(batches.every((missing) => missing === 0)).toBe(true);
     for (const c of open) c.pipeline.close();
@@ -96,10 +98,10 @@ describe('the tick writer thread', () => {
 
   it('waits out another connection’s write lock on its own thread, and stores every frame once it is released', async () => {
     const file = tempDbFile();
-    const { pipeline, store } = capture(file, 0);
+    const { pipeline, store } = capture(file, 'worker');
     const frames = traffic();
     await play(pipeline, frames.slice(0, 1), 1);
-    await threadReady(store);
+    await threadReady(pipeline);
     // Longer than the store's own connection waits for a lock (1 s): written here, these frames
     // would be refused as busy and counted as not recorded.
     const other = openSqlite(file);
@@ -128,23 +130,23 @@ describe('the tick writer thread', () => {
 
   it('a thread that dies mid-capture costs nothing: its write and the rest run on the store’s own connection', async () => {
     const frames = traffic();
-    const inline = capture(tempDbFile(), Infinity);
-    const threaded = capture(tempDbFile(), 0);
+    const inline = capture(tempDbFile(), 'in-process');
+    const threaded = capture(tempDbFile(), 'worker');
     await play(threaded.pipeline, frames.slice(0, 1), 1);
-    await threadReady(threaded.store);
+    await threadReady(threaded.pipeline);
     await play(threaded.pipeline, frames.slice(1, 20), 3);
-    expect(threaded.store.threadDerives).toBe(true);
+    expect(threaded.pipeline.engineOnWorker).toBe(true);
     // A thread can die (out of memory, a native crash); here it is ended as soon as a write is
     // under way. It may die before, during or after that write's commit: none may lose a frame.
     for (const f of frames.slice(20, 23)) threaded.pipeline.record(f);
     const writing = () => (threaded.pipeline as unknown as { writing: boolean }).writing;
     for (let i = 0; i < 2000 && !writing() && threaded.store.head() < 23; i++) await new Promise((resolve) => setTimeout(resolve, 1));
-    const thread = (threaded.store as unknown as { tickWriter: { thread: { worker: { terminate(): Promise<number> } } } }).tickWriter.thread;
+    const thread = (threaded.pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine.thread;
     await thread.worker.terminate();
     await threaded.pipeline.whenWritten();
     await play(threaded.pipeline, frames.slice(23), 3);
     await play(inline.pipeline, frames, 3);
-    expect(threaded.store.writesOnThread).toBe(false);
+    expect(threaded.pipeline.engineOnWorker).toBe(false);
     expect(threaded.pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
     for (const c of open) c.pipeline.close();
     expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
@@ -153,12 +155,12 @@ describe('the tick writer thread', () => {
 
   it('a write that lags holds at most HELD_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
     const file = tempDbFile();
-    const store = new CaptureStore(file, { threadWritesAfter: 0 });
-    const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER });
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER }, { engine: 'worker' });
     open.push({ pipeline, store });
     const frames = traffic();
     await play(pipeline, frames.slice(0, 1), 1);
-    await threadReady(store);
+    await threadReady(pipeline);
     // Another connection holds the file's write lock: the thread's next write waits on it.
     const other = openSqlite(file);
     other.exec('BEGIN IMMEDIATE');
@@ -176,11 +178,11 @@ describe('the tick writer thread', () => {
   });
 
   it('flush() returns with everything queued stored, past WRITE_LIMIT and through the thread', async () => {
-    for (const threadWritesAfter of [0, Infinity]) {
-      const { pipeline, store } = capture(tempDbFile(), threadWritesAfter);
+    for (const engine of ['worker', 'in-process'] as const) {
+      const { pipeline, store } = capture(tempDbFile(), engine);
       const frames = traffic();
       await play(pipeline, frames.slice(0, 1), 1);
-      if (threadWritesAfter === 0) await threadReady(store);
+      if (engine === 'worker') await threadReady(pipeline);
       const batches: number[] = [];
       pipeline.onBatch((batch) => batches.push(batch.frames.length));
       let recorded = 1;
@@ -194,10 +196,10 @@ describe('the tick writer thread', () => {
 
   it('close() waits for the write on the thread: the file is whole when it returns', async () => {
     const file = tempDbFile();
-    const { pipeline, store } = capture(file, 0);
+    const { pipeline, store } = capture(file, 'worker');
     const frames = traffic();
     await play(pipeline, frames.slice(0, 1), 1);
-    await threadReady(store);
+    await threadReady(pipeline);
     for (const f of frames.slice(1)) pipeline.record(f);
     pipeline.flush();
     open.length = 0;
@@ -207,12 +209,12 @@ describe('the tick writer thread', () => {
   });
 
   it('a replay linked after the thread took deriving over is marked in the summary the thread writes', async () => {
-    const { pipeline, store } = capture(tempDbFile(), 0);
+    const { pipeline, store } = capture(tempDbFile(), 'worker');
     const frames = traffic();
     await play(pipeline, frames.slice(0, 4), 1);
-    await threadReady(store);
+    await threadReady(pipeline);
     await play(pipeline, frames.slice(4, 8), 2);
-    expect(store.threadDerives).toBe(true);
+    expect(pipeline.engineOnWorker).toBe(true);
     // As replay does: the request's seq first, then the link, then the tick that writes it.
     const call = (id: number) => ({ ...frames[0]!, direction: 'c2s' as const, raw: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { budget: 5 } } }) });
     const original = pipeline.record(call(900));
@@ -226,12 +228,12 @@ describe('the tick writer thread', () => {
 
   it('close() leaves the thread’s deriver snapshot at the last frame: a restart replays nothing', async () => {
     const file = tempDbFile();
-    const { pipeline, store } = capture(file, 0);
+    const { pipeline, store } = capture(file, 'worker');
     const frames = traffic();
     await play(pipeline, frames.slice(0, 1), 1);
-    await threadReady(store);
+    await threadReady(pipeline);
     await play(pipeline, frames.slice(1), 4);
-    expect(store.threadDerives).toBe(true);
+    expect(pipeline.engineOnWorker).toBe(true);
     open.length = 0;
     pipeline.close();
     expect(store.deriverSnapshot()?.seq).toBe(frames.length);
@@ -249,8 +251,8 @@ describe('the tick writer thread', () => {
   it('a capture closed while its thread is still starting is one settled file: the thread is given up, or closes first', async () => {
     for (const wait of [0, 1, 5, 20, 80]) {
       const file = tempDbFile();
-      const store = new CaptureStore(file, { threadWritesAfter: 0 });
-      const pipeline = new CapturePipeline(store);
+      const store = new CaptureStore(file);
+      const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'worker' });
       const frames = traffic();
       await play(pipeline, frames.slice(0, 2), 2);
       // The first write started the thread; close at several points of its start.
@@ -287,7 +289,7 @@ describe('the tick writer thread', () => {
     // on the thread).
     const frames = traffic();
     expect(seen.stored).toEqual(frames.slice(3).map((_, i) => i + 1));
-    const inline = capture(tempDbFile(), Infinity);
+    const inline = capture(tempDbFile(), 'in-process');
     await play(inline.pipeline, frames, 3);
     inline.pipeline.close();
     const links = (snapshotDerived(inline.store.file).frame_exchanges as { frame_seq: number }[]).filter((l) => l.frame_seq >= 21 && l.frame_seq <= 23);

@@ -1,5 +1,5 @@
 /**
- * A capture worker thread (the large-frame writer, the tick writer) that answers on a MessagePort
+ * A capture worker thread (the large-frame writer, the capture engine's worker) that answers on a MessagePort
  * and counts its answers in shared memory, so the tap's thread can also wait for an answer
  * synchronously: closing a store must end with the file settled, and `close()` is synchronous.
  *

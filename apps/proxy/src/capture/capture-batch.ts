@@ -1,7 +1,7 @@
 /**
  * What the pipeline tells its listeners after each write (the live hub, the OTLP export, replay
  * waiting for its exchange). The summaries are the JSON texts the write stored; the objects are
- * read from them only when a listener asks: once the tick writer's thread derives (tick-thread.ts),
+ * read from them only when a listener asks: when the engine derives on its worker (worker-engine.ts),
  * the tap's thread has no objects of its own, and a capture with no dashboard open and no export
  * should not parse what nobody reads.
  */

@@ -1,61 +1,61 @@
 /**
  * Where captured frames go: the tap hands frames to `record()`, which redacts them and returns at
- * once (the forwarding path never waits for deriving or disk). Once per tick (a write, every
- * WRITE_EVERY_MS while frames wait) the frames are derived into exchanges, sessions and
- * diagnostics and written in one transaction; then the pipeline applies retention, and only then
- * tells listeners, so a frame is never broadcast before it is stored.
+ * once (the forwarding path never waits for deriving or disk). Once per tick (every
+ * WRITE_EVERY_MS while frames wait) the pipeline hands the frames and door records gathered to
+ * the capture engine (engine-contract.ts), which derives, encodes and writes them in one
+ * transaction; then the pipeline applies retention, and only then tells listeners, so a frame is
+ * never broadcast before it is stored.
  *
- * Where a tick is derived: on a capture file, on the tick writer's thread as soon as it is up (it
- * takes deriving over between two writes: tick-writer.ts), so the event loop that forwards does
- * neither the deriving nor the SQL. Until then (while the thread starts, about half a second), on
- * `:memory:`, and after that thread died, this thread derives, and the deriver is here.
+ * Where the engine runs is chosen when the capture opens: on its worker thread for a capture file
+ * (worker-engine.ts: the tap's thread then does neither the deriving nor the SQL), in process for
+ * `:memory:`. Ticks wait in the queue until the worker is up. If the worker dies, an engine in
+ * process takes over, warmed from the store as opening a capture is; the tick it died under is
+ * written again, or, if it had committed, derived again for its texts only.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
- * whatever else arrived meanwhile. On a busy capture file that write runs on the tick writer's
- * thread (tick-writer.ts), one write at a time: frames that arrive while one is under way go in
- * the next, so a frame is committed within 5 ms plus the write before it (a few ms under load).
- * Listeners still hear of a batch only after its commit, and `whenWritten()` is how code that must
- * read what it just recorded waits for it.
+ * whatever else arrived meanwhile. One tick is in flight at a time: frames that arrive while one
+ * is under way go in the next, so a frame is committed within 5 ms plus the tick before it.
+ * `whenWritten()` is how code that must read what it just recorded waits for it.
  *
- * Large frames (a body past LARGE_BODY_BYTES, on a capture file) are stored by a writer thread
- * (large-writer.ts) and this thread never holds their text. Order and the promise stay: the tick
- * that reaches a large frame writes the frames before it, then hands the large one to the writer
- * and holds everything after it (frames, door records, hub publishes) until the writer has
+ * Large frames (a body past LARGE_BODY_BYTES, on a capture file) are stored by the large-frame
+ * writer (large-writer.ts) and this thread never holds their text. Order and the promise stay: the
+ * tick that reaches a large frame writes the frames before it, then hands the large one to the
+ * writer and holds everything after it (frames, door records, hub publishes) until the writer has
  * committed the text's pieces; then the next tick writes the frame's row (its head) with its
  * derived rows, so readers see the frame whole and at once, and the held traffic follows,
- * TICK_LIMIT frames a tick. So the window of a large frame, and of every frame behind it, is its
- * own write (about a second for 50 MB here, more on a busy machine), and the dashboard still sees
- * nothing that is not committed. A crash in that window loses the large frame and what was held,
- * as a crash loses the current tick (pieces stored without their row are deleted on the next open).
+ * TICK_LIMIT frames a tick. A crash in that window loses the large frame and what was held, as a
+ * crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
  * record in place and calls `doorChanged`; a tick writes the ready ones (door-queue.ts) in the
  * same transaction as its frames, and shutdown writes everything.
  *
- * On open the pipeline restores its deriver from the stored snapshot and replays the frames after
- * it (or, without a usable snapshot, every stored frame) without writing, so capture that
- * continues after a restart pairs and counts exactly as if it had never stopped
- * (deriver-snapshot.ts). The tick writer's thread warms its deriver the same way when it takes
- * deriving over, and this thread again if that thread dies.
+ * The engine warms its deriver from the stored snapshot and the frames after it (or, without a
+ * usable snapshot, every stored frame), so capture that continues after a restart pairs and counts
+ * exactly as if it had never stopped (deriver-snapshot.ts).
  *
  * A capture failure never stops forwarding and never escapes a tick (capture-health.ts): a store
- * that cannot take writes (disk full, read-only) pauses capture — the tick's write is held and
- * retried every RETRY_MS, frames and door records meanwhile are counted as not recorded — and a
- * tick the deriver or the store fails on for any other reason keeps its frames without derived
- * rows (`mcpscope rebuild` derives them again), or at worst counts them as not recorded.
+ * that cannot take writes (disk full, read-only) pauses capture — the engine holds the tick's
+ * write, retried every RETRY_MS, and frames and door records meanwhile are counted as not
+ * recorded — and a tick the deriver or the store fails on for any other reason keeps its frames
+ * without derived rows (`mcpscope rebuild` derives them again), or at worst counts them as not
+ * recorded.
  */
 import { classifyText, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
-import { NOTHING_DERIVED, hasRows, type DerivedBatch } from './rederive.js';
-import { DerivingHere } from './deriving-here.js';
+import type { DerivedBatch } from './rederive.js';
 import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
 import { redactUrlSecrets } from '../redaction/redact-url.js';
 import type { CaptureStore } from './capture-store.js';
 import { Retention, type RetentionLimits } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import type { EncodedWrite, WriteOutcome, WriteResult } from './capture-store.js';
+import type { WriteResult } from './capture-store.js';
 import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
-import { LargeWriter, type LargeBody, type LargeResult } from './large-writer.js';
+import { LargeWriter, type LargeResult } from './large-writer.js';
+import type { LargeBody } from './record-port.js';
+import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
+import { InProcessEngine } from './in-process-engine.js';
+import { WorkerEngine } from './worker-engine.js';
 import { DoorQueue } from './door-queue.js';
 import { CaptureImport } from './capture-import.js';
 
@@ -64,11 +64,9 @@ export type { ImportBatch } from './capture-import.js';
 export type { BatchListener, CaptureBatch } from './capture-batch.js';
 
 /**
- * How long frames gather before they are written (see the header). Each write has a cost of its
- * own (a transaction, a message to the tick writer's thread and its wake-up) that a write per turn
- * of the event loop paid per frame at low rates: at one client, writing every 5 ms instead took
- * the p50 that capture adds from 0.30 to 0.06 ms, and at 50 clients carried 12 % more calls
- * (profile-tap, wrk). Nobody sees 5 ms in a dashboard.
+ * How long frames gather before they are written (see the header). Each tick has a cost of its
+ * own (a transaction, a message to the engine's worker and its wake-up), paid per tick rather than
+ * per frame; nobody sees 5 ms in a dashboard.
  */
 export const WRITE_EVERY_MS = 5;
 
@@ -89,8 +87,8 @@ export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
 export const TICK_LIMIT = 100;
 
 /**
- * How much traffic may wait in memory behind a write (a large frame's, or a tick's on the tick
- * writer's thread): past either bound, frames are forwarded but not stored, and counted
+ * How much traffic may wait in memory behind a write (a large frame's, a tick's on the engine's
+ * worker, or the worker's start): past either bound, frames are forwarded but not stored, and counted
  * (`fellBehind` in GET /api/capture), so a write that lags (a slow disk, a starved writer thread)
  * costs capture, never the tap's memory or its clients. About 20 s of 10 busy clients, or 256 MiB
  * of text.
@@ -100,6 +98,14 @@ export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
 /** How often a paused capture tries its held write again. */
 export const RETRY_MS = 2000;
 
+export interface PipelineOptions {
+  /**
+   * Where the capture engine runs: on a worker thread (the default for a capture file) or in
+   * this process (always for `:memory:`, which a worker cannot share).
+   */
+  engine?: 'worker' | 'in-process';
+}
+
 
 export class CapturePipeline {
   private seq: number;
@@ -107,14 +113,14 @@ export class CapturePipeline {
   private scheduled = false;
   private closed = false;
   private readonly listeners = new Set<BatchListener>();
-  /** Deriving on this thread, while it happens here (deriving-here.ts). */
-  private readonly here: DerivingHere;
+  /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
+  private engine: EnginePort;
   readonly retention: Retention;
   /** Door records waiting for a tick (door-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
   /** While paused: the write the store refused, retried by `retryTimer`. */
-  private held: { write: EncodedWrite; derived?: DerivedBatch; frames: Frame[]; requests: DoorRecord[] } | undefined;
+  private held: { frames: Frame[]; requests: DoorRecord[] } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   /** Writes large frames off this thread (a capture file only: a worker cannot share `:memory:`). */
   private readonly largeWriter: LargeWriter | undefined;
@@ -130,13 +136,15 @@ export class CapturePipeline {
   private queuedChars = 0;
   /** The user's pause and resume, and labelled marks (capture-marks.ts). */
   readonly marks: CaptureMarks;
-  /** Set while a write is on the tick writer's thread: the next one waits for its answer. */
+  /** Set while a tick is with the engine: the next one waits for its outcome. */
   private writing = false;
   /**
    * The highest seq written (and told to listeners): a batch's `head`. Not `seq`, which counts
    * frames recorded since, still queued: a dashboard resuming after a batch's head would skip them.
    */
   private writtenHead: number;
+  /** Callers of `started`, until the engine takes ticks. */
+  private readonly startWaiters: (() => void)[] = [];
   /** Callers of `whenWritten`, each waiting for the frames up to its seq. */
   private waiters: { seq: number; resolve: () => void }[] = [];
 
@@ -145,18 +153,48 @@ export class CapturePipeline {
     limits: RetentionLimits = {},
     health = new CaptureHealth(),
     private readonly heldLimits = HELD_LIMITS,
+    options: PipelineOptions = {},
   ) {
     this.health = health;
     this.marks = new CaptureMarks(store.marks, this);
     this.seq = store.head();
     this.writtenHead = this.seq;
-    this.here = new DerivingHere(store, (err) => this.health.noteError(err));
+    const inProcess = store.file === ':memory:' || options.engine === 'in-process';
+    this.engine = inProcess ? new InProcessEngine(store) : new WorkerEngine(store.file, store.replayLinks, () => this.engineStarted(), (err) => this.engineGone(err));
     this.retention = new Retention(store, limits);
     this.retention.enforce();
     this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (now) => this.schedule(now), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
-    // Capture goes on without the thread, on this one: slower, so it is said, not silent.
-    store.onThreadGone((err) => this.health.noteError(err));
+  }
+
+  /**
+   * Resolves once the engine takes ticks (its worker is up, or capture went on in process): the
+   * tap starts listening after it, so a frame it records is committed within WRITE_EVERY_MS.
+   */
+  started(): Promise<void> {
+    if (this.engine.ready) return Promise.resolve();
+    // The worker does not keep the process alive (answering-worker.ts): the wait does.
+    const alive = setInterval(() => {}, 60_000);
+    return new Promise<void>((resolve) => this.startWaiters.push(resolve)).finally(() => clearInterval(alive));
+  }
+
+  private engineStarted(): void {
+    for (const resolve of this.startWaiters.splice(0)) resolve();
+    this.schedule();
+  }
+
+  /** The engine's worker died or could not start: capture goes on in process (slower, so it is said, not silent). */
+  private engineGone(err: Error): void {
+    this.health.noteError(err);
+    if (!this.writing) this.engine = new InProcessEngine(this.store);
+    // A tick in flight: its outcome (`gone`) replaces the engine (see `replayOnEngineInProcess`).
+    for (const resolve of this.startWaiters.splice(0)) resolve();
+    if (!this.closed) this.schedule();
+  }
+
+  /** Whether ticks are derived and written on the engine's worker now (else in this process, or it is still starting). */
+  get engineOnWorker(): boolean {
+    return this.engine instanceof WorkerEngine && this.engine.ready;
   }
 
   /** A body for the large-frame writer, or undefined (no capture file, paused, or closed). */
@@ -181,7 +219,7 @@ export class CapturePipeline {
       this.health.notRecorded(1);
       return -1;
     }
-    if ((this.storing || this.writing) && (this.queue.length >= this.heldLimits.frames || this.queuedChars >= this.heldLimits.chars)) {
+    if ((this.storing || this.writing || !this.engine.ready) && (this.queue.length >= this.heldLimits.frames || this.queuedChars >= this.heldLimits.chars)) {
       large?.abandon();
       this.health.fellBehind();
       return -1;
@@ -239,8 +277,7 @@ export class CapturePipeline {
 
   /**
    * Resolves once every frame recorded so far is written and its batch told to listeners (or
-   * given up: capture paused or closed). A write may land on the tick writer's thread, so "in the
-   * next turn of the event loop" is not a promise this pipeline makes.
+   * given up: capture paused or closed).
    */
   whenWritten(): Promise<void> {
     const seq = this.seq;
@@ -282,28 +319,28 @@ export class CapturePipeline {
   }
 
   /**
-   * Writes everything queued before returning, WRITE_LIMIT frames a tick, waiting for the tick
-   * writer's thread (an import is stored when its request is answered; a mark goes after what was
+   * Writes everything queued before returning, WRITE_LIMIT frames a tick, waiting for the
+   * engine (an import is stored when its request is answered; a mark goes after what was
    * recorded before it; `mcpscope open` serves a file once it is loaded). A large frame's write is
    * left to its writer. With `everything`, door records still under way are written too.
    */
   flush(everything = false): void {
     for (;;) {
-      this.store.settleWrites();
+      this.engine.settle();
       if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) break;
       const before = this.queue.length + this.doorQueue.size;
       this.tick(everything);
       // Door records still under way stay queued (their timer writes them): nothing more to do now.
       if (!this.writing && this.queue.length + this.doorQueue.size === before) break;
     }
-    this.store.settleWrites();
+    this.engine.settle();
   }
 
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
     this.doorQueue.stop();
     if (this.retryTimer) clearInterval(this.retryTimer);
-    this.store.settleWrites();
+    this.engine.settle();
     if (this.held) this.retryHeld();
     this.flush(true);
     // Large frames in the queue: each is written (waiting for the writer), then what follows it.
@@ -314,7 +351,8 @@ export class CapturePipeline {
     }
     this.largeWriter?.stop();
     // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
-    if (!this.closed && this.store.db.open && !this.health.paused) this.guard(() => this.here.close(this.seq));
+    const snapshot = !this.closed && this.store.db.open && !this.health.paused;
+    if (!this.closed) this.guard(() => this.engine.close(snapshot));
     this.closed = true;
     this.wake();
   }
@@ -322,9 +360,9 @@ export class CapturePipeline {
   /** One tick: writes what is queued, up to its limit (see schedule). Never throws. */
   private tick(everything = false): void {
     this.scheduled = false;
-    // A large frame being stored holds everything behind it (see the header).
-    // A write on the tick writer's thread: its answer schedules the next tick.
-    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing || this.writing) return;
+    // A large frame being stored holds everything behind it (see the header); a tick with the
+    // engine schedules the next one with its outcome; a worker still starting, with its start.
+    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing || this.writing || !this.engine.ready) return;
     let frames = this.queue;
     // The first large frame not stored yet: the frames before it are written now, it goes to the
     // writer, and the rest wait for it. (No large frame queued: nothing to look for.)
@@ -353,8 +391,6 @@ export class CapturePipeline {
       this.queuedChars = Math.max(0, this.queuedChars);
     }
     if (split) this.schedule(true);
-    // Between writes, with everything derived here committed: where deriving happens may change.
-    this.here.settle();
     // The large frame goes to its writer once the frames before it are committed.
     this.write(frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
   }
@@ -391,67 +427,48 @@ export class CapturePipeline {
   }
 
   /**
-   * Stores one tick: derived and encoded on the tick writer's thread once it derives, else here
-   * (and written on that thread when it runs). Its answer comes later; on a storage failure the
-   * write is held and capture pauses (see the header). `then` runs after a successful write.
-   * `underived` writes the frames and door records alone (their derived rows were refused).
+   * Hands one tick to the engine; its outcome comes later (or at once, in process). On a storage
+   * failure the engine holds the write and capture pauses (see the header). `then` runs after a
+   * successful write.
    */
-  private write(frames: Frame[], requests: DoorRecord[], then?: () => void, underived = false): void {
+  private write(frames: Frame[], requests: DoorRecord[], then?: () => void): void {
     this.writing = true;
-    const done = (outcome: WriteOutcome, here?: { derived: DerivedBatch; encoded: EncodedWrite }) => {
+    const work: TickWork = { frames, requests, largeMessages: this.largeMessages };
+    this.engine.tick(work, (outcome) => {
       this.writing = false;
-      this.landed(outcome, frames, requests, here, then);
+      this.ticked(outcome, work, then);
       if (!this.closed && (this.queue.length > 0 || this.doorQueue.size > 0)) this.schedule();
       this.wake();
-    };
-    if (!this.here.active) return this.store.tickSoon({ frames, requests, messages: this.largeMessagesOf(frames) }, done);
-    const derived = underived ? NOTHING_DERIVED : this.here.derive(frames, this.largeMessages);
-    const encoded = this.store.encode({ ...derived, frames, requests });
-    this.store.writeSoon(encoded, frames, (outcome) => done(outcome, { derived, encoded }));
+    });
   }
 
-  /** What the stored large frames among `frames` read as, by index, for the thread's deriver. */
-  private largeMessagesOf(frames: Frame[]): [number, Message][] {
-    const out: [number, Message][] = [];
-    for (let i = 0; i < frames.length; i++) {
-      const message = frames[i]!.stored && this.largeMessages.get(frames[i]!);
-      if (message) out.push([i, message]);
-    }
-    return out;
-  }
-
-  private landed(outcome: WriteOutcome, frames: Frame[], requests: DoorRecord[], here: { derived: DerivedBatch; encoded: EncodedWrite } | undefined, then?: () => void): void {
+  private ticked(outcome: TickOutcome, work: TickWork, then?: () => void): void {
     for (const noted of outcome.noted ?? []) this.health.noteError(noted);
     if (outcome.ok) {
-      this.written(outcome.result, frames, requests, here?.derived);
-      if (!this.held) then?.();
+      this.written(outcome.texts, work.frames, work.requests, outcome.derived);
+      then?.();
       return;
     }
-    if (outcome.gone) return this.threadGone(outcome.gone.committed, frames, requests, then);
+    if (outcome.gone) return this.replayOnEngineInProcess(work, then);
     const problem = storageProblem(outcome.failure);
-    const held = outcome.held ?? here?.encoded;
-    if (problem !== undefined && held) return this.pause(problem, outcome.failure, { write: held, derived: here?.derived, frames, requests });
+    if (problem !== undefined && outcome.held) return this.pause(problem, outcome.failure, { frames: work.frames, requests: work.requests });
     this.health.noteError(outcome.failure);
-    // Not the storage: something derived from these frames. Keep the frames themselves (the
-    // tick writer's thread has tried that already for what it derived).
-    if (here && hasRows(here.derived)) {
-      return this.write(frames, requests, then, true);
-    }
-    this.health.notRecorded(frames.length, requests.length);
+    this.health.notRecorded(work.frames.length, work.requests.length);
   }
 
   /**
-   * The tick writer's thread died under a write it was deriving. Deriving comes back here, from
-   * the store as a restart would (its snapshot, and every frame committed after it), then the write
-   * is made again here, unless it had committed: then its summaries are read back for listeners.
+   * The engine's worker died under a tick. An engine in process takes over, warmed from the store
+   * as opening a capture is, through the frames before this tick; the tick is then written again,
+   * or, if the worker had committed it, derived for its texts only.
    */
-  private threadGone(committed: boolean, frames: Frame[], requests: DoorRecord[], then?: () => void): void {
-    this.here.warm();
-    if (!committed) return this.write(frames, requests, then);
-    const rows = this.store.exchangesUpdatedAfter(frames[0]!.seq - 1, Number.MAX_SAFE_INTEGER);
-    const texts: WriteResult = { exchangeIds: rows.map((r) => r.id), exchanges: rows.map((r) => r.summary), sessions: [], conversations: [], requests: requests.map((r) => JSON.stringify(r)) };
-    this.written(texts, frames, requests);
-    then?.();
+  private replayOnEngineInProcess(work: TickWork, then?: () => void): void {
+    const first = work.frames[0]?.seq;
+    const committed = first !== undefined && this.store.hasFrame(first);
+    const engine = new InProcessEngine(this.store, first === undefined ? undefined : first - 1);
+    this.engine = engine;
+    const done = (outcome: TickOutcome) => this.ticked(outcome, work, then);
+    if (committed) engine.tickCommitted(work, done);
+    else engine.tick(work, done);
   }
 
   private pause(reason: string, err: unknown, held: NonNullable<CapturePipeline['held']>): void {
@@ -467,15 +484,15 @@ export class CapturePipeline {
     this.retryTimer.unref();
   }
 
-  /** Tries the held write again; resumes capture when the store takes it. */
+  /** Has the engine write the held write again; resumes capture when the store takes it. */
   private retryHeld(): void {
     const held = this.held!;
-    if (this.writing) return;
+    if (this.writing || !this.engine.ready) return;
     this.writing = true;
-    this.store.writeSoon(held.write, held.frames, (outcome) => {
+    this.engine.retry((outcome) => {
       this.writing = false;
       if (!outcome.ok) {
-        if (storageProblem(outcome.failure) === undefined) {
+        if (outcome.gone || storageProblem(outcome.failure) === undefined) {
           // The store answers again but not for this write: give it up, resume with what comes next.
           this.health.noteError(outcome.failure);
           this.health.notRecorded(held.frames.length, held.requests.length);
@@ -484,7 +501,7 @@ export class CapturePipeline {
         return;
       }
       this.resume();
-      this.written(outcome.result, held.frames, held.requests, held.derived);
+      this.written(outcome.texts, held.frames, held.requests, outcome.derived);
     });
   }
 
@@ -495,13 +512,12 @@ export class CapturePipeline {
     this.health.resume();
   }
 
-  /** After a write: retention, the snapshot now and then (when this thread derives), and the listeners. */
+  /** After a write: retention, then the listeners. */
   private written(texts: WriteResult, frames: Frame[], requests: DoorRecord[], derived?: DerivedBatch): void {
     if (frames.length > 0) this.writtenHead = Math.max(this.writtenHead, frames[frames.length - 1]!.seq);
     const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
     const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
     if (trim) batch.retention = trim;
-    this.guard(() => this.here.written(frames));
     for (const listener of this.listeners) this.guard(() => listener(batch));
   }
 

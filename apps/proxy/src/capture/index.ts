@@ -1,7 +1,8 @@
 /**
- * The capture store's public face for tools outside apps/proxy (benchmarks, the export helper):
- * the store, the pipeline that feeds it, filtered queries and rebuild (the API routes: ../api).
+ * The capture store's public face: the record port the tap feeds, the store, the pipeline that
+ * feeds it, filtered queries and rebuild (the API routes: ../api).
  */
+export { LARGE_BODY_BYTES, type LargeBody, type RecordPort } from './record-port.js';
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
 export { REDERIVE_PAGE, derive } from './rederive.js';

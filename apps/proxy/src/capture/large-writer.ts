@@ -18,13 +18,12 @@
  * and at once, and never holds the whole text.
  *
  * What the writer does not do: redaction (a body that mentions a secret's name, or has no
- * skeleton, comes back as bytes and takes the tap's thread's path, as before). Small frames never
+ * skeleton, comes back as bytes and takes the tap's thread's path). Small frames never
  * come here: the pipeline batches them per tick (redaction on the tap's thread, then deriving and
- * the write on the tick writer's thread: tick-writer.ts); a hand-off per frame costs more than
- * their whole capture (a whole-pipeline worker fed frame by frame halved the 50-client rate on
- * 2 cores).
+ * the write on the capture engine's worker: worker-engine.ts); a hand-off per frame costs more
+ * than their whole capture.
  *
- * The worker is plain JavaScript evaluated from a string (as wal-checkpointer.ts), with the main
+ * The worker is plain JavaScript evaluated from a string, with the main
  * thread's SQLite driver (sqlite.ts's `workerSqlite`).
  */
 import { FRAME_RAW_LIMIT, type Frame } from '@mcpscope/protocol';
@@ -32,9 +31,8 @@ import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
 import { AnsweringWorker, WORKER_ANSWER } from './answering-worker.js';
 import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';
 import { MENTIONS_SECRET } from '../redaction/redact-body.js';
+import type { LargeBody } from './record-port.js';
 
-/** Bodies past this many bytes go to the writer (a few chunks over the skeleton's threshold). */
-export const LARGE_BODY_BYTES = 1024 * 1024;
 /** The blocks a large body crosses the thread in. */
 const BLOCK_BYTES = 1024 * 1024;
 /** Characters per stored piece of a large frame's text (migration 8: `frame_parts`). */
@@ -44,12 +42,6 @@ const WRITER_NICE = 10;
 /** How long closing waits for a write under way. */
 const SETTLE_MS = 30_000;
 
-/** A large body on its way to the writer, pushed as it streams. */
-export interface LargeBody {
-  push(chunk: Uint8Array): void;
-  /** The body will not be recorded (cut, or the capture closed): the writer forgets it. */
-  abandon(): void;
-}
 
 /** The writer's answer for one frame. */
 export type LargeResult =

@@ -3,8 +3,8 @@
  * revision and one that never initializes, on a throwaway deriver, so the schema validators those
  * messages need are compiled (once per revision and definition: validate/schema-validator.ts), and
  * the deriving code is optimized, before a thread derives real traffic. The validators are shared by every deriver
- * (deriver.ts), so what this compiles stays compiled. The tick writer's thread runs it while it
- * starts (tick-thread.ts says what it saves); nothing of it is stored.
+ * (deriver.ts), so what this compiles stays compiled. The engine's worker runs it while it starts
+ * (engine-worker.ts), so its first real tick costs what any tick costs; nothing of it is stored.
  */
 import { REVISIONS, type Frame, type Revision } from '@mcpscope/protocol';
 import { createDeriver } from './deriver.js';

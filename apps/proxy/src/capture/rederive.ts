@@ -46,17 +46,19 @@ function cutMessage(frame: Frame, size: number): Message {
   return { kind: 'invalid', reason: `too large to keep whole: the first ${kept} of ${size} ${sse ? 'characters' : 'bytes'} were kept` };
 }
 
-/** Feeds every stored frame after `from`, in seq order and page by page, through `deriver`. */
+/** Feeds every stored frame after `from` (through `until`), in seq order and page by page, through `deriver`. */
 export function rederiveInto(
   store: CaptureReader,
   deriver: CaptureDeriver,
   onPage: (frames: Frame[], derived: DerivedBatch) => void,
   from = 0,
+  until = Number.MAX_SAFE_INTEGER,
 ): number {
   let after = from;
   let total = 0;
   for (;;) {
-    const frames = store.rawFramesAfter(after, REDERIVE_PAGE);
+    let frames = store.rawFramesAfter(after, REDERIVE_PAGE);
+    if (frames.length > 0 && frames[frames.length - 1]!.seq > until) frames = frames.filter((f) => f.seq <= until);
     if (frames.length === 0) return total;
     onPage(frames, derive(deriver, frames));
     after = frames[frames.length - 1]!.seq;

@@ -28,7 +28,7 @@ interface Link {
   mode: string;
 }
 
-/** A link as the tick writer's thread learns it (tick-thread.ts annotates the summaries it writes). */
+/** A link as the engine's worker learns it (it annotates the summaries it writes: engine-worker.ts). */
 export interface ReplayLink {
   exchangeId: string;
   replayOf: string;
@@ -50,7 +50,7 @@ export interface StoredLink {
 
 export class ReplayLinks {
   private readonly byReplay = new Map<string, Link>();
-  /** Links made since `takeNew()` last ran, once `forwardNew()` asked for them (see tick-writer.ts). */
+  /** Links made since `takeNew()` last ran, once `forwardNew()` asked for them (worker-engine.ts). */
   private made: ReplayLink[] | undefined;
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
@@ -80,8 +80,8 @@ export class ReplayLinks {
   }
 
   /**
-   * From now on, keeps the links made here for `takeNew()`: another connection (the tick writer's
-   * thread) annotates the summaries it writes, and has read the table as it was when this is called.
+   * From now on, keeps the links made here for `takeNew()`: another connection (the engine's
+   * worker) annotates the summaries it writes, and has read the table as it was when this is called.
    */
   forwardNew(): void {
     this.made = [];

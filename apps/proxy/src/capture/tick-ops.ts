@@ -1,14 +1,12 @@
 /**
  * One tick's write as a flat list of statement runs: an opcode, then that statement's parameters,
- * then the next opcode. Whoever derives the tick builds the list (the tick writer's thread once it
- * derives, tick-thread.ts; the store on the tap's thread before that, and on `:memory:`), with the
- * JSON texts the live hub sends, and it runs in one transaction, on the store's own connection or
- * on the tick writer's thread, with the same `applyTickOps`.
+ * then the next opcode. The capture engine builds the list (capture-engine.ts), with the JSON texts
+ * the live hub sends, and runs it in one transaction with `applyTickOps`, on whichever connection
+ * the engine has (the store's own, or its worker's).
  *
  * Why a flat list of primitives: it leaves applying nothing to decide but which prepared statement
  * to run (everything that needs the capture's state, the summaries, replay links and the door
- * record's derived columns, is settled when the list is made), and a list the tap's thread made
- * crosses to the thread cheapest that way (a structured clone of strings and numbers, no shapes).
+ * record's derived columns, is settled when the list is made).
  */
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
 import { sortKey } from './capture-reader.js';
@@ -66,7 +64,7 @@ interface RunStatement {
 
 /**
  * Runs a list made by `TickOps` against the statements of TICK_SQL (prepared in that order; the
- * caller holds the transaction). Self-contained: the tick writer evaluates its source in a worker.
+ * caller holds the transaction).
  */
 export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]): void {
   let i = 0;
@@ -131,7 +129,7 @@ export class TickOps {
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i]!;
       const http = httpJson ? httpJson[i]! : f.http ? JSON.stringify(f.http) : null;
-      // A large frame whose text the writer thread stored but its head (large-writer.ts): its
+      // A large frame whose text the large-frame writer stored but its head (large-writer.ts): its
       // row, with the head, commits here with its derived rows.
       if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
       else o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0);

@@ -1,13 +1,12 @@
 /**
- * How a tick's frames and door records cross to the tick writer's thread (tick-thread.ts): as a
+ * How a tick's frames and door records cross to the capture engine's worker (worker-engine.ts): as a
  * flat list of strings and numbers, the HTTP layer and each door record as JSON text.
  *
  * Why not the objects: a structured clone of an object walks its shape field by field (and a
  * frame's HTTP layer is two header maps), while a flat list of primitives is copied almost as
  * bytes, and V8's JSON.stringify is faster than the clone's object path. The texts are no extra
  * work on the tap's thread: the store writes the HTTP layer and the door record as exactly this
- * JSON, which the thread now stores as it is. Posting the frame objects cost the tap's thread
- * about 5 % of its time at 50 clients (`post`, profile-tap).
+ * JSON, which the worker stores as it is.
  */
 import type { DoorRecord, Frame, StoredText } from '@mcpscope/protocol';
 

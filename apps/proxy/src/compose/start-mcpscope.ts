@@ -11,7 +11,7 @@ import type { FrameInput } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { openCaptureStore } from '../capture/open-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
-import type { LargeBody } from '../capture/large-writer.js';
+import type { LargeBody } from '../capture/record-port.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
@@ -195,6 +195,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   // Tunnels pool their connections to the tap; closing idle ones sooner than a tunnel does races
   // its next request into a 502, so the tap outlasts them (cloudflared keeps them 90 s).
   tapHttp.keepAliveTimeout = 120_000;
+  // Traffic only once the capture engine takes ticks: a recorded frame is committed within a tick.
+  await pipeline.started();
   const tapServer = await listen(tapHttp.listen(options.port ?? 0, host));
   // Named by the address actually bound: `--host ::1` listens on [::1] only, not on 127.0.0.1.
   const tapAddress = tapServer.address() as AddressInfo;

@@ -1,5 +1,5 @@
 /**
- * A capture whose disk fills while the tick writer's thread derives, run as its own process inside
+ * A capture whose disk fills while the engine's worker derives, run as its own process inside
  * a private mount namespace with a small tmpfs (tick-writer.test.ts starts it with `unshare -rm`),
  * so the disk is really full: SQLite's own SQLITE_FULL on the thread's connection, not a stand-in.
  *
@@ -20,8 +20,8 @@ import { traffic } from '../store-helpers.js';
 
 const dir = process.argv[2]!;
 const frames = traffic();
-const store = new CaptureStore(join(dir, 'capture.db'), { threadWritesAfter: 0 });
-const pipeline = new CapturePipeline(store);
+const store = new CaptureStore(join(dir, 'capture.db'));
+const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'worker' });
 // The thread's answers do not keep a process alive (answering-worker.ts): this does, until the end.
 const alive = setInterval(() => {}, 1000);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,13 +34,13 @@ async function play(some: readonly FrameInput[]): Promise<void> {
 }
 
 let next = 0;
-while (!store.threadDerives && next < 20) {
+while (!pipeline.engineOnWorker && next < 20) {
   await play(frames.slice(next, next + 1));
   next++;
   await sleep(100);
 }
 await play(frames.slice(next, 20));
-const derivingOnThread = store.threadDerives;
+const derivingOnThread = pipeline.engineOnWorker;
 
 const filler = join(dir, 'filler');
 try {
@@ -57,7 +57,7 @@ unlinkSync(filler);
 for (let i = 0; i < 200 && pipeline.health.status().state === 'paused'; i++) await sleep(50);
 const afterFreed = pipeline.health.status();
 await play(frames.slice(26));
-const stillOnThread = store.threadDerives;
+const stillOnThread = pipeline.engineOnWorker;
 pipeline.close();
 store.close();
 clearInterval(alive);

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { LargeBody } from '../../capture/large-writer.js';
+import type { LargeBody } from '../../capture/record-port.js';
 import { CappedText } from './capped-text.js';
 
 /**

@@ -7,7 +7,7 @@
 import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
 import type { RecordFrame } from './door-frames.js';
 import { CappedText } from './capped-text.js';
-import type { LargeBody } from '../../capture/large-writer.js';
+import type { LargeBody } from '../../capture/record-port.js';
 
 /** Where one response's frames go. */
 export interface ResponseFrames {

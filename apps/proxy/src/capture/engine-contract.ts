@@ -1,0 +1,116 @@
+/**
+ * The capture engine's port: how the pipeline (on the tap's thread) hands a tick to the engine
+ * (capture-engine.ts) and hears its outcome, whichever of the two implementations serves it,
+ * chosen when a capture opens: in process (in-process-engine.ts: `:memory:`, `mcpscope open`,
+ * tests) or on one worker thread (worker-engine.ts: a capture file). The worker's messages
+ * (`EngineRequest`, `EngineAnswer`) are this same contract on the wire.
+ *
+ * Invariants every implementation keeps: one tick at a time (the pipeline sends the next only
+ * after `done` ran); `done` runs exactly once per call; a tick is committed whole or not at all;
+ * listeners are told only after `done` says it committed.
+ */
+import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
+import type { DerivedBatch } from './rederive.js';
+import type { ReplayLink } from './replay-links.js';
+import type { TickTexts } from './tick-ops.js';
+
+/** What one tick stores: the frames and door records gathered since the last. */
+export interface TickWork {
+  frames: Frame[];
+  requests: DoorRecord[];
+  /** What the stored large frames among `frames` read as (from their skeletons). */
+  largeMessages: WeakMap<Frame, Message>;
+}
+
+/** An error as it crosses a thread: its SQLite code kept (capture-health.ts `storageProblem` reads it). */
+export interface EngineFailure {
+  message: string;
+  code?: string;
+  errcode?: number;
+}
+
+/** A tick's (or a retry's) outcome. */
+export type TickOutcome =
+  | {
+      ok: true;
+      /** The JSON texts stored, which the live hub sends as they are. */
+      texts: TickTexts;
+      /** The derived objects, when the engine runs in this process (saves parsing the texts). */
+      derived?: DerivedBatch;
+      /** What went wrong on the way without stopping the write (a deriver error, derived rows refused). */
+      noted?: EngineFailure[];
+    }
+  | {
+      ok: false;
+      failure: Error;
+      /** The storage refused the write; the engine holds it to `retry` as it was made. */
+      held?: true;
+      noted?: EngineFailure[];
+      /** The worker died under this tick; whether it had committed is for the store to say. */
+      gone?: true;
+    };
+
+export type TickDone = (outcome: TickOutcome) => void;
+
+export interface EnginePort {
+  /** Derives, encodes and writes one tick; `done` runs once, now or from a later turn of the event loop. */
+  tick(work: TickWork, done: TickDone): void;
+  /** Writes the held write again (after a storage failure). */
+  retry(done: TickDone): void;
+  /** Whether ticks can be taken now (a worker is up), else they wait for `settle()` or the `onReady` callback. */
+  readonly ready: boolean;
+  /** Blocks (bounded) until the engine is up and the tick under way, if any, has delivered its outcome. */
+  settle(): void;
+  /** Stores the deriver's snapshot (when `snapshot`), closes the engine's connection, and ends it. */
+  close(snapshot: boolean): void;
+}
+
+/** What the engine's worker is started with. */
+export interface EngineWorkerData {
+  file: string;
+  /** How long its connection waits for another connection's lock. */
+  busyMs: number;
+  autocheckpoint: number;
+  /** How often it checkpoints the WAL (PASSIVE), between ticks. */
+  checkpointMs: number;
+}
+
+/** The port's messages to the worker. */
+export type EngineRequest =
+  | {
+      type: 'tick';
+      id: number;
+      /** tick-wire.ts `flattenFrames`. */
+      frames: unknown[];
+      /** Door records as the JSON texts stored. */
+      requests: string[];
+      /** Large frames' messages by index in `frames`. */
+      messages: [number, Message][];
+      /** Replay links made on the tap's thread since the last tick. */
+      links: ReplayLink[];
+    }
+  | { type: 'retry'; id: number }
+  | { type: 'snapshot'; id: number }
+  | { type: 'stop' };
+
+/** The worker's answers: `id` 0 says it is up (or could not start), -1 that it stopped. */
+export interface EngineAnswer {
+  id: number;
+  ready?: true;
+  ok?: boolean;
+  texts?: TickTexts;
+  error?: EngineFailure;
+  held?: true;
+  noted?: EngineFailure[];
+}
+
+/** An error as the engine sends it. */
+export function engineFailure(err: unknown): EngineFailure {
+  const e = err as { message?: unknown; code?: unknown; errcode?: unknown } | undefined;
+  return { message: String(e?.message ?? err), code: typeof e?.code === 'string' ? e.code : undefined, errcode: typeof e?.errcode === 'number' ? e.errcode : undefined };
+}
+
+/** A failure as the engine sent it, as an Error with its SQLite code. */
+export function failureError(failure: EngineFailure): Error {
+  return Object.assign(new Error(failure.message), failure);
+}

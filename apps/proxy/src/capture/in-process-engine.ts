@@ -1,0 +1,37 @@
+/**
+ * The engine's port in process: the engine runs on the caller's thread, over the store's own
+ * connection, and `done` runs before each call returns. For `:memory:` (a worker cannot share
+ * it), `mcpscope open`, tests, and a capture whose worker died.
+ */
+import type { CaptureStore } from './capture-store.js';
+import { CaptureEngine } from './capture-engine.js';
+import type { EnginePort, TickDone, TickWork } from './engine-contract.js';
+
+export class InProcessEngine implements EnginePort {
+  readonly ready = true;
+  private readonly engine: CaptureEngine;
+
+  /** Warms the engine from the store (through `through` only: see CaptureEngine). */
+  constructor(store: CaptureStore, through?: number) {
+    this.engine = new CaptureEngine(store, through);
+  }
+
+  tick(work: TickWork, done: TickDone): void {
+    done(this.engine.tick(work));
+  }
+
+  /** A tick a worker wrote before it died: derived and encoded for its texts, not written again. */
+  tickCommitted(work: TickWork, done: TickDone): void {
+    done(this.engine.tick(work, true));
+  }
+
+  retry(done: TickDone): void {
+    done(this.engine.retry());
+  }
+
+  settle(): void {}
+
+  close(snapshot: boolean): void {
+    if (snapshot) this.engine.snapshot();
+  }
+}

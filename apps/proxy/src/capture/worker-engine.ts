@@ -1,0 +1,132 @@
+/**
+ * The engine's port on a worker thread (engine-worker.ts), for a capture file: deriving, encoding
+ * and SQLite never run on the tap's thread. The worker is started when the capture opens and warms
+ * its engine from the store; ticks wait in the pipeline until it is up (`ready`, then `onReady`).
+ *
+ * Frames cross as a flat list of primitives and door records as their JSON texts (tick-wire.ts),
+ * which the worker stores as they are. One tick is in flight at a time; `settle()` waits for it
+ * (blocking, bounded), for shutdown and imports. If the worker dies, the tick in flight ends as
+ * `gone` and `onGone` hears why: the pipeline then continues on an engine in process, warmed from
+ * the store.
+ */
+import type { Frame, Message } from '@mcpscope/protocol';
+import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
+import { failureError, type EngineAnswer, type EnginePort, type EngineRequest, type EngineWorkerData, type TickDone, type TickWork } from './engine-contract.js';
+import type { ReplayLinks } from './replay-links.js';
+import { AUTOCHECKPOINT_PAGES } from './capture-store.js';
+import { doorTexts, flattenFrames } from './tick-wire.js';
+
+/** How long `settle()` waits for the worker's start or a tick under way (a large frame's pieces may hold the file's lock). */
+const SETTLE_MS = 30_000;
+/** How long the worker's connection waits for another connection's lock (the large-frame writer's, a retention delete). */
+const BUSY_MS = 30_000;
+/** How often the worker checkpoints the WAL between ticks. */
+const CHECKPOINT_MS = 100;
+
+export class WorkerEngine implements EnginePort {
+  private readonly thread: AnsweringWorker<EngineAnswer>;
+  private state: 'starting' | 'ready' | 'gone' = 'starting';
+  private nextId = 0;
+  private pending: { id: number; done: TickDone; requests?: string[] } | undefined;
+
+  /**
+   * Starts the worker. `links` forwards the replay links made on this thread from now on (the
+   * worker reads the table when it opens). `onGone` hears once if the worker dies or cannot start.
+   */
+  constructor(
+    file: string,
+    private readonly links: ReplayLinks,
+    private readonly onReady: () => void,
+    private readonly onGone: (error: Error) => void,
+  ) {
+    links.forwardNew();
+    const data: EngineWorkerData = { file, busyMs: BUSY_MS, autocheckpoint: AUTOCHECKPOINT_PAGES, checkpointMs: CHECKPOINT_MS };
+    this.thread = new AnsweringWorker<EngineAnswer>(moduleWorkerUrl('engine-worker', import.meta.url), { ...data }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the capture engine's worker stopped: ${error.message}`, { cause: error })), { claimsLate: true });
+  }
+
+  get ready(): boolean {
+    return this.state === 'ready';
+  }
+
+  tick(work: TickWork, done: TickDone): void {
+    const requests = doorTexts(work.requests);
+    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), requests, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew() }), done, requests);
+  }
+
+  retry(done: TickDone): void {
+    this.request((id) => ({ type: 'retry', id }), done);
+  }
+
+  settle(): void {
+    this.thread.settle(() => this.state === 'starting' || this.pending !== undefined, SETTLE_MS);
+  }
+
+  close(snapshot: boolean): void {
+    this.settle();
+    if (snapshot && this.state === 'ready') {
+      let failed: Error | undefined;
+      this.request((id) => ({ type: 'snapshot', id }), (outcome) => {
+        if (!outcome.ok) failed = outcome.failure;
+      });
+      this.settle();
+      this.stop();
+      if (failed) throw failed;
+      return;
+    }
+    this.stop();
+  }
+
+  private stop(): void {
+    this.state = 'gone';
+    this.thread.stop();
+  }
+
+  private request(make: (id: number) => EngineRequest, done: TickDone, requests?: string[]): void {
+    if (this.state !== 'ready' || this.pending) throw new Error('capture engine worker: not ready for a tick');
+    const id = ++this.nextId;
+    this.pending = { id, done, ...(requests ? { requests } : {}) };
+    this.thread.post(make(id));
+  }
+
+  private answered(answer: EngineAnswer): void {
+    if (answer.id === 0) {
+      if (answer.ready && this.state === 'starting') {
+        this.state = 'ready';
+        this.onReady();
+      } else if (answer.error) this.fail(failureError(answer.error));
+      return;
+    }
+    const pending = this.pending;
+    if (!pending || pending.id !== answer.id) return;
+    this.pending = undefined;
+    const noted = answer.noted ? { noted: answer.noted } : {};
+    if (answer.ok) {
+      // The door records' texts are this thread's own (it sent them): the worker does not send them back.
+      const texts = answer.texts ?? { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
+      pending.done({ ok: true, texts: { ...texts, requests: pending.requests ?? texts.requests }, ...noted });
+    } else {
+      pending.done({ ok: false, failure: failureError(answer.error ?? { message: 'the capture engine failed' }), ...(answer.held ? { held: true as const } : {}), ...noted });
+    }
+  }
+
+  /** The worker died or could not start: the tick in flight ends as gone, and nothing comes here again. */
+  private fail(error: Error): void {
+    if (this.state === 'gone') return;
+    this.state = 'gone';
+    const pending = this.pending;
+    this.pending = undefined;
+    this.thread.stop();
+    this.onGone(error);
+    pending?.done({ ok: false, failure: error, gone: true });
+  }
+}
+
+/** What the stored large frames among `frames` read as, by index. */
+function largeMessagesByIndex(frames: readonly Frame[], messages: WeakMap<Frame, Message>): [number, Message][] {
+  const out: [number, Message][] = [];
+  for (let i = 0; i < frames.length; i++) {
+    const message = frames[i]!.stored && messages.get(frames[i]!);
+    if (message) out.push([i, message]);
+  }
+  return out;
+}
