@@ -2,7 +2,8 @@
 // unset (a ChatGPT rule, from a field report). Opened before any traffic, the view says not seen;
 // the official SDK client then lists and calls the tools through the tap, and without a reload
 // the check fails, ChatGPT reads "1 problem" while Claude stays ready, the filters narrow the
-// table, and the evidence link lands on the tools/list exchange in the detail pane.
+// table, and the evidence link lands on the tools/list exchange in the detail pane, its JSON path
+// marked.
 import { mkdirSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
@@ -75,7 +76,10 @@ test('a failing check appears live, per host, and its evidence opens the frame',
   await expect(detail.locator('.detail-title strong')).toHaveText('tools/list');
   await expect(page).toHaveURL(new RegExp(`[?&]x=${exchangeId}(&|$)`));
   await expect(page.locator('[data-testid="exchange-row"][data-method="tools/list"]')).toHaveAttribute('aria-selected', 'true');
-  await expect(detail.locator('[data-path="$.result.tools[0]"]').first()).toBeAttached();
+  // The finding's JSON path is marked (and unfolded) in the response frame.
+  const marked = detail.locator('[data-path="$.result.tools[0].annotations"] > .j-row.mark-warning');
+  await expect(marked).toBeVisible();
+  await expect(marked).toContainText('tool-annotations-explicit: fail');
 
   // Back to Readiness: the filters are as they were left.
   await page.getByTestId('readiness-switch').click();

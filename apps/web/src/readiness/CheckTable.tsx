@@ -25,7 +25,7 @@ export function CheckTable({ rows }: { rows: readonly CheckRow[] }) {
               <code className="muted">{row.check.id}</code>
             </td>
             <td className="check-hosts">{row.check.hosts.map((h) => HOST_LABEL[h] ?? h).join(', ')}</td>
-            <td>
+            <td className="check-verdict">
               <span className={`badge ${VERDICT_TONE[row.verdict]}`} data-testid="check-verdict">
                 {VERDICT_LABEL[row.verdict]}
               </span>

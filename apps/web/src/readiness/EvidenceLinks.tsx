@@ -13,15 +13,10 @@ import type { CheckRow } from './readiness-model.js';
 /** Findings listed before "show all": a check over 45 tools would fill the screen. */
 const SHOWN = 4;
 
-function openExchange(id: string): void {
-  useUi.getState().setMode('exchanges');
-  useUi.getState().select(id, true);
-}
-
-function Link({ evidence }: { evidence: EvidenceLink }) {
+function Link({ evidence, note }: { evidence: EvidenceLink; note: string }) {
   const target =
     evidence.exchangeId !== undefined ? (
-      <button type="button" className="link" data-testid="evidence-link" data-exchange={evidence.exchangeId} title="Open this exchange's frames in the Exchanges view" onClick={() => openExchange(evidence.exchangeId!)}>
+      <button type="button" className="link" data-testid="evidence-link" data-exchange={evidence.exchangeId} title="Open this exchange's frames in the Exchanges view, the path marked" onClick={() => useUi.getState().showEvidence(evidence.exchangeId!, evidence.path, note)}>
         exchange #{evidence.exchangeId}
       </button>
     ) : evidence.doorRecordId !== undefined ? (
@@ -37,11 +32,11 @@ function Link({ evidence }: { evidence: EvidenceLink }) {
   );
 }
 
-function FindingItem({ finding }: { finding: Finding }) {
+function FindingItem({ finding, checkId }: { finding: Finding; checkId: string }) {
   return (
     <li className={`finding ${finding.verdict === 'fail' ? 'tone-error' : 'tone-warn'}`} data-testid="finding">
       <span className="finding-message">{finding.message}</span>
-      {finding.evidence && <Link evidence={finding.evidence} />}
+      {finding.evidence && <Link evidence={finding.evidence} note={`${checkId}: ${finding.verdict}`} />}
     </li>
   );
 }
@@ -61,7 +56,7 @@ export function EvidenceCell({ row }: { row: CheckRow }) {
     <>
       <ul className="findings">
         {shown.map((f, i) => (
-          <FindingItem key={i} finding={f} />
+          <FindingItem key={i} finding={f} checkId={row.check.id} />
         ))}
       </ul>
       {row.findings.length > shown.length && (

@@ -18,7 +18,7 @@ export function SourceLink({ source }: { source: CheckSource }) {
   const safe = /^https:\/\//.test(source.url);
   return (
     <span className="check-source" data-testid="check-source" data-kind={source.kind}>
-      <span className={`badge ${source.kind === 'field-report' ? 'tone-warn' : 'tone-muted'}`}>{KIND_LABEL[source.kind]}</span>{' '}
+      <span className={`badge ${source.kind === 'field-report' ? 'tone-warn' : 'tone-muted'}`}>{KIND_LABEL[source.kind]}</span>
       {safe ? (
         <a href={source.url} target="_blank" rel="noreferrer noopener" title={`${source.url} (checked ${source.checked})`}>
           {hostOf(source.url)}
