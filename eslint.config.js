@@ -49,7 +49,7 @@ function proxyLayerRules() {
 // layers to run real collaborators together.
 const WEB_LAYERS = [
   ['app'],
-  ['timeline', 'detail', 'door', 'frames', 'conversations', 'first-run'],
+  ['timeline', 'detail', 'door', 'frames', 'conversations', 'first-run', 'readiness'],
   ['capture', 'compare', 'rerun', 'export', 'filter', 'sessions', 'widget', 'front-door'],
   ['replay'],
   ['ui'],

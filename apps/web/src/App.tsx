@@ -1,6 +1,6 @@
 /**
  * The dashboard's frame: top bar, sessions sidebar, filter bar, then the timeline (or the raw
- * frame view, or the first-run page) beside the detail pane. It lays out the page; what keeps the
+ * frame view, the Connections or Readiness view, or the first-run page) beside the detail pane. It lays out the page; what keeps the
  * state in step (app/dashboard-syncs.ts) and what the view shows (app/use-view-predicate.ts) are
  * composed in app/.
  */
@@ -26,6 +26,7 @@ import { useUi } from './store/ui-store.js';
 import { Timeline } from './timeline/Timeline.js';
 import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
+import { ReadinessView } from './readiness/ReadinessView.js';
 import { RerunHost } from './rerun/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
@@ -72,6 +73,8 @@ export function App({ token }: { token: string }) {
             <RawFrames api={api} />
           ) : mode === 'connections' ? (
             <ConnectionsView />
+          ) : mode === 'readiness' ? (
+            <ReadinessView api={api} />
           ) : empty ? (
             <FirstRun api={api} />
           ) : (

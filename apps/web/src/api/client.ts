@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
+import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -122,6 +122,11 @@ export class ApiClient {
 
   addMark(label: string): Promise<CaptureMark> {
     return this.request('/api/marks', { method: 'POST', body: JSON.stringify({ label }) });
+  }
+
+  /** The readiness audit over the running capture: every check's verdict, and each host's readiness. */
+  audit(signal?: AbortSignal): Promise<AuditReport> {
+    return this.request('/api/audit', signal ? { signal } : {});
   }
 
   /** Sends one sample tools/call through the tap to the demo server (demo mode only). */

@@ -26,9 +26,9 @@ import { AuthorizationNotice } from '../front-door/AuthorizationNotice.js';
 // The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
 const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
 
-function marksFor(diagnostics: readonly Diagnostic[] | undefined, seq: number): TreeMark[] {
-  if (!diagnostics) return [];
-  return diagnostics.filter((d) => d.frameSeq === seq && d.path).map((d) => ({ path: d.path!, severity: d.severity, message: d.code }));
+function marksFor(diagnostics: readonly Diagnostic[] | undefined, seq: number, evidence: TreeMark | undefined): TreeMark[] {
+  const marks = (diagnostics ?? []).filter((d) => d.frameSeq === seq && d.path).map((d): TreeMark => ({ path: d.path!, severity: d.severity, message: d.code }));
+  return evidence ? [...marks, evidence] : marks;
 }
 
 export function DetailPane({ api }: { api: ApiClient }) {
@@ -101,6 +101,9 @@ export function DetailPane({ api }: { api: ApiClient }) {
 
 function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClient; ex: ExchangeSummary; detail: ExchangeDetailView; replays: string; widgetCalls: string }) {
   const t0 = detail.frames[0]?.ts ?? ex.startTs;
+  // An audit finding this exchange is the evidence of (the Readiness view opened it): its path is marked.
+  const shown = useUi((s) => s.evidence);
+  const evidence: TreeMark | undefined = shown?.exchange === ex.id ? { path: shown.path, severity: 'warning', message: shown.note } : undefined;
   return (
     <>
       {detail.verdict && <VerdictCard verdict={detail.verdict} />}
@@ -160,7 +163,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
       {ex.method === 'tools/call' && ex.target && <ToolSchemaCheck api={api} ex={ex} frames={detail.frames} />}
       <h4>Frames ({detail.frames.length})</h4>
       {detail.frames.map((frame) => (
-        <FrameCard key={frame.seq} api={api} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq)} />
+        <FrameCard key={frame.seq} api={api} frame={frame} ex={ex} t0={t0} marks={marksFor(detail.diagnostics, frame.seq, evidence)} />
       ))}
     </>
   );

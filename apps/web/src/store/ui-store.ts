@@ -16,10 +16,14 @@ export interface UiState extends Omit<UrlState, 'exchange'> {
   /** Keep the newest row in view as rows arrive; turned off when the user scrolls up. */
   follow: boolean;
   theme: Theme;
+  /** A JSON path the open exchange's frames mark (an audit finding's evidence); any other selection drops it. */
+  evidence?: { exchange: string; path: string; note: string };
   setFilter(text: string): void;
   setSession(sessionKey: string | undefined): void;
   select(id: string | undefined, open?: boolean): void;
   closeDetail(): void;
+  /** Opens an exchange in the Exchanges view's detail pane with `path` marked in its frames. */
+  showEvidence(exchange: string, path: string | undefined, note: string): void;
   setMode(mode: ViewMode): void;
   setFollow(follow: boolean): void;
   /** Hides the rows of frames up to `seq` (undefined shows everything again). */
@@ -47,7 +51,8 @@ export const useUi = create<UiState>((set) => ({
   theme: initialTheme(),
   setFilter: (filter) => set({ filter }),
   setSession: (session) => set(session ? { session } : { session: undefined }),
-  select: (selected, open) => set((s) => ({ selected, detailOpen: selected !== undefined && (open ?? s.detailOpen) })),
+  select: (selected, open) => set((s) => ({ selected, detailOpen: selected !== undefined && (open ?? s.detailOpen), evidence: undefined })),
+  showEvidence: (exchange, path, note) => set({ mode: 'exchanges', selected: exchange, detailOpen: true, evidence: path ? { exchange, path, note } : undefined }),
   closeDetail: () => set({ detailOpen: false }),
   setMode: (mode) => set({ mode }),
   setFollow: (follow) => set({ follow }),

@@ -3,9 +3,9 @@
  * open exchange, the view mode and where the view was cleared. Pure parse/format, so the round trip is testable; the token
  * never goes in here (token.ts strips it from the address bar).
  */
-export type ViewMode = 'exchanges' | 'frames' | 'connections';
+export type ViewMode = 'exchanges' | 'frames' | 'connections' | 'readiness';
 
-const MODES: readonly ViewMode[] = ['exchanges', 'frames', 'connections'];
+const MODES: readonly ViewMode[] = ['exchanges', 'frames', 'connections', 'readiness'];
 
 export interface UrlState {
   filter: string;
