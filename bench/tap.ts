@@ -32,9 +32,9 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const concurrencies = options.smoke ? [1, 5] : [1, 10, 50];
   const callsPerRun = options.smoke ? 200 : 1000;
   const upstream = await startHelper('./fast-upstream.ts');
-  // On a capture file, as users run it (the default store is a file in the data directory; the
-  // tick writer thread serves files only, tick-writer.ts). WAL with synchronous=NORMAL: no fsync per
-  // write, so the disk's speed barely enters.
+  // On a capture file, as users run it (the default store is a file in the data directory; only a
+  // file's capture engine runs on a worker, capture/worker-engine.ts). WAL with synchronous=NORMAL:
+  // no fsync per write, so the disk's speed barely enters.
   const dir = mkdtempSync(join(tmpdir(), 'mcpscope-bench-tap-'));
   const paths = await startPaths(ALL_PATHS, upstream, { DB: join(dir, 'capture.db') });
   const wrk = wrkAvailable();
