@@ -2,7 +2,7 @@
 // own (support/mistaken-gift-server.ts), over JSON and SSE answers and in batches. Each case reads
 // what a user reads: the row's status, the finding's words, and the verdict at the top of the detail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExchangeDetail, ExchangesPage, ExchangeSummary } from '@mcpscope/protocol';
+import type { ConversationsPage, ExchangeDetail, ExchangesPage, ExchangeSummary, ExchangeVerdict } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { settled } from './helpers.js';
 import { apiGet } from './support/api.js';
@@ -134,5 +134,20 @@ describe('the six mistakes through the tap', () => {
     const d = await detail(note!.id);
     expect(finding(d, 'reply-as-notification')!.message).toContain(`tools/call #${callRow!.id}`);
     expect(d.diagnostics.map((x) => x.code)).not.toContain('unknown-notification');
+  });
+
+  it('a ChatGPT conversation that listed the tools and stopped: the host never sent the call', async () => {
+    const chatgpt = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'user-agent': 'openai-mcp/1.0.0' };
+    for (const body of [
+      { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openai-mcp', version: '1.0.0' } } },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    ]) {
+      await fetch(app.mcpUrl, { method: 'POST', headers: chatgpt, body: JSON.stringify(body) });
+    }
+    await settled(app);
+    const { conversations } = await apiGet<ConversationsPage>(app, '/api/conversations');
+    const listedOnly = conversations.find((c) => c.host === 'ChatGPT')!;
+    const one = await apiGet<{ verdict?: ExchangeVerdict }>(app, `/api/conversations/${listedOnly.key}`);
+    expect(one.verdict).toMatchObject({ kind: 'host-never-called', title: 'The host never sent the call' });
   });
 });

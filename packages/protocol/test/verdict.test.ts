@@ -1,9 +1,10 @@
 // The verdict on each way an exchange can end badly: whose fault, the sentence and the fix a user
 // reads, from exchanges and findings the real deriver made.
 import { describe, expect, it } from 'vitest';
-import { CaptureDeriver, EXCHANGE_VERDICT_KINDS, exchangeVerdict, transportFrameText, type Diagnostic, type ExchangeSummary, type Frame } from '../src/index.js';
+import { CaptureDeriver, EXCHANGE_VERDICT_KINDS, conversationVerdict, exchangeVerdict, transportFrameText, type Diagnostic, type ExchangeSummary, type Frame } from '../src/index.js';
 import { createValidator } from '../src/validate/index.js';
 import { frameMaker } from './support/frames.js';
+import { chatgptCall, numbered } from './support/hosts.js';
 
 const validator = createValidator();
 const tool = { name: 'suggest_gifts', inputSchema: { type: 'object', properties: { occasion: { type: 'string' } }, required: ['occasion'] }, outputSchema: { type: 'object', properties: { gifts: { type: 'array' } }, required: ['gifts'] } };
@@ -103,6 +104,17 @@ describe('exchangeVerdict', () => {
   });
 
   it('has a fixed set of kinds', () => {
-    expect(EXCHANGE_VERDICT_KINDS).toHaveLength(9);
+    expect(EXCHANGE_VERDICT_KINDS).toHaveLength(10);
+  });
+
+  it('a conversation that listed the tools and never called one: the host never sent the call', () => {
+    const d = new CaptureDeriver({ validator, conversations: true });
+    for (const frame of numbered(chatgptCall('only-lists', { hostId: 'conv-x' }).slice(0, 5))) d.ingest(frame);
+    const [listed] = d.takeConversations();
+    expect(conversationVerdict(listed!)).toMatchObject({ kind: 'host-never-called', fault: 'client', title: 'The host never sent the call' });
+    expect(conversationVerdict(listed!)!.sentence).toContain('ChatGPT listed the tools once');
+    const called = new CaptureDeriver({ validator, conversations: true });
+    for (const frame of numbered(chatgptCall('calls', { hostId: 'conv-y' }))) called.ingest(frame);
+    expect(conversationVerdict(called.takeConversations()[0]!)).toBeUndefined();
   });
 });

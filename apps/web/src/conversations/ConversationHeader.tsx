@@ -4,13 +4,14 @@
  * sides agreed, the churn, the hints the host sent, and the era lane. The timeline below shows
  * every exchange of the conversation, with a thin line where a new session begins.
  */
-import type { ConversationSummary } from '@mcpscope/protocol';
+import { conversationVerdict, type ConversationSummary } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { EvidenceButton } from '../export/index.js';
 import { useReadOnly } from '../store/read-only.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
+import { VerdictCard } from '../ui/VerdictCard.js';
 import { EraLane } from './EraLane.js';
 import './conversations.css';
 
@@ -20,8 +21,10 @@ function Header({ api, c }: { api: ApiClient; c: ConversationSummary }) {
   const readOnly = useReadOnly((s) => s.file !== undefined);
   const guess = weakestEvidence(c) === 'client-time';
   const hints = Object.entries(c.hints);
+  const verdict = conversationVerdict(c);
   return (
     <section className="conv-header" data-testid="conversation-header" data-key={c.key}>
+      {verdict && <VerdictCard verdict={verdict} />}
       <div className="conv-header-line">
         <strong>{c.host}</strong>
         <span className="mono muted">{c.key}</span>

@@ -7,7 +7,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { Diagnostic, ExchangeSummary } from '@mcpscope/protocol';
 import type { ApiClient, ExchangeDetailView } from '../api/client.js';
-import { VerdictCard } from './VerdictCard.js';
+import { VerdictCard } from '../ui/VerdictCard.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { ReplayedAs, ReplayMark } from '../ui/ReplayMark.js';

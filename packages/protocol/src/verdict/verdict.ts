@@ -19,6 +19,8 @@ export const EXCHANGE_VERDICT_KINDS = [
   'server-never-answered',
   'host-gave-up',
   'answer-broke-host-rules',
+  // Of a conversation, not of one exchange (conversation-verdict.ts).
+  'host-never-called',
 ] as const;
 export type ExchangeVerdictKind = (typeof EXCHANGE_VERDICT_KINDS)[number];
 

@@ -4,7 +4,7 @@
  * and the evidence one click away (frames, HTTP requests, findings).
  */
 import type { ExchangeVerdict } from '@mcpscope/protocol';
-import { openDoorRecord } from '../ui/HttpLayer.js';
+import { openDoorRecord } from './HttpLayer.js';
 
 const WHOSE = { client: 'client side', server: 'server side', transport: 'the connection' } as const;
 
