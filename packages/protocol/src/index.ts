@@ -102,7 +102,7 @@ export { printFilter } from './filter/print.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
 export { answerableFromSummary } from './filter/summary-answerable.js';
-export { compileDoorFilter, doorText } from './filter/door-match.js';
+export { compileDoorFilter, doorText, fieldsDoorCannotMatch } from './filter/door-match.js';
 export type { DoorPredicate, ExchangePredicate } from './filter/fields.js';
 export { FILTER_OPERATORS } from './filter/operators.js';
 export type { DoorAnswer, DoorBody, DoorEnd, DoorPeer, DoorRecord, DoorRefusalSample, DoorRefusals } from './door/door-record.js';
