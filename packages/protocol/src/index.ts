@@ -39,6 +39,7 @@ export { SessionTracker, clientLabel } from './session/session-tracker.js';
 export { IMPORTED_SESSION_PREFIX, importedFileName, importedFilePrefix, importedSessionKey, isImportedSession } from './session/imported-session.js';
 export type { Era, SessionSummary } from './session/session-summary.js';
 export { SESSIONLESS_KEY_PREFIX, isSessionlessKey } from './session/session-summary.js';
+export { isOwnSession, ownSessionKind, type OwnSessionKind } from './session/own-session.js';
 export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep, JoinEvidence } from './conversation/conversation-summary.js';
 export { JOIN_EVIDENCE } from './conversation/conversation-summary.js';
 export { hostName, OPENAI_SESSION_META } from './conversation/host-hints.js';
