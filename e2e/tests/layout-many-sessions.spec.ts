@@ -16,7 +16,10 @@ test('with ten sessions the document is exactly the window high', async ({ page 
   }
   await openDashboard(page, proxy.app);
   await expect(page.getByTestId('session-item')).toHaveCount(10);
-  const heights = await page.evaluate(() => ({ document: document.scrollingElement!.scrollHeight, window: window.innerHeight }));
+  const heights = await page.evaluate(() => {
+    const w = globalThis as unknown as { innerHeight: number; document: { scrollingElement: { scrollHeight: number } } };
+    return { document: w.document.scrollingElement.scrollHeight, window: w.innerHeight };
+  });
   expect(heights.document).toBe(heights.window);
   const sidebar = page.locator('.sidebar');
   expect(await sidebar.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
