@@ -21,7 +21,7 @@ import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../ui/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
-import { TimelineMarks } from '../capture/TimelineMarks.js';
+import { MARK_ROOM, TimelineMarks } from '../capture/TimelineMarks.js';
 import { WaterfallScaleContext } from './WaterfallCell.js';
 import { waterfallScale } from './waterfall.js';
 
@@ -106,7 +106,7 @@ export function Timeline() {
       <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
         <ColumnHeader layout={layout} />
         <WaterfallScaleContext.Provider value={scale}>
-          <div style={{ height: totalHeight, position: 'relative' }}>
+          <div style={{ height: totalHeight + MARK_ROOM, position: 'relative' }}>
             {rows.map((row, i) => {
               const at = first + i;
               const ex = row.original;
