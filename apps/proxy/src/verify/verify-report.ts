@@ -32,8 +32,8 @@ export interface ReportMeta {
 
 export type Counts = Record<RowVerdict, number>;
 
-/** How a verdict reads in the table, the summary and JUnit. */
-export const VERDICT_WORDS: Record<RowVerdict, string> = { same: 'same', fixed: 'fixed', changed: 'changed (additive)', regressed: 'regressed', failing: 'still failing', skipped: 'skipped', error: 'could not run' };
+/** How a verdict reads in the table's verdict column (upper-cased there), and JUnit's for an additive change. */
+export const VERDICT_WORDS: Record<RowVerdict, string> = { same: 'same', fixed: 'fixed', changed: 'changed (additive)', regressed: 'regressed', failing: 'failing', skipped: 'skipped', error: 'error' };
 
 export function counts(rows: readonly VerifyRow[]): Counts {
   const out: Counts = { same: 0, fixed: 0, changed: 0, regressed: 0, failing: 0, skipped: 0, error: 0 };
