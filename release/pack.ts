@@ -136,13 +136,15 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
   }
 }
 
-const kb = (n: number) => `${(n / 1024).toFixed(0)} KiB`;
+/** Sizes as npm and the README give them: 1 MB = 1,000,000 bytes (release/test/readme-figures.test.ts). */
+export const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
+const kb = (n: number) => `${(n / 1e3).toFixed(0)} kB`;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const outArg = process.argv.indexOf('--out');
   const packed = await packRelease(outArg > 0 ? process.argv[outArg + 1] : undefined);
   console.log(packed.tarball);
-  console.log(`  packed ${kb(packed.size)}, unpacked ${kb(packed.unpackedSize)}, ${packed.files.length} files`);
+  console.log(`  packed ${mb(packed.size)}, unpacked ${mb(packed.unpackedSize)}, ${packed.files.length} files`);
   for (const f of packed.files) console.log(`  ${kb(f.size).padStart(9)}  ${f.path}`);
   console.log(`  dependencies: ${Object.entries(packed.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')} (+ optional better-sqlite3)`);
 }

@@ -120,25 +120,37 @@ test('choosing a session in the sidebar narrows to it, in the URL too', async ({
   await expect(sessions.filter({ hasText: 'agent-b' })).toHaveAttribute('aria-pressed', 'true');
 });
 
-test('clearing a filter brings rows back without calling them new; a captured row is', async ({ page }) => {
+test('the follow pill counts only new rows the view shows: none for a cleared filter or hidden rows', async ({ page }) => {
   await openDashboard(page, app);
   const all = await rows(page).count();
   expect(all).toBeGreaterThan(3);
-  // Moving the selection off the last row stops following.
+  // Moving the selection off the last row stops following; nothing new yet, so no pill.
   await page.locator('body').press('j');
   await page.locator('body').press('j');
+  await expect(page.locator('.timeline [aria-selected="true"]')).toHaveCount(1);
   const follow = page.getByTestId('follow');
-  await expect(follow).toHaveText('↓ follow new rows');
+  await expect(follow).toHaveCount(0);
+  // A cleared filter brings rows back; they are not new.
   const input = page.getByTestId('filter-input');
   await input.fill('client:agent-b');
   await expect(rows(page)).not.toHaveCount(all);
+  const narrowed = await rows(page).count();
   await input.fill('');
   await expect(rows(page)).toHaveCount(all);
-  await expect(follow).toHaveText('↓ follow new rows');
+  await expect(follow).toHaveCount(0);
 
+  // Rows the filter hides are not new in this view.
+  await input.fill('client:agent-b');
+  await expect(rows(page)).toHaveCount(narrowed);
   const c = await sdkClient(app.mcpUrl, 'agent-c');
   await c.listTools();
   await c.close();
+  await expect(page.getByTestId('session-item').filter({ hasText: 'agent-c' })).toHaveCount(1);
+  await expect(follow).toHaveCount(0);
+
+  const b = await sdkClient(app.mcpUrl, 'agent-b');
+  await b.listTools();
+  await b.close();
   await expect(follow).toHaveText(/↓ [1-9]\d* new — follow new rows/);
   await page.screenshot({ path: `${SCREENSHOTS}follow-new-rows.png` });
 });

@@ -27,6 +27,11 @@ test('the demo widget renders from the captured call, wraps a gift through the h
   await expect(widget.locator('#host')).toHaveText('window.openai · light · inline');
   // The capture had no resources/read of the widget: mcpscope read it, as a labelled side request.
   await expect(page.getByTestId('widget-source')).toContainText('read now by mcpscope');
+  // Its session is mcpscope's own and says so in the sidebar: no replay, no client's session.
+  const own = page.getByTestId('session-item').filter({ has: page.getByTestId('session-own') });
+  await expect(own).toHaveCount(1);
+  await expect(own).toContainText('mcpscope widget preview');
+  await expect(own.getByTestId('session-replay')).toHaveCount(0);
   // The widget runs on its own origin, never the dashboard's.
   const origin = await page.getByTestId('widget-frame').getAttribute('data-origin');
   expect(origin).toMatch(/^http:\/\/w-[a-z0-9]+\.localhost:\d+$/);

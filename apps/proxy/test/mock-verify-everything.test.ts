@@ -165,6 +165,27 @@ describe('mcpscope verify', () => {
     }
   });
 
+  it('a field the server added is "changed (additive)": exit 0, JUnit passes it; --strict fails it', async () => {
+    const added = await startAlteredUpstream(everything.upstream.url, {
+      'get-structured-content': { rewrite: (result) => ({ ...result, structuredContent: { ...(result.structuredContent as Record<string, unknown>), airQuality: 'good' } }) },
+    });
+    try {
+      const junit = join(dir, 'additive.xml');
+      const run = await verify(['--target', added.url, '--only', 'tool:get-structured-content', '--report', junit]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/get-structured-content .*CHANGED \(ADDITIVE\)\s+shape \$\.result\.structuredContent\.airQuality: \(missing\) → "good"/);
+      expect(run.stdout).toMatch(/1 changed \(additive\), 0 regressed/);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).not.toMatch(/<failure /);
+      expect(xml).toMatch(/<system-out>changed \(additive\): before: ok, after: ok; shape \$\.result\.structuredContent\.airQuality/);
+      const strict = await verify(['--target', added.url, '--only', 'tool:get-structured-content', '--strict']);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/get-structured-content .*REGRESSED\s+shape \$\.result\.structuredContent\.airQuality/);
+    } finally {
+      await added.close();
+    }
+  });
+
   it('--only picks the calls, --expect ok asks that they now succeed', async () => {
     const fixed = await verify(['--target', everything.upstream.url, '--only', 'tool:get-sum', '--expect', 'ok']);
     expect(fixed.code).toBe(0);

@@ -4,7 +4,7 @@
 // whose widget made them, unless a host would refuse them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ExchangeSummary, SessionSummary, WidgetCallResponse, WidgetPreview } from '@mcpscope/protocol';
+import { ownSessionKind, type ExchangeSummary, type SessionSummary, type WidgetCallResponse, type WidgetPreview } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { GIFT_WIDGET_HTML, GIFT_WIDGET_URI } from '../src/demo/gift-widget.js';
 import { connectClient, settled } from './helpers.js';
@@ -58,6 +58,9 @@ describe('the demo widget', () => {
     expect(side).toMatchObject({ method: 'resources/read', target: GIFT_WIDGET_URI, widgetOf: call.id, status: 'ok' });
     const labelled = session(app, side.sessionKey);
     expect(labelled.clientLabel).toBe('widget preview 1.0.0');
+    // mcpscope's own session: told apart from a replay, and in no client's conversation.
+    expect(ownSessionKind(labelled)).toEqual({ kind: 'labelled', label: 'widget preview' });
+    expect(labelled.conversationKey).toBeUndefined();
     expect(labelled.clientCapabilities).toMatchObject({ extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app', 'text/html+skybridge'] } } });
   });
 

@@ -15,7 +15,7 @@ import { toolError, toolResult } from './tool-result.js';
 import { plainRedactor } from './agent-redaction.js';
 import { CAPTURED_NOTE } from './captured.js';
 
-export const VERDICTS = ['same', 'fixed', 'regressed', 'failing', 'skipped', 'error'] as const;
+export const VERDICTS = ['same', 'fixed', 'changed', 'regressed', 'failing', 'skipped', 'error'] as const;
 
 export interface AgentVerifyRow {
   exchangeId: string;
@@ -41,7 +41,7 @@ export function registerVerifyTool(server: McpServer, verify: AgentVerify, targe
     'verify_capture',
     {
       title: 'Verify the server against the capture',
-      description: `Plays the captured client calls again against the live server (${target}) and compares each answer with the captured one: same, fixed (failed before, works now), regressed (worked before, differs or fails now), failing (still fails, with expectOk), skipped or error. Use it after changing the server, with only set to the calls you care about (the filter language of search_exchanges, e.g. "tool:search" or "status:err"); without only, every captured session is replayed in order, which can change server state. Each session's handshake runs as captured. ${CAPTURED_NOTE}`,
+      description: `Plays the captured client calls again against the live server (${target}) and compares each answer with the captured one: same, fixed (failed before, works now), changed (only new fields: additive, not a failure), regressed (worked before, differs or fails now), failing (still fails, with expectOk), skipped or error. Use it after changing the server, with only set to the calls you care about (the filter language of search_exchanges, e.g. "tool:search" or "status:err"); without only, every captured session is replayed in order, which can change server state. Each session's handshake runs as captured. ${CAPTURED_NOTE}`,
       inputSchema: {
         only: z.string().default('').describe('Filter selecting the calls to re-run; empty for all.'),
         expectOk: z.boolean().default(false).describe('Every selected call must now succeed (a call that still fails is "failing").'),

@@ -26,6 +26,8 @@ Options:
   --only FILTER       re-run only the calls this filter selects (the dashboard's filter language),
                       e.g. --only 'status:err' or --only 'tool:get_*'
   --expect ok         every selected call must now succeed ("did my fix work")
+  --strict            a field the answer gained is a regression (by default it is
+                      "changed (additive)", which does not fail the run)
   --ignore '$.PATH'   leave this JSON path out of the comparison (repeatable), e.g.
                       '$.result.content[*].text' or '$..generatedAt'
   --report FILE       also write a report: FILE.xml is JUnit XML, FILE.json is JSON (repeatable)
@@ -43,7 +45,8 @@ gets no answer to the rest, and verify says so.
 Volatile by default: ISO date-times and UUIDs inside strings; members named ${VOLATILE_KEYS.slice(0, 8).join(', ')}, …;
 ${DEFAULT_IGNORED_PATHS.join(', ')}.
 
-Exit codes: 0 nothing regressed, 1 a call regressed (or still fails with --expect ok), 2 could not run
+Exit codes: 0 nothing regressed (additive changes included), 1 a call regressed (or still fails
+with --expect ok, or gained a field with --strict), 2 could not run
 (or --max-time ran out).
 `;
 
@@ -53,6 +56,8 @@ export interface VerifyCli {
   only: Filter | null;
   onlyText?: string;
   expectOk: boolean;
+  /** `--strict`: an added field is a regression. */
+  strict: boolean;
   ignore: PathPattern[];
   ignoreText: string[];
   reports: { file: string; format: 'junit' | 'json' }[];
@@ -73,6 +78,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
         target: { type: 'string' },
         only: { type: 'string' },
         expect: { type: 'string' },
+        strict: { type: 'boolean' },
         ignore: { type: 'string', multiple: true },
         report: { type: 'string', multiple: true },
         header: { type: 'string', multiple: true },
@@ -126,6 +132,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
     only,
     ...(values.only !== undefined ? { onlyText: values.only } : {}),
     expectOk: values.expect === 'ok',
+    strict: values.strict === true,
     ignore: ignore.patterns,
     ignoreText: values.ignore ?? [],
     reports,
@@ -154,7 +161,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
     return EXIT_COULD_NOT_RUN;
   }
   const startedAt = new Date().toISOString();
-  const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs, maxAnswerBytes: cli.maxAnswerBytes, ...(cli.maxTimeMs !== undefined ? { maxTimeMs: cli.maxTimeMs } : {}) });
+  const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, strict: cli.strict, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs, maxAnswerBytes: cli.maxAnswerBytes, ...(cli.maxTimeMs !== undefined ? { maxTimeMs: cli.maxTimeMs } : {}) });
   if (!run.ok) {
     err(`mcpscope verify: ${terminalLine(run.message)}\n`);
     return EXIT_COULD_NOT_RUN;
@@ -164,7 +171,7 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   if (result.rows.length > 0) out(`\n${formatTable(result.rows)}\n`);
   for (const w of result.warnings) err(`mcpscope verify: ${terminalLine(w)}\n`);
   out(`${formatSummary(result).split('\n').map(terminalLine).join('\n')}\n`);
-  const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, ignore: cli.ignoreText, startedAt };
+  const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, strict: cli.strict, ignore: cli.ignoreText, startedAt };
   for (const r of cli.reports) {
     try {
       writeFileSync(r.file, r.format === 'junit' ? junitReport(result, meta) : jsonReport(result, meta));

@@ -1,7 +1,8 @@
 /**
  * What `mcpscope verify` says: a table for the terminal (one row per call: before, after,
  * verdict, the first differing JSON path), a JSON report and a JUnit XML report for CI, and the
- * exit code (0 nothing regressed, 1 something did, 2 the run could not happen).
+ * exit code (0 nothing regressed, 1 something did, 2 the run could not happen). An additive
+ * change (`changed`: the answer only gained members) passes; `--strict` compares it as a regression.
  */
 import { isJsonObject, terminalLine, type JsonObject } from '@mcpscope/protocol';
 import type { VerifyResult } from './verify-run.js';
@@ -24,14 +25,18 @@ export interface ReportMeta {
   target: string;
   only?: string;
   expectOk: boolean;
+  strict?: boolean;
   ignore: string[];
   startedAt: string;
 }
 
 export type Counts = Record<RowVerdict, number>;
 
+/** How a verdict reads in the table's verdict column (upper-cased there), and JUnit's for an additive change. */
+export const VERDICT_WORDS: Record<RowVerdict, string> = { same: 'same', fixed: 'fixed', changed: 'changed (additive)', regressed: 'regressed', failing: 'failing', skipped: 'skipped', error: 'error' };
+
 export function counts(rows: readonly VerifyRow[]): Counts {
-  const out: Counts = { same: 0, fixed: 0, regressed: 0, failing: 0, skipped: 0, error: 0 };
+  const out: Counts = { same: 0, fixed: 0, changed: 0, regressed: 0, failing: 0, skipped: 0, error: 0 };
   for (const r of rows) out[r.verdict]++;
   return out;
 }
@@ -67,7 +72,7 @@ function answerGist(answer: JsonObject): string {
  */
 export function formatTable(rows: readonly VerifyRow[]): string {
   const header = ['#', 'call', 'before', 'after', 'verdict', 'first difference'];
-  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', r.verdict.toUpperCase(), rowDetail(r)].map(terminalLine));
+  const cells = rows.map((r) => [r.exchangeId, callName(r), STATUS_WORDS[r.before] ?? r.before, r.after ? STATUS_WORDS[r.after]! : '—', VERDICT_WORDS[r.verdict].toUpperCase(), rowDetail(r)].map(terminalLine));
   const widths = header.slice(0, -1).map((h, i) => Math.min(48, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
   const line = (c: string[]) => c.map((cell, i) => (i < widths.length ? clip(cell, widths[i]!).padEnd(widths[i]!) : cell)).join('  ').trimEnd();
   return [line(header), line(widths.map((w) => '─'.repeat(w)).concat('─'.repeat(16))), ...cells.map(line)].join('\n') + '\n';
@@ -76,7 +81,7 @@ export function formatTable(rows: readonly VerifyRow[]): string {
 export function formatSummary(result: VerifyResult): string {
   if (result.couldNotRun !== undefined) return `could not run: ${result.couldNotRun}`;
   const c = counts(result.rows);
-  const parts = [`${result.rows.length} calls`, `${c.same} same`, c.fixed && `${c.fixed} fixed`, `${c.regressed} regressed`, c.failing && `${c.failing} still failing`, c.error && `${c.error} could not run`, c.skipped && `${c.skipped} skipped`];
+  const parts = [`${result.rows.length} calls`, `${c.same} same`, c.fixed && `${c.fixed} fixed`, c.changed && `${c.changed} ${VERDICT_WORDS.changed}`, `${c.regressed} regressed`, c.failing && `${c.failing} still failing`, c.error && `${c.error} could not run`, c.skipped && `${c.skipped} skipped`];
   const summary = `${parts.filter(Boolean).join(', ')} (${result.sessions} session${result.sessions === 1 ? '' : 's'}, ${(result.durationMs / 1000).toFixed(1)} s)`;
   return result.timedOut !== undefined ? `${summary}\nnot finished: ${result.timedOut}` : summary;
 }
@@ -88,7 +93,8 @@ export function jsonReport(result: VerifyResult, meta: ReportMeta): string {
 /**
  * JUnit XML as CI systems read it (Jenkins, GitLab, GitHub test reporters): one testsuite per
  * captured session, one testcase per call; a regression or a still-failing call is a
- * `<failure>`, a call that could not run an `<error>`, a skipped one `<skipped>`.
+ * `<failure>`, a call that could not run an `<error>`, a skipped one `<skipped>`; an additive
+ * change passes and says so in its `<system-out>`.
  */
 export function junitReport(result: VerifyResult, meta: ReportMeta): string {
   const bySession = new Map<string, VerifyRow[]>();
@@ -110,6 +116,8 @@ export function junitReport(result: VerifyResult, meta: ReportMeta): string {
         out.push(`${open}>`, `      <failure message="${attr(`${r.verdict}: ${what}`)}" type="${r.difference?.kind ?? r.verdict}">${text(failureBody(r))}</failure>`, '    </testcase>');
       } else if (r.verdict === 'error') {
         out.push(`${open}>`, `      <error message="${attr(what)}"/>`, '    </testcase>');
+      } else if (r.verdict === 'changed') {
+        out.push(`${open}>`, `      <system-out>${text(`${VERDICT_WORDS.changed}: ${what}`)}</system-out>`, '    </testcase>');
       } else if (r.verdict === 'skipped') {
         out.push(`${open}>`, `      <skipped message="${attr(r.note ?? 'skipped')}"/>`, '    </testcase>');
       } else {

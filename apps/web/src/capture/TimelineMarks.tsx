@@ -3,6 +3,8 @@
  * those after, with its label (the user's words, or the pause and its end). An overlay, not rows:
  * the view index and the fixed row height stay as they are, and each render costs one binary
  * search per mark (marks are clicks, so few). Marks inside the cleared part stay hidden with it.
+ * A line after the newest row puts its labels under the line, in the room the timeline keeps
+ * below its rows (MARK_ROOM), so they never cover that row.
  */
 import type { CaptureMark } from '@mcpscope/protocol';
 import { lowerBound } from '../store/exchange-index.js';
@@ -13,6 +15,9 @@ import { useCapture } from './capture-state.js';
 const ICON: Record<CaptureMark['kind'], string> = { mark: '▸', pause: '‖', resume: '▶' };
 
 const clock = (ts: number) => new Date(ts).toLocaleTimeString();
+
+/** Pixels the timeline keeps under its last row for the labels of a line drawn there. */
+export const MARK_ROOM = 20;
 
 export function TimelineMarks({ first, last, rowHeight }: { first: number; last: number; rowHeight: number }) {
   const marks = useCapture((s) => s.marks);
@@ -30,7 +35,7 @@ export function TimelineMarks({ first, last, rowHeight }: { first: number; last:
   return (
     <>
       {[...lines].map(([at, group]) => (
-        <div key={group[0]!.id} className={`timeline-mark mark-${group[group.length - 1]!.kind}`} role="separator" data-testid="timeline-mark" data-kinds={group.map((m) => m.kind).join(' ')} style={{ transform: `translateY(${at * rowHeight}px)` }}>
+        <div key={group[0]!.id} className={`timeline-mark mark-${group[group.length - 1]!.kind}${at >= view.size ? ' at-end' : ''}`} role="separator" data-testid="timeline-mark" data-kinds={group.map((m) => m.kind).join(' ')} style={{ transform: `translateY(${at * rowHeight}px)` }}>
           {group.map((m) => (
             <span key={m.id} className={`timeline-mark-label mark-${m.kind}`} data-testid="timeline-mark-label" data-kind={m.kind} title={`${clock(m.ts)}: ${m.label}`}>
               {ICON[m.kind]} {m.label} <span className="timeline-mark-time">{clock(m.ts)}</span>

@@ -5,6 +5,7 @@
  */
 import type { ConnectionFlow } from '@mcpscope/protocol';
 import { useDoor } from '../store/door-store.js';
+import { useUi } from '../store/ui-store.js';
 import { VERDICT_LOOKS, clockTime } from './door-looks.js';
 
 export function VerdictBadge({ flow }: { flow: ConnectionFlow }) {
@@ -56,7 +57,13 @@ export function ClientList({ flows, chosen, total, shown }: { flows: ConnectionF
             </button>
           </li>
         ))}
-        {flows.length === 0 && <li className="muted hint">No HTTP request has reached the tap yet.</li>}
+        {flows.length === 0 && total === 0 && <li className="muted hint">No HTTP request has reached the tap yet.</li>}
+        {flows.length === 0 && total > shown && (
+          <li className="muted hint" data-testid="door-hidden-by-filter">
+            {total - shown} HTTP request{total - shown === 1 ? '' : 's'} hidden by the filter —{' '}
+            <button type="button" className="link" onClick={() => useUi.getState().setFilter('')}>clear</button>
+          </li>
+        )}
       </ul>
     </nav>
   );

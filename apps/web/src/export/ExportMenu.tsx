@@ -4,13 +4,14 @@
  * an unredacted export takes an explicit tick, and says plainly what that means.
  */
 import { ownSessionKey, shortSessionKey } from '../ui/short-key.js';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
 import type { ExportPreview } from '@mcpscope/protocol';
 import { downloadExport, fetchPreview, type ExportFormat, type ExportParams } from './export-api.js';
 import { parseRedactInput, summariseRedaction } from './redaction-summary.js';
 import { ImportSection } from './ImportSection.js';
+import { useEscapeLayer } from '../ui/escape-layers.js';
 import './export-menu.css';
 
 export interface ExportMenuProps {
@@ -26,12 +27,7 @@ const FORMATS: { value: ExportFormat; label: string; hint: string }[] = [
 
 export function ExportMenu({ api, filter }: ExportMenuProps) {
   const [open, setOpen] = useState(false);
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [open]);
+  useEscapeLayer(open, () => setOpen(false));
   return (
     <div className="export-menu">
       <button type="button" data-testid="export-menu-button" aria-expanded={open} aria-haspopup="dialog" onClick={() => setOpen((o) => !o)}>
@@ -71,15 +67,20 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
     ...(scope === 'session' && sessionKey ? { session: sessionKey } : {}),
   };
   const key = JSON.stringify(params);
+  // The preview counts what is captured now: it is read again as the capture grows (the last
+  // count stays up meanwhile), and from scratch when the choices change.
+  const captured = useLive((s) => s.tick);
+  const previewedKey = useRef(key);
   useEffect(() => {
     const abort = new AbortController();
-    setPreview({ status: 'loading' });
+    if (previewedKey.current !== key) setPreview({ status: 'loading' });
+    previewedKey.current = key;
     fetchPreview(api, JSON.parse(key) as ExportParams, abort.signal).then(
       (p) => setPreview({ status: 'ready', preview: p }),
       (err: Error) => abort.signal.aborted || setPreview({ status: 'error', message: err.message }),
     );
     return () => abort.abort();
-  }, [api, key]);
+  }, [api, key, captured]);
 
   const download = async () => {
     setBusy(true);

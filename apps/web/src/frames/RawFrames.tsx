@@ -12,6 +12,7 @@ import { FRAME_CAP, useLive } from '../store/live-store.js';
 import { formatSize } from '../ui/status.js';
 import { FrameBody } from '../ui/FrameBody.js';
 import { HttpLayer } from '../ui/HttpLayer.js';
+import { useEscapeLayer } from '../ui/escape-layers.js';
 import { useFixedRows } from '../ui/use-fixed-rows.js';
 import { useUi } from '../store/ui-store.js';
 import { exchangesOfFrame } from './frame-exchange.js';
@@ -113,6 +114,8 @@ export function RawFrames({ api }: { api: ApiClient }) {
   const filtered = useFilteredFrames(api, filterText);
   const frames = filtered?.frames ?? live;
   const [selected, setSelected] = useState<number | undefined>();
+  // Esc closes the frame's detail, as it closes an exchange's in the Exchanges view.
+  useEscapeLayer(selected !== undefined, () => setSelected(undefined));
   const scroller = useRef<HTMLDivElement>(null);
   const [follow, setFollow] = useState(true);
   const { first, last, totalHeight, onScroll } = useFixedRows(scroller, frames.length, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);

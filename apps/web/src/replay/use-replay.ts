@@ -1,7 +1,8 @@
 /**
  * The replay panel's state machine: load the original (whole, never the API's cut), hold the
  * edited text, the target (its session or a fresh one), one send at a time, and the latest
- * result or failure. Each send replays the latest replay; the diff keeps the first original.
+ * result or failure. Every send is a replay of the exchange the panel was opened on (its
+ * `replayOf`), however many were sent before it; the diff compares with that original too.
  * The panel's pieces only render what this hook holds and call its actions.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -117,7 +118,7 @@ export function useReplay(api: ApiClient, exchangeId: string | undefined, initia
       inFlight.current = abort;
       setBusy(true);
       setFailure(undefined);
-      const baseId = latest?.detail.exchange.id ?? (exchangeId || undefined);
+      const baseId = exchangeId || undefined;
       try {
         const outcome = await replayApi.replay(
           { ...(baseId ? { exchangeId: baseId } : sessionKey ? { sessionKey } : {}), message: text, mode: sendMode },
@@ -138,7 +139,7 @@ export function useReplay(api: ApiClient, exchangeId: string | undefined, initia
         setBusy(false);
       }
     },
-    [busy, mode, latest, exchangeId, replayApi, sessionKey, text],
+    [busy, mode, exchangeId, replayApi, sessionKey, text],
   );
 
   const copyCurl = useCallback(async () => {

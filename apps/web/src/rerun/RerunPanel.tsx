@@ -16,6 +16,7 @@ import { useUi } from '../store/ui-store.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { failedCalls, isRerunnable, RERUN_LIMIT, VERDICT_LABEL } from './rerun-plan.js';
 import { useRerun, type RerunRow } from './use-rerun.js';
+import { useEscapeLayer } from '../ui/escape-layers.js';
 import './rerun.css';
 
 const ResponseDiff = lazy(() => import('../replay/ResponseDiff.js'));
@@ -35,6 +36,7 @@ export function RerunPanel({ api, onClose }: { api: ApiClient; onClose(): void }
   });
   const [scope, setScope] = useState<Scope>(plan.failed.ids.length > 0 || !plan.selected ? 'view' : 'selected');
   const [open, setOpen] = useState<string>();
+  useEscapeLayer(true, onClose);
 
   const chosen = (): ExchangeSummary[] => {
     if (scope === 'selected') return plan.selected ? [plan.selected] : [];

@@ -68,5 +68,6 @@ export const VERDICT_LABEL: Record<Comparison['verdict'], string> = {
   fixed: 'fixed',
   failing: 'still failing',
   same: 'same',
+  changed: 'changed (additive)',
   regressed: 'changed',
 };

@@ -1,7 +1,7 @@
 /** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
 import { useDoor } from '../store/door-store.js';
 import { shortSessionKey } from '../ui/short-key.js';
-import { EXCHANGE_STATUSES, type SessionSummary } from '@mcpscope/protocol';
+import { EXCHANGE_STATUSES, ownSessionKind, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { STATUS_LOOKS } from '../ui/status.js';
@@ -25,6 +25,7 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
   const clientCaps = capabilityNames(s.clientCapabilities);
   const serverCaps = capabilityNames(s.serverCapabilities);
   const closed = useDoor((d) => d.endedSessions.has(s.sessionKey));
+  const own = ownSessionKind(s);
   return (
     <li>
       <button
@@ -35,12 +36,18 @@ export function SessionItem({ s, active }: { s: SessionSummary; active: boolean 
         onClick={() => useUi.getState().setSession(active ? undefined : s.sessionKey)}
       >
         <span className="session-client">
-          {s.transport === 'replay' && (
+          {own?.kind === 'replay' && (
             <span className="muted" data-testid="session-replay" title="A fresh session mcpscope opened for a replay, initialized with the captured client's clientInfo and capabilities">
               ↻ replay as{' '}
             </span>
           )}
-          {clientName(s)}
+          {own?.kind === 'labelled' ? (
+            <span data-testid="session-own" title={`A session mcpscope opened itself (${own.label}); it is part of no client's conversation`}>
+              ⧉ mcpscope {own.label}
+            </span>
+          ) : (
+            clientName(s)
+          )}
           {(s.ended || closed) && <span className="muted" data-testid="session-ended" title="The client ended this session (DELETE): a replay into it will be refused"> (ended)</span>}
           {s.expired && <span className="muted" title="The server answered a request on it as a session it no longer knows"> (gone)</span>}
         </span>

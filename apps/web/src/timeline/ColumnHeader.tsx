@@ -6,6 +6,7 @@
 import { useState, type PointerEvent } from 'react';
 import { COLUMN_SPECS, specOf, type ColumnId, type ColumnLayout } from './column-layout.js';
 import { useColumnPrefs } from './column-prefs.js';
+import { useEscapeLayer } from '../ui/escape-layers.js';
 
 function startResize(e: PointerEvent<HTMLSpanElement>, id: ColumnId): void {
   e.preventDefault();
@@ -24,6 +25,7 @@ function startResize(e: PointerEvent<HTMLSpanElement>, id: ColumnId): void {
 
 function ColumnMenu({ layout }: { layout: ColumnLayout }) {
   const [open, setOpen] = useState(false);
+  useEscapeLayer(open, () => setOpen(false));
   const chosen = useColumnPrefs((s) => s.chosen);
   return (
     <div className="column-menu">

@@ -3,14 +3,15 @@
  * decides which rows exist in the DOM (fixed row height) and TanStack Table renders the columns
  * of just those rows, so 100,000 exchanges cost what 40 do.
  *
- * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "new rows"
- * button (or End) turns it back on.
+ * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "N new"
+ * button (shown once the view holds rows captured since) or End turns it back on.
  */
 import { useReadOnly } from '../store/read-only.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
+import { lowerBound, orderKey } from '../store/exchange-index.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
 import { useFixedRows } from '../ui/use-fixed-rows.js';
@@ -20,7 +21,7 @@ import { ColumnHeader } from './ColumnHeader.js';
 import { useSearch } from '../filter/server-search.js';
 import { chosenConversation, startsSession } from '../ui/conversation-facts.js';
 import { useCompare } from '../compare/index.js';
-import { TimelineMarks } from '../capture/TimelineMarks.js';
+import { MARK_ROOM, TimelineMarks } from '../capture/TimelineMarks.js';
 import { WaterfallScaleContext } from './WaterfallCell.js';
 import { waterfallScale } from './waterfall.js';
 
@@ -40,6 +41,15 @@ function useWidth(ref: RefObject<HTMLElement | null>): number {
     return () => observer.disconnect();
   }, [ref]);
   return width;
+}
+
+/** Less than the gap between two order keys (batch items are 1/10,000 apart): "just after" a key. */
+const HALF_BATCH_STEP = 1 / 20_000;
+
+/** The order key of the newest exchange held (0 when none). */
+function newestKey(ids: readonly string[]): number {
+  const last = ids[ids.length - 1];
+  return last === undefined ? 0 : orderKey(last);
 }
 
 /** The full text of a cell whose value is text, for the tooltip of a cut cell. */
@@ -85,18 +95,18 @@ export function Timeline() {
     if (at >= 0) reveal(at);
   }, [selected, view, reveal]);
 
-  // New means captured since following stopped: a cleared filter brings rows back into the view,
-  // but they are not new.
-  const arrivedWhenLeft = useRef(view.arrived);
-  if (follow) arrivedWhenLeft.current = view.arrived;
-  const unseen = follow ? 0 : view.arrived - arrivedWhenLeft.current;
+  // New means in the view now and captured after the newest row held when following stopped: a
+  // cleared filter brings older rows back, and rows the filter hides are not in the view.
+  const newestWhenLeft = useRef(0);
+  if (follow) newestWhenLeft.current = newestKey(index.ids);
+  const unseen = follow ? 0 : view.size - lowerBound(view.ids, newestWhenLeft.current + HALF_BATCH_STEP);
 
   return (
     <div className="timeline-wrap">
       <div className="timeline exchange-grid" ref={scroller} role="grid" aria-rowcount={count} aria-label="Exchanges" onScroll={onScroll} data-testid="timeline" data-columns={layout.shown.join(' ')} style={gridStyle}>
         <ColumnHeader layout={layout} />
         <WaterfallScaleContext.Provider value={scale}>
-          <div style={{ height: totalHeight, position: 'relative' }}>
+          <div style={{ height: totalHeight + MARK_ROOM, position: 'relative' }}>
             {rows.map((row, i) => {
               const at = first + i;
               const ex = row.original;
@@ -149,9 +159,9 @@ export function Timeline() {
           </button>
         </div>
       )}
-      {!follow && !readOnly && (
+      {unseen > 0 && !readOnly && (
         <button type="button" className="follow-button" data-testid="follow" onClick={() => useUi.getState().setFollow(true)}>
-          ↓ {unseen > 0 ? `${unseen} new — ` : ''}follow new rows
+          ↓ {unseen} new — follow new rows
         </button>
       )}
     </div>

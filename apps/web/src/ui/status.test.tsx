@@ -18,8 +18,10 @@ describe('row status', () => {
     expect(statusText({ status: 'protocol_error', errorCode: -32050 })).toBe('-32050 Server error');
     expect(statusText({ status: 'protocol_error', errorCode: 42 })).toBe('42 Application error');
     expect(statusText({ status: 'protocol_error' })).toBe('protocol error');
+    expect(statusText({ status: 'protocol_error', errorCode: -32602, errorMessage: 'bad city' })).toBe('-32602 Invalid params');
     expect(statusText({ status: 'business_error', errorCode: -32602 })).toBe('tool error');
     expect(errorCodeName(-32700)).toBe('Parse error');
+    expect(errorCodeName(-32000)).toBe('Server error');
   });
 
   it('reads an OAuth challenge as authorization required, not a transport error', () => {
@@ -49,5 +51,14 @@ describe('row status', () => {
     expect(formatDuration(125_000)).toBe('2 min 5 s');
     expect(formatSize(512)).toBe('512 B');
     expect(formatSize(12_345)).toBe('12.3 kB');
+  });
+});
+
+describe('a code with no fixed meaning', () => {
+  it("shows the server's own message, never a name the server did not say", () => {
+    expect(statusText({ status: 'protocol_error', errorCode: -32000, errorMessage: 'Bad Request: No valid session ID provided' })).toBe('-32000 Bad Request: No valid session ID provided');
+    expect(statusText({ status: 'protocol_error', errorCode: 4001, errorMessage: 'quota\n exceeded' })).toBe('4001 quota exceeded');
+    expect(statusText({ status: 'protocol_error', errorCode: -32000, errorMessage: 'x'.repeat(100) })).toBe(`-32000 ${'x'.repeat(59)}…`);
+    expect(statusText({ status: 'protocol_error', errorCode: -32000 })).toBe('-32000 Server error');
   });
 });

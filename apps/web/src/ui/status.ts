@@ -1,7 +1,9 @@
 /**
  * How each exchange status reads in the timeline. Every status has its own icon AND its own
  * word, so they stay distinct without colour (colour-blind users, grey-scale screenshots).
- * Protocol errors name their JSON-RPC code ("-32602 Invalid params").
+ * Protocol errors name their JSON-RPC code ("-32602 Invalid params"); a code with no fixed
+ * meaning (-32000 and the rest of the server-error range, application codes) shows the server's
+ * own message instead, since only the server knows what it meant by it.
  */
 import type { ExchangeStatus, ExchangeSummary } from '@mcpscope/protocol';
 
@@ -25,14 +27,17 @@ export const STATUS_LOOKS: Readonly<Record<ExchangeStatus, StatusLook>> = {
   invalid: { icon: '≠', label: 'invalid', tone: 'error', meaning: 'Bytes that are not a valid JSON-RPC message.' },
 };
 
-/** The names JSON-RPC 2.0 and MCP give to error codes. */
+/**
+ * The names JSON-RPC 2.0 and MCP give to error codes. -32000 has none: servers use it for any
+ * failure ("Bad Request: No valid session ID provided"), and the SDK's "Connection closed" is a
+ * client's own local error, never what a server meant.
+ */
 const ERROR_NAMES: Readonly<Record<number, string>> = {
   [-32700]: 'Parse error',
   [-32600]: 'Invalid request',
   [-32601]: 'Method not found',
   [-32602]: 'Invalid params',
   [-32603]: 'Internal error',
-  [-32000]: 'Connection closed',
   [-32001]: 'Session not found or timeout',
   [-32002]: 'Resource not found',
   [-32020]: 'Header mismatch',
@@ -57,11 +62,23 @@ export function lookOf(ex: Pick<ExchangeSummary, 'status' | 'transportEvent'>): 
   return ex.transportEvent === 'authorization-required' ? AUTHORIZATION_LOOK : STATUS_LOOKS[ex.status];
 }
 
+/** How long a server's own message may be on a badge (the badge's title has all of it). */
+const BADGE_MESSAGE_CHARS = 60;
+
 /** The badge text for one exchange: the status word, refined by what is known about it. */
-export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode'> & { transportEvent?: ExchangeSummary['transportEvent'] }): string {
+export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode' | 'errorMessage'> & { transportEvent?: ExchangeSummary['transportEvent'] }): string {
   if (ex.transportEvent === 'authorization-required') return AUTHORIZATION_LOOK.label;
-  if (ex.status === 'protocol_error' && ex.errorCode !== undefined) return `${ex.errorCode} ${errorCodeName(ex.errorCode)}`;
+  if (ex.status === 'protocol_error' && ex.errorCode !== undefined) {
+    const message = ex.errorMessage?.trim();
+    if (ERROR_NAMES[ex.errorCode] === undefined && message) return `${ex.errorCode} ${clipped(message)}`;
+    return `${ex.errorCode} ${errorCodeName(ex.errorCode)}`;
+  }
   return STATUS_LOOKS[ex.status].label;
+}
+
+function clipped(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > BADGE_MESSAGE_CHARS ? `${line.slice(0, BADGE_MESSAGE_CHARS - 1)}…` : line;
 }
 
 /** Milliseconds as the timeline shows them: 0.4 ms, 12 ms, 1.3 s, 2 min 5 s. */

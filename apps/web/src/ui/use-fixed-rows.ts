@@ -45,11 +45,12 @@ export function useFixedRows(
     return () => observer.disconnect();
   }, [scroller]);
 
-  // Pin to the end as rows arrive. Setting scrollTop to a large number lets the browser clamp it.
+  // Pin to the end as rows arrive: the scroller's own end, so room a list keeps under its rows
+  // (the timeline's, for a mark's label) shows too.
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el || !follow) return;
-    const end = Math.max(0, headerHeight + totalHeight - viewport);
+    const end = Math.max(0, headerHeight + totalHeight - viewport, el.scrollHeight - el.clientHeight);
     if (Math.abs(el.scrollTop - end) > 1) el.scrollTop = end;
     setScrollTop(end);
   }, [scroller, follow, totalHeight, viewport, headerHeight]);

@@ -6,11 +6,15 @@
  * The comparison, in order:
  * 1. status (ok / protocol error / business error / transport error): a different status is the
  *    verdict (`fixed` when an error became ok, `regressed` otherwise);
- * 2. shape: the answer's skeleton (member names and value types, after masking): a member gone,
- *    added or renamed, or a value of another type, is a `shape` regression;
+ * 2. shape: the answer's skeleton (member names and value types, after masking): a member gone
+ *    or renamed, or a value of another type, is a `shape` regression;
  * 3. content: equal after masking volatile parts (volatile.ts) and removing ignored paths.
  * The first differing path is reported in document order, a shape difference before a content
  * one (the rename matters more than the value that moved with it).
+ *
+ * An answer that differs only by members the captured one did not have (a new field) is
+ * `changed`: additive, not a regression, since a client that read the old answer still finds
+ * everything it read. `strict` makes it a regression.
  */
 import type { ExchangeStatus } from '../model/exchange.js';
 import { isJsonObject, type JsonValue } from '../model/json-rpc.js';
@@ -30,7 +34,11 @@ export interface CallOutcome {
   failure?: string;
 }
 
-export type Verdict = 'same' | 'fixed' | 'regressed' | 'failing';
+/** `changed`: the answer only gained members (additive); not a failure unless `strict`. */
+export type Verdict = 'same' | 'fixed' | 'changed' | 'regressed' | 'failing';
+
+/** How a difference renders the side that lacks the member. */
+const MISSING = '(missing)';
 
 export interface Difference {
   kind: 'status' | 'shape' | 'content';
@@ -49,6 +57,8 @@ export interface Comparison {
 export interface CompareOptions extends VolatileOptions {
   /** `--expect ok`: the after side must be ok; a captured error that is now ok is what is wanted. */
   expectOk?: boolean;
+  /** `--strict`: a member the answer gained is a regression too, not an additive change. */
+  strict?: boolean;
 }
 
 /** The status of an answer as the deriver would give it (transport failures come from the caller). */
@@ -77,7 +87,15 @@ export function compareOutcomes(before: CallOutcome, after: CallOutcome, options
   const a = maskVolatile(payloadOf(before.answer), options);
   const b = maskVolatile(payloadOf(after.answer), options);
   const difference = firstDifference(a, b);
-  return difference ? { verdict: 'regressed', difference } : { verdict: 'same' };
+  if (!difference) return { verdict: 'same' };
+  if (options.strict || !isAddedMember(difference)) return { verdict: 'regressed', difference };
+  const beyondAdditions = firstDifference(a, b, { skipAddedMembers: true });
+  return beyondAdditions ? { verdict: 'regressed', difference: beyondAdditions } : { verdict: 'changed', difference };
+}
+
+/** A shape difference that is a member the after side has and the before side lacks. */
+function isAddedMember(d: Difference): boolean {
+  return d.kind === 'shape' && d.before === MISSING && d.after !== MISSING;
 }
 
 /** What is compared of an answer: its `result` or `error` under their own names, not the envelope. */
@@ -100,8 +118,9 @@ function kindOf(v: unknown): Kind {
 /**
  * The first shape difference in document order, else the first content difference; undefined
  * when the two are equal. Walks with its own stack (values may be deeper than the call stack).
+ * `skipAddedMembers`: members only `after` has are passed over (what else differs?).
  */
-export function firstDifference(before: unknown, after: unknown): Difference | undefined {
+export function firstDifference(before: unknown, after: unknown, options: { skipAddedMembers?: boolean } = {}): Difference | undefined {
   let content: Difference | undefined;
   const stack: Array<{ a: unknown; b: unknown; path: string }> = [{ a: before, b: after, path: '$' }];
   while (stack.length > 0) {
@@ -114,10 +133,10 @@ export function firstDifference(before: unknown, after: unknown): Difference | u
       const oa = a as Record<string, unknown>;
       const ob = b as Record<string, unknown>;
       for (const k of Object.keys(oa)) {
-        if (!(k in ob)) return { kind: 'shape', path: childPath(path, k), before: short(oa[k]), after: '(missing)' };
+        if (!(k in ob)) return { kind: 'shape', path: childPath(path, k), before: short(oa[k]), after: MISSING };
       }
       for (const k of Object.keys(ob)) {
-        if (!(k in oa)) return { kind: 'shape', path: childPath(path, k), before: '(missing)', after: short(ob[k]) };
+        if (!(k in oa) && !options.skipAddedMembers) return { kind: 'shape', path: childPath(path, k), before: MISSING, after: short(ob[k]) };
       }
       for (const k of Object.keys(oa)) next.push({ a: oa[k], b: ob[k], path: childPath(path, k) });
     } else if (ka === 'array') {
@@ -135,7 +154,7 @@ export function firstDifference(before: unknown, after: unknown): Difference | u
 }
 
 function short(v: unknown): string {
-  if (v === undefined) return '(missing)';
+  if (v === undefined) return MISSING;
   const text = canonicalJson(v);
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }

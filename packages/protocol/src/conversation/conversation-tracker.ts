@@ -5,6 +5,9 @@
  * (a client that re-lists tools before every call, probes for the 2026-07-28 era in a loop, or
  * calls a tool after `notifications/tools/list_changed` without listing again).
  *
+ * mcpscope's own sessions (replays, re-runs, widget previews: own-session.ts) join no
+ * conversation, so a conversation's sessions and churn are the host's alone.
+ *
  * Pure and incremental; its state is plain JSON (part of the deriver snapshot). Changed
  * conversations, and sessions whose conversation changed, are collected until `take()`.
  */
@@ -13,6 +16,7 @@ import { copyJson } from '../model/json-copy.js';
 import { isTerminal, type ExchangeStatus, type ExchangeSummary } from '../model/exchange.js';
 import { isJsonObject, type JsonObject, type Message } from '../model/json-rpc.js';
 import { isSessionlessKey, type SessionSummary } from '../session/session-summary.js';
+import { isOwnSession } from '../session/own-session.js';
 import { joinPath } from '../model/json-path.js';
 import type { Finding, ItemContext, Single } from '../derive/item-context.js';
 import { add, MAX_CONVERSATIONS, nonZero, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
@@ -71,7 +75,7 @@ export class ConversationTracker {
     this.frameKey = frame.sessionKey;
     this.frameSessionless = isSessionlessKey(frame.sessionKey);
     this.frameRec = undefined;
-    if (!session || this.frameSessionless) return;
+    if (!session || this.frameSessionless || isOwnSession(session)) return;
     const credential = frame.direction === 'c2s' ? frame.http?.credential : undefined;
     let rec = this.book.session(frame.sessionKey);
     if (!rec || !this.book.conversations.has(rec.conv)) rec = this.book.addSession(session, this.evidence(frame, session, credential), this.host(session));

@@ -6,7 +6,7 @@
 import type { DoorRecord } from '../door/door-record.js';
 import { fieldSpec, type DoorPredicate } from './fields.js';
 import { compileTree } from './match.js';
-import type { Filter } from './types.js';
+import type { Filter, FilterField } from './types.js';
 
 export function compileDoorFilter(filter: Filter | null): DoorPredicate {
   if (filter === null) return () => true;
@@ -19,6 +19,22 @@ export function compileDoorFilter(filter: Filter | null): DoorPredicate {
     },
   );
   return (r) => predicate(r, undefined);
+}
+
+/**
+ * The fields of a filter that door records cannot answer (they belong to exchanges: `method:`,
+ * `tool:`, `status:` …), in order of first use; empty when every term applies to requests.
+ */
+export function fieldsDoorCannotMatch(filter: Filter | null): FilterField[] {
+  const out = new Set<FilterField>();
+  const stack: Filter[] = filter ? [filter] : [];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (f.type === 'field' && !fieldSpec(f.field)?.compileDoor) out.add(f.field);
+    else if (f.type === 'not') stack.push(f.item);
+    else if (f.type === 'and' || f.type === 'or') stack.push(...[...f.items].reverse());
+  }
+  return [...out];
 }
 
 /** What free text searches in a door record, each part on its own (no match across parts). */

@@ -19,6 +19,20 @@ describe('compareOutcomes', () => {
     expect(r).toEqual({ verdict: 'regressed', difference: { kind: 'shape', path: '$.result.structuredContent.temperature', before: '21', after: '(missing)' } });
   });
 
+  it('a new field is an additive change, not a regression; --strict makes it one', () => {
+    const before = ok({ structuredContent: { city: 'Lyon' } });
+    const after = ok({ structuredContent: { city: 'Lyon', humidity: 40 } });
+    const added = { kind: 'shape', path: '$.result.structuredContent.humidity', before: '(missing)', after: '40' };
+    expect(compareOutcomes(before, after)).toEqual({ verdict: 'changed', difference: added });
+    expect(compareOutcomes(before, after, { strict: true })).toEqual({ verdict: 'regressed', difference: added });
+  });
+
+  it('a new field beside a real difference is a regression at the real difference', () => {
+    const r = compareOutcomes(ok({ a: 1, b: 'x' }), ok({ a: 1, extra: true, b: 'y' }));
+    expect(r).toEqual({ verdict: 'regressed', difference: { kind: 'content', path: '$.result.b', before: '"x"', after: '"y"' } });
+    expect(compareOutcomes(ok({ a: 1, b: 'x' }), ok({ extra: true, b: 'x' })).verdict).toBe('regressed');
+  });
+
   it('a changed value is a content regression; a shape change elsewhere wins over it', () => {
     expect(compareOutcomes(ok({ a: 1, b: { c: 'x' } }), ok({ a: 2, b: { c: 'x' } })).difference).toMatchObject({ kind: 'content', path: '$.result.a' });
     expect(compareOutcomes(ok({ a: 1, b: { c: 'x' } }), ok({ a: 2, b: { c: 3 } })).difference).toMatchObject({ kind: 'shape', path: '$.result.b.c' });

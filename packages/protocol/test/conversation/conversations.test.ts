@@ -3,7 +3,7 @@
 // conversation. Frames are shaped as the tap records them (test/support/hosts.ts).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CaptureDeriver, type ConversationSummary, type Diagnostic, type ExchangeSummary, type Frame, type SessionSummary } from '../../src/index.js';
+import { CaptureDeriver, ownSessionKind, type ConversationSummary, type Diagnostic, type ExchangeSummary, type Frame, type SessionSummary } from '../../src/index.js';
 import { createValidator } from '../../src/validate/index.js';
 import { arrivedEarlier, chatgptCall, interleave, numbered, sdkSession, type Step } from '../support/hosts.js';
 
@@ -118,6 +118,21 @@ describe('membership', () => {
     expect(sdk.churn).toMatchObject({ sessions: 1, initialize: 1, toolsList: 1, toolsCall: 8 });
     expect(w.sessions.get('sdk-1')!.conversationKey).toBe(sdk.key);
     expect(held(w)).toHaveLength(2);
+  });
+
+  it("mcpscope's own sessions (replays, widget previews) join no conversation and are not the host's churn", () => {
+    const own = (key: string, userAgent?: string): Step[] =>
+      sdkSession(key, 'my-agent', 1).map((step) => ({ ...step, transport: 'replay', ...(userAgent && step.direction === 'c2s' ? { http: { ...step.http!, requestHeaders: { 'user-agent': userAgent } } } : {}) }));
+    const w = derive(numbered([...sdkSession('sdk-1', 'my-agent', 2), ...own('mcpscope-replay:fresh-1'), ...own('mcpscope-replay:fresh-2', 'mcpscope (widget preview)')]));
+    const [conv, ...others] = held(w);
+    expect(others).toEqual([]);
+    expect(conv!.churn).toMatchObject({ sessions: 1, initialize: 1, toolsList: 1, toolsCall: 2 });
+    const replay = w.sessions.get('mcpscope-replay:fresh-1')!;
+    const preview = w.sessions.get('mcpscope-replay:fresh-2')!;
+    expect([replay.conversationKey, preview.conversationKey]).toEqual([undefined, undefined]);
+    expect(ownSessionKind(replay)).toEqual({ kind: 'replay' });
+    expect(ownSessionKind(preview)).toEqual({ kind: 'labelled', label: 'widget preview' });
+    expect(ownSessionKind(w.sessions.get('sdk-1')!)).toBeUndefined();
   });
 
   it('without the host id: the same credential joins, another one does not', () => {
