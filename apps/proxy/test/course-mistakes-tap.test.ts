@@ -110,6 +110,27 @@ describe('the six mistakes through the tap', () => {
     expect(d.verdict!.evidence.doorRecordIds.length).toBeGreaterThan(0);
   });
 
+  it('2. a POST whose event stream ends without the reply: never answered; a stream that carried its reply adds no row', async () => {
+    await post(call(210, { name: 'forget_me', arguments: {} }, true));
+    const [missing] = await rows('id:210');
+    expect(missing).toMatchObject({ status: 'transport_error', transportEvent: 'unanswered' });
+    expect(missing!.errorMessage).toContain('ended the event stream');
+    expect((await detail(missing!.id)).verdict).toMatchObject({ kind: 'server-never-answered' });
+    await post(call(211, { name: 'suggest_gifts', arguments: { occasion: 'ok' } }, true));
+    const [answered] = await rows('id:211');
+    expect(answered).toMatchObject({ status: 'ok' });
+    expect((await detail(answered!.id)).frames.map((f) => f.kind)).toEqual(['data', 'data']);
+  });
+
+  it('2. a batch over SSE whose stream leaves an item out: that item was never answered', async () => {
+    await post([
+      { jsonrpc: '2.0', id: 220, method: 'tools/list', params: { _meta: { sse: true } } },
+      { jsonrpc: '2.0', id: 221, method: 'prompts/list' },
+    ]);
+    expect((await rows('id:220'))[0]).toMatchObject({ status: 'ok' });
+    expect((await rows('id:221'))[0]).toMatchObject({ status: 'transport_error', transportEvent: 'unanswered' });
+  });
+
   it('4. arguments beside name, answered -32603: the client\'s fault, named field by field, and -32602 was due', async () => {
     await post(call(130, { name: 'suggest_gifts', occasion: 'birthday', budget: 40 }));
     const [row] = await rows('id:130');

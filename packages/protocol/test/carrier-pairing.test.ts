@@ -3,7 +3,7 @@
 // HTTP exchange carried, and a request whose carrier ended without its reply is never answered.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CaptureDeriver, ExchangeTracker, type ExchangeSummary, type Frame } from '../src/index.js';
+import { CaptureDeriver, ExchangeTracker, transportFrameText, type ExchangeSummary, type Frame } from '../src/index.js';
 
 interface Post {
   /** The HTTP exchange (connectionId) that carries the request and its reply. */
@@ -79,6 +79,18 @@ describe('pairing by carrier', () => {
     const frames = framesOf([{ post: a, part: 'request' }, { post: { ...a, id: 2 }, part: 'request' }, { post: a, part: 'reply' }]);
     const rows = rowsOf(frames);
     expect(rows.find((r) => r.rpcId === 2)).toMatchObject({ status: 'pending' });
+  });
+
+  it('a stream-ended record closes what its POST carried and left unanswered; with nothing waiting it makes no row', () => {
+    const http = { method: 'POST', path: '/mcp', connectionId: 'sse-1' };
+    const t = new ExchangeTracker();
+    const ended = (seq: number): Frame => ({ seq, ts: seq, sessionKey: 's1', direction: 's2c', transport: 'sse', kind: 'transport', raw: transportFrameText('stream-ended', 'the server ended the event stream after 0 of the 1 replies the POST asked for'), http: { ...http, status: 200 } });
+    const call: Frame = { seq: 1, ts: 1, sessionKey: 's1', direction: 'c2s', transport: 'http-json', kind: 'data', http, raw: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x' } }) };
+    const rows = rowsOf([call, ended(2)], t);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: 'transport_error', transportEvent: 'unanswered' });
+    expect(rows[0]!.errorMessage).toContain('ended the event stream');
+    expect(t.ingest(ended(3))).toEqual([]);
   });
 
   it('flags an id used twice inside one batch', () => {

@@ -8,6 +8,7 @@
  * - `wrap_gift`: `isError: true` with an empty `content`;
  * - `slow_echo`: answers after `params.arguments.waitFor` is released (for ids in flight twice);
  * - `push_gifts`: a custom notification holding the call's id, then the result;
+ * - `forget_me`: no answer at all (the POST's answer ends without it);
  * - anything else, and a call without `params.arguments`: `-32603 Internal error`.
  * An unknown method is answered with `isError: true`; a batch answer leaves out `prompts/list`.
  */
@@ -26,6 +27,7 @@ const TOOLS = [
   { name: 'wrap_gift', inputSchema: { type: 'object', properties: { gift: { type: 'string' } } } },
   { name: 'slow_echo', inputSchema: { type: 'object', properties: { text: { type: 'string' }, waitFor: { type: 'string' } } } },
   { name: 'push_gifts', inputSchema: { type: 'object', properties: { occasion: { type: 'string' } } } },
+  { name: 'forget_me', inputSchema: { type: 'object' } },
 ];
 const SPEC_METHODS = new Set(['initialize', 'ping', 'tools/list', 'tools/call', 'prompts/list', 'resources/list', 'resources/read']);
 
@@ -80,14 +82,16 @@ async function answerAll(items: Json[], sse: boolean, res: ServerResponse, gate:
     // The mistake of batches: prompts/list is never answered.
     if (batch && m.method === 'prompts/list') continue;
     const answer = await answerOne(m, gate, sse ? send : undefined);
+    if (answer === undefined) continue;
     answers.push(answer);
     if (sse) send(answer);
   }
   if (sse) return void res.end();
+  if (answers.length === 0) return void res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
   res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(batch ? answers : answers[0]));
 }
 
-async function answerOne(m: Json, gate: (key: string) => Promise<void>, notify: ((m: Json) => void) | undefined): Promise<Json> {
+async function answerOne(m: Json, gate: (key: string) => Promise<void>, notify: ((m: Json) => void) | undefined): Promise<Json | undefined> {
   const id = m.id;
   const params = (m.params ?? {}) as Json;
   const result = (r: Json) => ({ jsonrpc: '2.0', id, result: r });
@@ -117,6 +121,8 @@ async function answerOne(m: Json, gate: (key: string) => Promise<void>, notify: 
     case 'slow_echo':
       await gate(String(args.waitFor));
       return result({ content: [{ type: 'text', text: `echo: ${String(args.text)}` }] });
+    case 'forget_me':
+      return undefined;
     case 'push_gifts':
       notify?.({ jsonrpc: '2.0', method: 'notifications/gift_suggestions', params: { id, gifts: ['a vase', 'a scarf'] } });
       return result({ content: [{ type: 'text', text: 'sent as a notification' }] });

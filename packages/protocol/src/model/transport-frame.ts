@@ -1,8 +1,8 @@
 /**
  * A transport frame is mcpscope's own record that the path itself failed (the upstream could not
  * be reached, a stream broke, the client left, a stdio child exited, a replay gave up, the
- * upstream redirected an MCP request elsewhere instead of answering it; `unanswered` is set by
- * pairing, never written, when a request's carrier ended without its reply, and
+ * upstream redirected an MCP request elsewhere instead of answering it, a POST's event stream ended
+ * with fewer replies than the requests it carried; `unanswered` is set by pairing, never written, when a request's carrier ended without its reply, and
  * `authorization-required` when the server answered it with an OAuth challenge, not JSON-RPC,
  * authorization-answer.ts): its raw
  * text is `{"event": "...", "message": "..."}`. Written by the tap, replay and the HAR reader;
@@ -10,7 +10,7 @@
  */
 import { isJsonObject } from './json-rpc.js';
 
-export const TRANSPORT_EVENTS = ['upstream-error', 'stream-error', 'client-disconnected', 'child-exited', 'child-error', 'replay-timeout', 'redirected', 'unanswered', 'authorization-required'] as const;
+export const TRANSPORT_EVENTS = ['upstream-error', 'stream-error', 'client-disconnected', 'child-exited', 'child-error', 'replay-timeout', 'redirected', 'stream-ended', 'unanswered', 'authorization-required'] as const;
 export type TransportEvent = (typeof TRANSPORT_EVENTS)[number];
 
 const KNOWN_EVENTS: ReadonlySet<string> = new Set(TRANSPORT_EVENTS);

@@ -9,7 +9,8 @@
  * When a sender reuses an id while the first request is still in flight, the carrier decides:
  * each HTTP request (POST) carries its own replies, so an answer pairs with the request of that
  * id that its own HTTP exchange carried, else with the oldest one. A JSON answer is its POST's
- * whole reply: a request that POST carried and the answer left out was never answered.
+ * whole reply, and so is its event stream once the tap records that it ended short of replies
+ * (`stream-ended`): a request that POST carried and the answer left out was never answered.
  *
  * Pure: frames in, changed summaries out. The tracker forgets finished exchanges, so its memory
  * is bounded by what is in flight, not by what was captured. What a new row looks like, and how an
@@ -360,6 +361,7 @@ export class ExchangeTracker {
     // a client closing an idle stream is ordinary and makes no row.
     const clientLeft = event === 'client-disconnected';
     const pending = frame.http?.connectionId ? this.byConnection.get(frame.http.connectionId) : undefined;
+    if (event === 'stream-ended') return this.carrierEnded(frame, changed, `the server ended the event stream of the ${frame.http?.method ?? 'request'} that carried this request (#${frame.seq})`);
     if (clientLeft && (!pending || pending.size === 0)) return;
     const partial = frame.http?.connectionId ? this.cutShort.get(frame.http.connectionId) : undefined;
     if (partial && (!pending || pending.size === 0)) {
@@ -410,16 +412,20 @@ export class ExchangeTracker {
     return (connectionId !== undefined && candidates.find((ex) => this.indexedUnder.get(ex)?.conn === connectionId)) || candidates[0];
   }
 
-  /** A POST's whole JSON answer has come: what that POST carried and the answer left out will never be answered. */
-  private carrierEnded(frame: Frame, changed: Set<ExchangeSummary>): void {
-    const pending = this.byConnection.get(frame.http!.connectionId!);
+  /**
+   * A POST's whole answer has come (its JSON body, or the end of its event stream): what that POST
+   * carried and the answer left out will never be answered. Nothing left waiting: no row.
+   */
+  private carrierEnded(frame: Frame, changed: Set<ExchangeSummary>, how = `the server's JSON answer to the ${frame.http?.method ?? 'request'} that carried this request (#${frame.seq})`): void {
+    const connectionId = frame.http?.connectionId;
+    const pending = connectionId === undefined ? undefined : this.byConnection.get(connectionId);
     if (!pending) return;
     for (const ex of [...pending]) {
       if (ex.status !== 'pending' || ex.requester !== 'client') continue;
       this.close(pairKey(ex.sessionKey, ex.requester, ex.rpcId as string | number), ex);
       ex.status = 'transport_error';
       ex.transportEvent = 'unanswered';
-      ex.errorMessage = `Never answered: the server's JSON answer to the ${frame.http!.method} that carried this request (#${frame.seq}) has no reply with id ${JSON.stringify(ex.rpcId)}.`;
+      ex.errorMessage = `Never answered: ${how} has no reply with id ${JSON.stringify(ex.rpcId)}.`;
       ex.endTs = frame.ts;
       ex.latencyMs = frame.ts - ex.startTs;
       ex.updatedSeq = frame.seq;

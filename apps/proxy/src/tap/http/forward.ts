@@ -30,6 +30,7 @@ import { HELD_BODY_BYTES, hasRequestBody, isStreamed, readRequestBody, type Requ
 import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './door-frames.js';
 import { RequestRecorder } from './request-recorder.js';
 import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
+import { requestsIn } from './request-count.js';
 import { redactUrlSecrets } from '../../redaction/redact-url.js';
 import { rewriteOriginHeaders, sendRewrittenMetadata } from './rewritten-response.js';
 
@@ -101,6 +102,8 @@ interface Exchange {
   /** The session known before forwarding (stateful Streamable HTTP, legacy POST). */
   knownKey: string | undefined;
   request: RequestRecorder;
+  /** The request body's text when it was held whole and is recorded (what an SSE answer's replies are counted against). */
+  heldText: string | undefined;
   /** Set when the client went away: nothing more is forwarded. */
   clientGone: boolean;
   /** Set once the answer streams: its own `close` listener records a departure from then on. */
@@ -140,7 +143,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   // Fired when the client leaves: undici aborts the upstream request (upstream-request.ts).
   const abortUpstream = new EventEmitter();
   const exchange: Exchange = {
-    req, res, deps, cors, watch, record, method, url, pathname, isLegacyPost, recordHere, connectionId, base, knownKey, request,
+    req, res, deps, cors, watch, record, method, url, pathname, isLegacyPost, recordHere, connectionId, base, knownKey, request, heldText,
     clientGone: false,
     answering: false,
   };
@@ -210,7 +213,7 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
   // (`headersSent` is already true after writeHead, before a byte has left: track writes.)
   let wroteBody = false;
   if (isSse) setImmediate(() => wroteBody || res.destroyed || res.flushHeaders());
-  const recorder = responseRecorder(recordHere, isSse, isLegacyPost, up, frames, deps.maxBodyBytes);
+  const recorder = responseRecorder(recordHere, isSse, isLegacyPost, up, frames, deps.maxBodyBytes, () => requestsIn(exchange.heldText));
   // A GET on the MCP path may be legacy HTTP+SSE: its `endpoint` event must point back here.
   const rewriter =
     recordHere && isSse && method === 'GET'
@@ -262,12 +265,12 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
   });
 }
 
-function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, up: UpstreamResponse, frames: ResponseFrames, maxBodyBytes: number | undefined): ResponseRecorder {
+function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, up: UpstreamResponse, frames: ResponseFrames, maxBodyBytes: number | undefined, requests: () => number | undefined): ResponseRecorder {
   if (!recordHere) return NOT_RECORDED;
   const status = up.statusCode;
   const location = REDIRECTS.has(status) ? headerValue(up.headers, 'location') : undefined;
   if (location !== undefined) return new RedirectRecorder(frames, redirectMessage(status, redactUrlSecrets(location)));
-  if (isSse) return new SseRecorder(frames);
+  if (isSse) return new SseRecorder(frames, frames.http.method === 'POST' ? requests() : undefined);
   // A legacy POST's body is `Accepted`, not a message: only failures are worth recording.
   if (isLegacyPost && status < 400) return NOT_RECORDED;
   return new BodyRecorder(frames, maxBodyBytes);

@@ -7,6 +7,7 @@
 import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
 import type { RecordFrame } from './door-frames.js';
 import { CappedText } from './capped-text.js';
+import { looksLikeReply } from './request-count.js';
 import type { LargeBody } from '../../capture/record-port.js';
 
 /** Where one response's frames go. */
@@ -34,12 +35,21 @@ export interface ResponseRecorder {
 /** A response on a path that is not recorded, or a legacy POST's `Accepted`. */
 export const NOT_RECORDED: ResponseRecorder = { push() {}, end() {}, broke() {}, resumable: false };
 
-/** One frame per SSE event that carries a message. */
+/**
+ * One frame per SSE event that carries a message. A POST's stream that ends with fewer replies than
+ * the requests it carried (`expectedReplies`), and carried no event ids to resume by, ends with a
+ * `stream-ended` transport frame: pairing closes what it left unanswered. A stream that carried its
+ * replies ends with no frame of its own.
+ */
 export class SseRecorder implements ResponseRecorder {
   resumable = false;
   private readonly parser = new SseParser();
+  private replies = 0;
 
-  constructor(private readonly frames: ResponseFrames) {}
+  constructor(
+    private readonly frames: ResponseFrames,
+    private readonly expectedReplies?: number,
+  ) {}
 
   push(chunk: Buffer): void {
     this.events(this.parser.push(chunk));
@@ -47,6 +57,13 @@ export class SseRecorder implements ResponseRecorder {
 
   end(): void {
     this.events(this.parser.end());
+    const expected = this.expectedReplies;
+    // A stream with event ids may be resumed (the client reconnects with Last-Event-ID and the
+    // reply comes then): it is not ended short.
+    if (expected === undefined || this.replies >= expected || this.resumable || this.frames.http.method !== 'POST') return;
+    const frames = this.frames;
+    const message = `the server ended the event stream after ${this.replies} of the ${expected} replies the POST asked for`;
+    frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'transport', raw: transportFrameText('stream-ended', message), http: frames.http });
   }
 
   broke(): void {}
@@ -64,6 +81,7 @@ export class SseRecorder implements ResponseRecorder {
     if (event.id !== undefined) http.sseId = event.id;
     if (event.event !== undefined) http.sseEvent = event.event;
     if (event.truncated) http.cut = { size: event.size! };
+    if (looksLikeReply(event.data)) this.replies++;
     frames.record({ ts: frames.now(), sessionKey: frames.sessionKey, direction: 's2c', transport: frames.transport, kind: 'data', raw: event.data, http });
   }
 }
