@@ -111,6 +111,9 @@ describe('over Streamable HTTP at the dashboard /mcp', () => {
     // b: "two" breaks get-sum's inputSchema: the client's to fix, said with the fix.
     expect(sum.structuredContent.verdict).toMatchObject({ kind: 'client-malformed-request', fault: 'client', title: 'The client sent a malformed request' });
     expect(sum.structuredContent.verdict!.captured.fix).not.toBe('');
+    // The findings carry the same help the dashboard shows, in mcpscope's words (outside `captured`).
+    const withHelp = (sum.structuredContent as unknown as { diagnostics: { code: string; help: string | null }[] }).diagnostics.find((d) => d.help !== null);
+    expect(withHelp?.help).toMatch(/Mistake \d of the six|rules/);
     expect(textOf(sum)).toContain('verdict: The client sent a malformed request (fix on the client side)');
     expect(list.structuredContent).toMatchObject({ verdict: null });
     const missing = await call(http, 'get_exchange', { id: '99999' });

@@ -8,7 +8,7 @@
  * the export redactor it is given (captured.ts says why); the fields beside it are mcpscope's own.
  */
 import { z } from 'zod';
-import { EXCHANGE_STATUSES, EXCHANGE_VERDICT_KINDS, isImportedSession, type Diagnostic, type ExchangeSummary, type ExchangeVerdict, type Frame, type SessionSummary, type ConversationSummary } from '@mcpscope/protocol';
+import { EXCHANGE_STATUSES, EXCHANGE_VERDICT_KINDS, diagnosticHelp, isImportedSession, type Diagnostic, type ExchangeSummary, type ExchangeVerdict, type Frame, type SessionSummary, type ConversationSummary } from '@mcpscope/protocol';
 import type { Redactor } from '../redaction/export-redaction.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -159,6 +159,7 @@ export const DiagnosticRow = z.object({
   code: z.string(),
   severity: z.enum(['error', 'warning', 'info']),
   frameSeq: z.number(),
+  help: z.string().nullable().describe('mcpscope\'s longer help for this kind of finding (which of the six common mistakes it is, the rules it applies), as the dashboard\'s Legend shows it.'),
   captured: capturedObject({
     message: z.string().describe('mcpscope\'s finding, which quotes captured values.'),
     path: z.string().nullable().describe('JSON path inside the frame the finding is about.'),
@@ -166,7 +167,7 @@ export const DiagnosticRow = z.object({
 });
 
 export function diagnosticRow(d: Diagnostic, redactor: Redactor): z.infer<typeof DiagnosticRow> {
-  return { code: d.code, severity: d.severity, frameSeq: d.frameSeq, captured: { message: redactor.text(d.message), path: d.path === undefined ? null : redactor.text(d.path) } };
+  return { code: d.code, severity: d.severity, frameSeq: d.frameSeq, help: diagnosticHelp(d.code) ?? null, captured: { message: redactor.text(d.message), path: d.path === undefined ? null : redactor.text(d.path) } };
 }
 
 export const VerdictRow = z

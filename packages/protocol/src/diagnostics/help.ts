@@ -40,6 +40,10 @@ const HELP: Readonly<Record<string, string>> = {
     'Mistake 5 of the six (notifications used as a second reply channel): a notification whose params hold the id of a request still waiting for its answer. Clients route answers by id; a notification they do not know is dropped, and ChatGPT ignores server notifications altogether. Put the content in the response.',
   'tool-result-empty-content':
     'content: [] on a successful tool result. Many hosts give the model only content; with no text block the model has nothing to read. With structuredContent, the spec asks for its JSON in a text block too, for hosts that read only content.',
+  'tool-arguments-invalid':
+    'Mistake 4 of the six (wrong or extra params fields), inside arguments: the arguments do not match the inputSchema the server listed for the tool (a missing required field, a string where a number belongs, a field the schema does not allow). Since 2025-11-25 the spec asks servers to answer input validation as a tool error (isError: true), so the model can correct itself.',
+  'is-error-looks-like-protocol-error':
+    'A tool error whose text names a protocol problem (an unknown tool, invalid arguments). SDK servers answer those as tool errors on purpose since 2025-11-25, so the model can retry; the finding points at the request, which is where the fix is.',
   'phantom-tool':
     'The call names a tool that the latest tools/list did not include: the session\'s own list, or, for a session that did not list, the latest list of another session of the same conversation.',
 };
