@@ -97,22 +97,23 @@ test.describe('replay on the demo server', () => {
     await page.getByTestId('replay-close').click();
 
     // After replaying, the new row is marked as a replay of #N, and clicking the mark selects the
-    // original. The fresh replay replayed the first replay, and says so.
+    // original. Every Send from one panel replays the exchange the panel was opened on: the fresh
+    // replay is a replay of the original too, not of the first replay.
     const rowOf = (id: string | null) => page.locator(`[data-testid="exchange-row"][data-id="${id}"]`);
     await expect(rowOf(originalId).getByTestId('replay-mark')).toHaveCount(0);
     await expect(rowOf(firstReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${originalId}`);
-    await expect(rowOf(freshReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${firstReplayId}`);
+    await expect(rowOf(freshReplayId).getByTestId('replay-mark')).toHaveText(`↻ #${originalId}`);
     await rowOf(freshReplayId).click();
-    await expect(page.getByTestId('detail-replay-of')).toHaveText(`↻ #${firstReplayId}`);
+    await expect(page.getByTestId('detail-replay-of')).toHaveText(`↻ #${originalId}`);
     await rowOf(firstReplayId).getByTestId('replay-mark').click();
     await expect(rowOf(originalId)).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByTestId('detail-replay-of')).toHaveCount(0);
     await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'false');
-    // The original says what it was replayed as; following that link selects the replay.
-    await expect(page.getByTestId('detail-replayed-as')).toHaveText(`↻ #${firstReplayId}`);
-    await page.getByTestId('replayed-as').click();
+    // The original says what it was replayed as (both sends); following a link selects that replay.
+    await expect(page.getByTestId('replayed-as')).toHaveText([`↻ #${firstReplayId}`, `↻ #${freshReplayId}`]);
+    await page.getByTestId('replayed-as').filter({ hasText: `#${firstReplayId}` }).click();
     await expect(rowOf(firstReplayId)).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByTestId('detail-replayed-as')).toHaveText(`↻ #${freshReplayId}`);
+    await expect(page.getByTestId('detail-replayed-as')).toHaveCount(0);
 
     await client.close();
     expect(consoleErrors).toEqual([]);
