@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { ExchangeIndex, orderKey } from './exchange-index.js';
-import { ViewIndex } from './view-index.js';
+import { matchAll, ViewIndex } from './view-index.js';
 import { appendFrames, createLiveStore } from './live-store.js';
 
 const ex = (id: string, updatedSeq: number, status: ExchangeSummary['status'] = 'pending'): ExchangeSummary => ({
@@ -103,5 +103,18 @@ describe('live store', () => {
     appendFrames(frames, [frame(1), frame(2), frame(5), frame(3)]);
     appendFrames(frames, [frame(6), frame(7)]);
     expect(frames.map((f) => f.seq)).toEqual([1, 2, 3, 5, 6, 7]);
+  });
+});
+
+describe('a view of a large capture', () => {
+  it('clears its filter at 200,000 exchanges without overflowing the stack, and keeps the index its own', () => {
+    const idx = build(Array.from({ length: 200_000 }, (_, i) => ex(String(i + 1), i + 1, i % 2 ? 'ok' : 'protocol_error')));
+    const view = new ViewIndex((e) => e.status === 'ok');
+    view.rebuild(idx);
+    expect(view.size).toBe(100_000);
+    view.rebuild(idx, matchAll);
+    expect(view.size).toBe(200_000);
+    expect(view.ids).not.toBe(idx.ids);
+    expect(view.ids.at(-1)).toBe('200000');
   });
 });

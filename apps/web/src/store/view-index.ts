@@ -23,9 +23,13 @@ export class ViewIndex {
   /** Re-evaluates every row against a new predicate. */
   rebuild(index: ExchangeIndex, predicate: ExchangePredicate = this.predicate): void {
     this.predicate = predicate;
-    const ids: string[] = [];
-    if (predicate === matchAll) ids.push(...index.ids);
-    else for (const id of index.ids) if (predicate(index.byId.get(id)!)) ids.push(id);
+    // A copy, never a spread into push(): past ~125,000 ids a spread's arguments overflow V8's stack.
+    let ids: string[];
+    if (predicate === matchAll) ids = index.ids.slice();
+    else {
+      ids = [];
+      for (const id of index.ids) if (predicate(index.byId.get(id)!)) ids.push(id);
+    }
     this.ids = ids;
     this.version++;
   }
