@@ -48,6 +48,8 @@ export async function auditTarget(options: AuditTargetOptions): Promise<AuditRun
   try {
     const probe = await probeTarget({ mcpUrl: tap.mcpUrl, upstreamOrigin: options.target.origin, headers: options.headers, submitting: options.submitting, timeoutMs: options.timeoutMs });
     await tap.pipeline.whenWritten();
+    // Door records without frames (OAuth discovery, the challenge file) wait for a tick of their own.
+    tap.pipeline.flush(true);
     const report = audit(evidenceFromCapture(tap.store), { ...options, serverUrl: options.serverUrl ?? options.target.href });
     return { ok: true, report, notes: probe.notes };
   } finally {

@@ -14,6 +14,8 @@ export interface RequestWatch {
   answeredByTap(kind: 'preflight' | 'tap'): void;
   /** A frame the request or its answer carried was recorded with this seq. */
   frame(seq: number, sessionKey: string): void;
+  /** The tap adds CORS headers to the upstream's answer; the upstream's own Access-Control-Allow-Origin (absent: none). */
+  corsAdded(upstreamAllowOrigin: string | undefined): void;
   /** The upstream failed before answering; the tap answers 502. */
   upstreamFailed(reason: string): void;
   /** The upstream's body broke off after the answer began. */
@@ -34,4 +36,4 @@ export type RefusedRequest = (req: IncomingMessage, refusal: Refusal) => void;
 
 const nothing = () => {};
 
-export const UNWATCHED: RequestWatch = { answeredByTap: nothing, frame: nothing, upstreamFailed: nothing, upstreamCut: nothing };
+export const UNWATCHED: RequestWatch = { answeredByTap: nothing, frame: nothing, corsAdded: nothing, upstreamFailed: nothing, upstreamCut: nothing };

@@ -82,6 +82,10 @@ export class DoorWatch implements RequestWatch, ResponseObserver {
     this.record.answer = kind;
   }
 
+  corsAdded(upstreamAllowOrigin: string | undefined): void {
+    this.record.upstreamCors = upstreamAllowOrigin === undefined ? {} : { allowOrigin: upstreamAllowOrigin };
+  }
+
   frame(seq: number, sessionKey: string): void {
     const record = this.record;
     record.mcp = true;

@@ -2,8 +2,11 @@
  * An MCP app server that is ready for every host the audit knows, with one switch per defect the
  * readiness audit checks for. The official SDK's low-level Server over stateless Streamable HTTP
  * (JSON answers); `show_forecast` renders a widget, `refresh_forecast` is the widget's own tool.
+ * `GET /api/forecast` is the server's own endpoint the widget fetches from the host's sandbox
+ * origin: it allows ChatGPT's and Claude's widget origins in CORS (`no-cors`: it names none).
+ * `list-changed` announces a tool-list change on the tools/list answer (an SSE stream then).
  */
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -27,10 +30,14 @@ export type ReadinessDefect =
   | 'csp-on-tool'
   | 'openai-visibility-only'
   | 'not-widget-accessible'
-  | 'no-instructions';
+  | 'no-instructions'
+  | 'no-cors'
+  | 'list-changed';
 
 export const WIDGET_URI = 'ui://forecast/widget.html';
 const HINTS = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
+/** The sandbox origins ChatGPT and Claude serve widgets from (origin-checks.ts reads them the same way). */
+const WIDGET_ORIGIN = /^https:\/\/[a-z0-9-]+(\.web-sandbox)?\.(oaiusercontent|claudemcpcontent)\.com$/;
 const CSP = { connectDomains: ['https://api.example.com'], resourceDomains: ['https://cdn.example.com'] };
 
 export interface ReadinessServer {
@@ -70,7 +77,10 @@ export async function startReadinessServer(defects: readonly ReadinessDefect[] =
   };
   const build = () => {
     const server = new Server({ name: 'forecast', version: '1.0.0' }, { capabilities: { tools: {}, resources: {} }, ...(has('no-instructions') ? {} : { instructions: 'Forecasts for cities: call show_forecast with a city name.' }) });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools() }) as never);
+    server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+      if (has('list-changed')) await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+      return { tools: tools() } as never;
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const city = String((request.params.arguments as { city?: string } | undefined)?.city ?? 'Paris');
       const structured: Record<string, unknown> = has('schema-mismatch') ? { city, tempC: 'warm' } : { city, tempC: 21 };
@@ -87,6 +97,12 @@ export async function startReadinessServer(defects: readonly ReadinessDefect[] =
     return server;
   };
   const http = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === '/api/forecast') {
+      const origin = req.headers.origin;
+      const allowed = !has('no-cors') && origin !== undefined && WIDGET_ORIGIN.test(origin);
+      res.writeHead(200, { 'content-type': 'application/json', ...(allowed ? { 'access-control-allow-origin': origin, vary: 'Origin' } : {}) }).end('{"tempC":21}');
+      return;
+    }
     if (req.method !== 'POST') {
       res.writeHead(405).end();
       return;
@@ -100,7 +116,8 @@ export async function startReadinessServer(defects: readonly ReadinessDefect[] =
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: { content: [{ type: 'json', json: structured }], structuredContent: structured } }));
       return;
     }
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // A notification can only ride on an SSE answer.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !has('list-changed') });
     res.on('close', () => void transport.close());
     await build().connect(transport);
     await transport.handleRequest(req, res, body);
@@ -119,4 +136,21 @@ export async function useApp(mcpUrl: string): Promise<void> {
   await post(2, 'tools/list', {});
   await post(3, 'resources/read', { uri: WIDGET_URI });
   await post(4, 'tools/call', { name: 'show_forecast', arguments: { city: 'Paris' } });
+}
+
+/**
+ * What a widget running in a host does when it fetches the server's own endpoint: a GET from the
+ * host's sandbox origin, arriving through the tunnel (Host is the tunnel's name) at the tap.
+ * Resolves with the Access-Control-Allow-Origin the widget got.
+ */
+export async function widgetFetch(tapOrigin: string, publicHost: string, origin: string): Promise<string | undefined> {
+  const url = new URL('/api/forecast', tapOrigin);
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers: { host: publicHost, origin } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers['access-control-allow-origin'] as string | undefined));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

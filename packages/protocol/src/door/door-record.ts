@@ -71,6 +71,12 @@ export interface DoorRecord {
   /** Lower-cased names, secrets redacted, repeated headers joined by ", ". */
   requestHeaders: Record<string, string>;
   responseHeaders: Record<string, string>;
+  /**
+   * Set when the tap added its own CORS headers to the upstream's answer (a browser client sent
+   * Origin): `responseHeaders` then show what the client got through the tap, and this what the
+   * upstream itself sent, which is what a host's browser gets without the tap.
+   */
+  upstreamCors?: { allowOrigin?: string };
   /** Milliseconds after `ts`: when the response head went out, and when the answer ended. */
   firstByteMs?: number;
   endMs?: number;

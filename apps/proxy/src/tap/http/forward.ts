@@ -192,7 +192,10 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
   const { res, deps, method, pathname, base, recordHere, isLegacyPost } = exchange;
   const headers = downstreamResponseHeaders(up.headers);
   rewriteOriginHeaders(headers, deps.upstreamOrigin, base);
-  if (exchange.cors) Object.assign(headers, exchange.cors);
+  if (exchange.cors) {
+    exchange.watch.corsAdded(headerValue(up.headers, 'access-control-allow-origin'));
+    Object.assign(headers, exchange.cors);
+  }
   const contentType = headerValue(up.headers, 'content-type') ?? '';
   const isSse = contentType.startsWith('text/event-stream');
   if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {

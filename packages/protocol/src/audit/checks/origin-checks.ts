@@ -76,8 +76,10 @@ const widgetCors: AuditCheck = {
         const origin = requestHeader(r, 'origin');
         if (!origin || !matches(origin) || r.answer !== 'upstream') continue;
         seen++;
-        const allowed = responseHeader(r, 'access-control-allow-origin');
-        if (allowed !== '*' && allowed !== origin) findings.push({ verdict: 'fail', message: `${r.method} ${r.path} from ${origin} got ${allowed ? `Access-Control-Allow-Origin: ${allowed}` : 'no Access-Control-Allow-Origin'}`, evidence: { doorRecordId: r.id, path: 'responseHeaders["access-control-allow-origin"]' }, hosts: [host] });
+        // Through the tap a browser client gets the tap's CORS; the host's browser gets the server's.
+        const allowed = r.upstreamCors ? r.upstreamCors.allowOrigin : responseHeader(r, 'access-control-allow-origin');
+        const path = r.upstreamCors ? 'upstreamCors.allowOrigin' : 'responseHeaders["access-control-allow-origin"]';
+        if (allowed !== '*' && allowed !== origin) findings.push({ verdict: 'fail', message: `${r.method} ${r.path} from ${origin}: the server answered ${allowed ? `Access-Control-Allow-Origin: ${allowed}` : 'with no Access-Control-Allow-Origin'}`, evidence: { doorRecordId: r.id, path }, hosts: [host] });
       }
     }
     if (seen === 0) return notSeen('no request from a widget origin reached the server through the tap');
