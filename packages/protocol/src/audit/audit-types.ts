@@ -133,6 +133,9 @@ export interface HostProfileLike {
   toolNameLimit?: SourcedFigure;
   combinedNameLimit?: SourcedFigure;
   callTimeoutMs?: SourcedFigure;
+  /** Tokens of a tool's output past which the host warns, and past which it refuses or cuts it. */
+  resultTokenWarn?: SourcedFigure;
+  resultTokenLimit?: SourcedFigure;
   rereadsToolsOnListChanged?: { value: boolean; url: string; kind: CheckSource['kind']; note?: string };
   protocolVersions?: { value: string[]; url: string; kind: CheckSource['kind'] };
   widgets?: { value: 'mcp-apps' | 'apps-sdk+mcp-apps' | 'none'; url: string; kind: CheckSource['kind'] };

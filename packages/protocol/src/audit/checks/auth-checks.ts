@@ -4,11 +4,26 @@
  */
 import { bearerChallenge } from '../../door/www-authenticate.js';
 import { responseHeader } from '../../door/door-record.js';
-import type { AuditCheck, Finding } from '../audit-types.js';
+import type { AuditCheck, AuditContextLike, CheckOutcome, EvidenceLink, Finding } from '../audit-types.js';
 import { docs, fieldReport, notSeen, outcome, spec } from '../check-kit.js';
-import { authorizationServerDocuments, mcpUrlsReached, protectedResourceDocuments } from './door-documents.js';
+import { authorizationServerDocuments, mcpUrlsReached, protectedResourceDocuments, type DoorDocument } from './door-documents.js';
 
 const NEEDS_AS = 'the authorization-server metadata fetched through the tap (a host signing in, or `mcpscope audit --target` against an OAuth-protected server)';
+
+/** A finding's link to a door document and the JSON path inside its body. */
+function at(document: DoorDocument, path: string): EvidenceLink {
+  return { doorRecordId: document.record.id, path };
+}
+
+/**
+ * The shape of every check on the authorization server's metadata: each document fetched through
+ * the tap is judged on its own; without one the check is not seen.
+ */
+function perAuthorizationServer(context: AuditContextLike, judge: (document: DoorDocument) => Finding[], passed: string): CheckOutcome {
+  const documents = authorizationServerDocuments(context.evidence.door);
+  if (documents.length === 0) return notSeen('no authorization-server metadata fetched through the tap');
+  return outcome(documents.flatMap(judge), passed);
+}
 
 const challenge: AuditCheck = {
   id: 'auth-401-challenge',
@@ -43,13 +58,13 @@ const resourceMatches: AuditCheck = {
   needs: 'the protected-resource metadata fetched through the tap and a request to the MCP endpoint',
   source: spec('https://www.rfc-editor.org/rfc/rfc9728#section-3.3'),
   evaluate(context) {
-    const docs = protectedResourceDocuments(context.evidence.door);
+    const documents = protectedResourceDocuments(context.evidence.door);
     const reached = mcpUrlsReached(context.evidence.door);
-    if (docs.length === 0 || reached.length === 0) return notSeen(docs.length ? 'no request to the MCP endpoint with a Host' : 'no protected-resource metadata fetched through the tap');
+    if (documents.length === 0 || reached.length === 0) return notSeen(documents.length ? 'no request to the MCP endpoint with a Host' : 'no protected-resource metadata fetched through the tap');
     const findings: Finding[] = [];
-    for (const d of docs) {
+    for (const d of documents) {
       const resource = typeof d.body.resource === 'string' ? d.body.resource : undefined;
-      const evidence = { doorRecordId: d.record.id, path: '$.resource' };
+      const evidence = at(d, '$.resource');
       if (!resource) findings.push({ verdict: 'fail', message: `${d.record.path} has no resource`, evidence });
       else if (!reached.some((u) => sameResource(resource, u))) findings.push({ verdict: 'fail', message: `resource is ${resource}, but hosts reached ${reached.join(', ')}`, evidence });
     }
@@ -73,12 +88,11 @@ const pkce: AuditCheck = {
   needs: NEEDS_AS,
   source: spec('https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization#authorization-code-protection'),
   evaluate(context) {
-    const docs = authorizationServerDocuments(context.evidence.door);
-    if (docs.length === 0) return notSeen('no authorization-server metadata fetched through the tap');
-    const findings: Finding[] = docs
-      .filter((d) => !(Array.isArray(d.body.code_challenge_methods_supported) && d.body.code_challenge_methods_supported.includes('S256')))
-      .map((d) => ({ verdict: 'fail' as const, message: `${d.record.path} does not list S256`, evidence: { doorRecordId: d.record.id, path: '$.code_challenge_methods_supported' } }));
-    return outcome(findings, 'S256 advertised');
+    return perAuthorizationServer(
+      context,
+      (d) => (Array.isArray(d.body.code_challenge_methods_supported) && d.body.code_challenge_methods_supported.includes('S256') ? [] : [{ verdict: 'fail', message: `${d.record.path} does not list S256`, evidence: at(d, '$.code_challenge_methods_supported') }]),
+      'S256 advertised',
+    );
   },
 };
 
@@ -92,17 +106,17 @@ const registration: AuditCheck = {
   needs: NEEDS_AS,
   source: docs('https://developers.openai.com/apps-sdk/build/auth'),
   evaluate(context) {
-    const docs = authorizationServerDocuments(context.evidence.door);
-    if (docs.length === 0) return notSeen('no authorization-server metadata fetched through the tap');
-    const findings: Finding[] = [];
-    for (const d of docs) {
-      const cimd = d.body.client_id_metadata_document_supported === true;
-      const dcr = typeof d.body.registration_endpoint === 'string';
-      const evidence = { doorRecordId: d.record.id, path: '$' };
-      if (!cimd && !dcr) findings.push({ verdict: 'fail', message: `${d.record.path} offers neither CIMD nor a registration_endpoint`, evidence });
-      else if (!cimd) findings.push({ verdict: 'warn', message: `${d.record.path} has DCR only; ChatGPT prefers a CIMD client id (client_id_metadata_document_supported)`, evidence: { doorRecordId: d.record.id, path: '$.client_id_metadata_document_supported' }, hosts: ['chatgpt'] });
-    }
-    return outcome(findings, 'hosts can register');
+    return perAuthorizationServer(
+      context,
+      (d) => {
+        const cimd = d.body.client_id_metadata_document_supported === true;
+        const dcr = typeof d.body.registration_endpoint === 'string';
+        if (!cimd && !dcr) return [{ verdict: 'fail', message: `${d.record.path} offers neither CIMD nor a registration_endpoint`, evidence: at(d, '$') }];
+        if (!cimd) return [{ verdict: 'warn', message: `${d.record.path} has DCR only; ChatGPT prefers a CIMD client id (client_id_metadata_document_supported)`, evidence: at(d, '$.client_id_metadata_document_supported'), hosts: ['chatgpt'] }];
+        return [];
+      },
+      'hosts can register',
+    );
   },
 };
 
@@ -116,12 +130,11 @@ const issuer: AuditCheck = {
   needs: NEEDS_AS,
   source: spec('https://www.rfc-editor.org/rfc/rfc9207'),
   evaluate(context) {
-    const docs = authorizationServerDocuments(context.evidence.door);
-    if (docs.length === 0) return notSeen('no authorization-server metadata fetched through the tap');
-    const findings: Finding[] = docs
-      .filter((d) => d.body.authorization_response_iss_parameter_supported !== true)
-      .map((d) => ({ verdict: 'warn' as const, message: `${d.record.path} does not announce iss on the authorization response`, evidence: { doorRecordId: d.record.id, path: '$.authorization_response_iss_parameter_supported' } }));
-    return outcome(findings, 'iss announced');
+    return perAuthorizationServer(
+      context,
+      (d) => (d.body.authorization_response_iss_parameter_supported === true ? [] : [{ verdict: 'warn', message: `${d.record.path} does not announce iss on the authorization response`, evidence: at(d, '$.authorization_response_iss_parameter_supported') }]),
+      'iss announced',
+    );
   },
 };
 

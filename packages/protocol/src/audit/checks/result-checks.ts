@@ -118,4 +118,36 @@ const internalIds: AuditCheck = {
   },
 };
 
-export const RESULT_CHECKS: readonly AuditCheck[] = [contentPresent, contentTypes, matchesSchema, internalIds];
+/** Claude Code counts tokens with its own tokenizer; the audit estimates them, so it only warns. */
+const CHARS_PER_TOKEN = 4;
+
+const resultSize: AuditCheck = {
+  id: 'result-size',
+  title: 'Results fit the hosts\' output limits',
+  group: 'results',
+  hosts: ['claude-code'],
+  help: 'Claude Code warns when an MCP tool\'s output passes 10,000 tokens and does not hand the model more than MAX_MCP_OUTPUT_TOKENS (25,000 by default): a larger output is refused or saved to a file the model only gets a pointer to. The audit estimates tokens at 4 characters each, so it warns rather than fails. The figures are in the host profile. No host publishes a size limit for structuredContent, so it is not judged on its own.',
+  fix: 'Page or filter large results (a limit and a cursor argument), and send the model a summary rather than every row.',
+  needs: NEEDS_CALLS,
+  source: docs('https://code.claude.com/docs/en/mcp'),
+  evaluate(context) {
+    const calls = context.toolCalls.filter((c) => c.result !== undefined);
+    if (calls.length === 0) return notSeen('no tools/call result in the capture');
+    const findings: Finding[] = [];
+    let largest = 0;
+    for (const c of calls) {
+      const tokens = Math.ceil(JSON.stringify(c.result!.content ?? []).length / CHARS_PER_TOKEN);
+      largest = Math.max(largest, tokens);
+      for (const p of context.profiles) {
+        const warnAt = p.resultTokenWarn?.value;
+        const limit = p.resultTokenLimit?.value;
+        if (warnAt === undefined || tokens <= warnAt) continue;
+        const over = limit !== undefined && tokens > limit ? `${p.name}'s limit of ${limit.toLocaleString('en-US')}` : `the ${warnAt.toLocaleString('en-US')} at which ${p.name} warns`;
+        findings.push({ verdict: 'warn', message: `${toolName(c)} returned about ${tokens.toLocaleString('en-US')} tokens of content (estimated), past ${over}`, evidence: { exchangeId: c.id, path: '$.result.content' }, hosts: [p.id] });
+      }
+    }
+    return outcome(findings, `largest result about ${largest.toLocaleString('en-US')} tokens`);
+  },
+};
+
+export const RESULT_CHECKS: readonly AuditCheck[] = [contentPresent, contentTypes, matchesSchema, internalIds, resultSize];

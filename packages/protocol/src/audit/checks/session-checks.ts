@@ -104,19 +104,20 @@ const slow: AuditCheck = {
   id: 'answer-within-timeout',
   title: 'Answers come before each host gives up',
   group: 'behaviour',
-  hosts: ['claude-code'],
-  help: 'A host stops waiting for a tool call after its own timeout and reports an error, even when the server answers later. The figures (and their sources) are in the host profiles; hosts without a published figure are not judged.',
+  hosts: HOST_IDS,
+  help: 'A host stops waiting for a tool call after its own timeout and reports an error, even when the server answers later (the spec has senders set timeouts; none is fixed). No host documents its figure: each profile\'s figure comes from public reports, cited in the finding (ChatGPT and Claude about 60 s, Cursor and VS Code 5 minutes, Claude Code 300 s).',
   fix: 'Answer sooner: return what is ready and let the widget or a follow-up call fetch the rest, or send progress.',
   needs: 'tools/call exchanges',
-  source: fieldReport('https://github.com/anthropics/claude-agent-sdk-typescript/issues/118'),
+  source: spec('https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#timeouts'),
   evaluate(context) {
     const calls = context.toolCalls.filter((c) => c.latencyMs !== undefined);
     if (calls.length === 0) return notSeen('no answered tools/call in the capture');
     const findings: Finding[] = [];
     for (const p of context.profiles) {
-      const limit = p.callTimeoutMs?.value;
+      const limit = p.callTimeoutMs;
       if (limit === undefined) continue;
-      for (const c of calls) if (c.latencyMs! > limit) findings.push({ verdict: 'fail', message: `${String(c.params?.name)} took ${Math.round(c.latencyMs! / 1000)} s; ${p.name} gives up after ${limit / 1000} s`, evidence: { exchangeId: c.id, path: '$.result' }, hosts: [p.id] });
+      const source = `${limit.url}${limit.kind === 'field-report' ? ', field report' : ''}`;
+      for (const c of calls) if (c.latencyMs! > limit.value) findings.push({ verdict: 'fail', message: `${String(c.params?.name)} took ${Math.round(c.latencyMs! / 1000)} s; ${p.name} gives up after ${limit.value / 1000} s (${source})`, evidence: { exchangeId: c.id, path: '$.result' }, hosts: [p.id] });
     }
     const slowest = Math.max(...calls.map((c) => c.latencyMs!));
     return outcome(findings, `slowest answer ${Math.round(slowest)} ms`);
