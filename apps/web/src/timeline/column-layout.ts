@@ -25,8 +25,8 @@ export interface ColumnSpec {
 export const COLUMN_SPECS: readonly ColumnSpec[] = [
   { id: 'time', label: 'Time', width: 112, min: 60, priority: 5, help: 'When the exchange started' },
   { id: 'session', label: 'Session', width: 150, min: 60, priority: 8, help: 'Client name and session key' },
-  { id: 'direction', label: 'Dir', width: 64, min: 40, priority: 2, help: 'Who sent it: C → S or S → C' },
-  { id: 'method', label: 'Method', width: 180, min: 80, priority: 0, help: 'The JSON-RPC method' },
+  { id: 'direction', label: 'Dir', width: 64, min: 56, priority: 2, help: 'Who sent it: C → S or S → C' },
+  { id: 'method', label: 'Method', width: 180, min: 96, priority: 0, help: 'The JSON-RPC method' },
   { id: 'target', label: 'Target', width: 140, min: 60, priority: 3, help: 'Tool, resource or prompt' },
   { id: 'id', label: 'Id', width: 56, min: 32, priority: 6, help: 'The JSON-RPC id' },
   { id: 'status', label: 'Status', width: 180, min: 80, priority: 1, help: 'How it ended' },
