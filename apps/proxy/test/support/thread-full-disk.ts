@@ -10,7 +10,7 @@
  * three while capture is paused, then the rest once the filler is deleted and capture has resumed.
  * Prints one JSON line: what the capture's status said at each step, and what the file holds.
  */
-import { unlinkSync, writeFileSync } from 'node:fs';
+import { statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../../src/capture/capture-store.js';
@@ -42,6 +42,11 @@ while (!pipeline.engineOnWorker && next < 20) {
 await play(frames.slice(next, 20));
 const derivingOnThread = pipeline.engineOnWorker;
 
+// An empty WAL before the disk fills: the held write must grow the WAL file, so it meets the full
+// disk whether or not a checkpoint had just rewound the WAL (a rewound WAL reuses its pages).
+const file = join(dir, 'capture.db');
+for (let i = 0; i < 200 && !walEmptied(file); i++) await sleep(20);
+
 const filler = join(dir, 'filler');
 try {
   writeFileSync(filler, Buffer.alloc(64 * 1024 * 1024));
@@ -63,8 +68,19 @@ store.close();
 clearInterval(alive);
 // What the file holds (the tmpfs goes with this process): every frame's seq, and the links the
 // held write made for its three frames.
-const db = openSqlite(join(dir, 'capture.db'), { readonly: true });
+const db = openSqlite(file, { readonly: true });
 const stored = (db.prepare('SELECT seq FROM frames ORDER BY seq').all() as { seq: number }[]).map((r) => r.seq);
 const heldLinks = db.prepare('SELECT frame_seq, exchange_id FROM frame_exchanges WHERE frame_seq BETWEEN 21 AND 23 ORDER BY frame_seq, exchange_id').all();
 db.close();
 console.log(JSON.stringify({ derivingOnThread, whileFull, lostWhilePaused, afterFreed, stillOnThread, stored, heldLinks }));
+
+/** Checkpoints the whole WAL into the file and truncates it to nothing; false while a writer holds it. */
+function walEmptied(path: string): boolean {
+  const db = openSqlite(path);
+  try {
+    const [row] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    return row?.busy === 0 && statSync(`${path}-wal`, { throwIfNoEntry: false })?.size === 0;
+  } finally {
+    db.close();
+  }
+}
