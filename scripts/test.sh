@@ -12,10 +12,13 @@ step() { echo "── $1"; shift; "$@" || { echo "✗ failed: $*"; status=1; }; 
 step build pnpm run build
 step typecheck pnpm run typecheck
 step lint pnpm run lint
-for pkg in packages/protocol apps/proxy apps/web; do
-  name=$(basename "$pkg")
-  step "unit: $pkg" bash -c "cd $pkg && npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json=../../reports/unit-$name.json"
-done
+unit() { step "unit: $1${2:+ ($2)}" bash -c "cd $1 && MCPSCOPE_TEST_LANE=$2 npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json=../../reports/unit-$(basename "$1")${2:+-$2}.json"; }
+unit packages/protocol
+# The proxy's files that load the machine on their own run one at a time, the rest two at a time
+# (apps/proxy/vitest.config.ts).
+unit apps/proxy serial
+unit apps/proxy parallel
+unit apps/web
 # The published package: packed, installed with npm into a temporary prefix and run under Node 20,
 # 22 and 24 (release/test/package.test.ts; Node binaries from the npm registry, cached).
 step "package: npm install + smoke on Node 20, 22, 24" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
