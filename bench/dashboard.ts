@@ -199,10 +199,14 @@ export async function benchDashboard(options: BenchOptions = { smoke: false }): 
   filterRows.push(['(clear filter: all rows)', '0', fmt(clearMed, 1), fmt(Math.max(...clear), 1), String(total), clearMed < 150 ? 'met' : 'NOT met']);
 
   const idle = sorted(await frameTimes(page, 120, 0));
+  // From the middle: at the end, follow-tail pins scrollTop and a scroll would measure nothing.
+  await page.getByTestId('timeline').evaluate((el) => {
+    el.scrollTop = (el.scrollHeight - el.clientHeight) / 2;
+  });
   const scroll = sorted(await frameTimes(page, 240, 900));
   const scrollRows = [
     ['idle (baseline)', fmt(percentile(idle, 50), 1), fmt(percentile(idle, 95), 1), fmt(idle[idle.length - 1]!, 1), idle.filter((x) => x > 34).length],
-    ['scrolling 900 px/frame', fmt(percentile(scroll, 50), 1), fmt(percentile(scroll, 95), 1), fmt(scroll[scroll.length - 1]!, 1), scroll.filter((x) => x > 34).length],
+    ['scrolling 900 px/frame from the middle', fmt(percentile(scroll, 50), 1), fmt(percentile(scroll, 95), 1), fmt(scroll[scroll.length - 1]!, 1), scroll.filter((x) => x > 34).length],
   ];
 
   // Live ingest: INGEST_RATE frames/s into the pipeline while the page follows the tail.
