@@ -3,7 +3,7 @@
 // answered with a 400 that says what is wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ApiError, ExchangeDetail, ExchangesPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
+import type { ApiError, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, SessionsPage } from '@mcpscope/protocol';
 import { FRAME_RAW_LIMIT } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled } from './helpers.js';
@@ -82,6 +82,50 @@ describe('GET /api/exchanges', () => {
     expect(body.error.code).toBe(code);
     expect(body.error.message).toMatch(message);
     if (code === 'bad_filter') expect(body.error.position).toEqual(expect.any(Number));
+  });
+});
+
+describe('GET /api/exchanges/window', () => {
+  it('reads the filtered list by position, oldest first, with its length', async () => {
+    const newestFirst = (await get<ExchangesPage>('/api/exchanges?limit=1000')).body.exchanges.map((e) => e.id);
+    const all = [...newestFirst].reverse();
+    const whole = (await get<ExchangeWindowPage>('/api/exchanges/window?limit=1000')).body;
+    expect(whole).toMatchObject({ offset: 0, total: all.length, complete: true });
+    expect(whole.exchanges.map((e) => e.id)).toEqual(all);
+    const middle = (await get<ExchangeWindowPage>('/api/exchanges/window?offset=2&limit=3')).body;
+    expect(middle.exchanges.map((e) => e.id)).toEqual(all.slice(2, 5));
+    const end = (await get<ExchangeWindowPage>('/api/exchanges/window?end=1&limit=2')).body;
+    expect(end).toMatchObject({ offset: all.length - 2, total: all.length });
+    expect(end.exchanges.map((e) => e.id)).toEqual(all.slice(-2));
+    const around = (await get<ExchangeWindowPage>(`/api/exchanges/window?around=${q(all[3]!)}&limit=3`)).body;
+    expect(around.position).toBe(3);
+    expect(around.exchanges.map((e) => e.id)).toEqual(all.slice(2, 5));
+  });
+
+  it('counts under a filter, free text included, and says where a row outside it would be', async () => {
+    const calls = (await get<ExchangeWindowPage>(`/api/exchanges/window?filter=${q('tool:suggest_gifts')}`)).body;
+    expect(calls).toMatchObject({ total: 2, complete: true });
+    expect(calls.exchanges.map((e) => e.status)).toEqual(['ok', 'business_error']); // oldest first
+    const text = (await get<ExchangeWindowPage>(`/api/exchanges/window?filter=${q('"Ada" method:tools/*')}`)).body;
+    expect(text.exchanges).toHaveLength(1);
+    expect(text).toMatchObject({ total: 1, offset: 0 });
+    // Rows from a sort key on only (the dashboard's "Clear"): the second call and what followed.
+    const from = Number(calls.exchanges[1]!.id);
+    const cleared = (await get<ExchangeWindowPage>(`/api/exchanges/window?filter=${q('tool:suggest_gifts')}&from=${from}`)).body;
+    expect(cleared.exchanges.map((e) => e.id)).toEqual([calls.exchanges[1]!.id]);
+    const outside = (await get<ExchangeWindowPage>(`/api/exchanges/window?filter=${q('tool:suggest_gifts')}&around=${q(calls.exchanges[0]!.id)}&from=${from}`)).body;
+    expect(outside.position).toBe(-1);
+  });
+
+  it.each([
+    ['limit=0', /"limit"/],
+    ['limit=5001', /"limit"/],
+    ['offset=-1', /"offset"/],
+    ['from=soon', /"from" must be a number/],
+  ])('answers %s with 400', async (query, message) => {
+    const { status, body } = await get<ApiError>(`/api/exchanges/window?${query}`);
+    expect(status).toBe(400);
+    expect(body.error.message).toMatch(message);
   });
 });
 

@@ -23,6 +23,7 @@ import { ConversationHeader } from './conversations/ConversationHeader.js';
 import { useLive } from './store/live-store.js';
 import { READ_ONLY_HINT, useReadOnly } from './store/read-only.js';
 import { useUi } from './store/ui-store.js';
+import { useWindow } from './store/window-store.js';
 import { Timeline } from './timeline/Timeline.js';
 import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
@@ -32,6 +33,7 @@ import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
 import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
 import { ConnectionChecklist } from './front-door/ConnectionChecklist.js';
+import { PanelBoundary } from './ui/PanelBoundary.js';
 
 export function App({ token }: { token: string }) {
   const api = useMemo(() => new ApiClient(token), [token]);
@@ -43,9 +45,13 @@ export function App({ token }: { token: string }) {
   const readOnly = useReadOnly((s) => s.file);
   const connection = useLive((s) => s.connection);
   const loaded = useLive((s) => s.loaded);
-  const total = useLive((s) => s.index.size);
+  const windowed = useWindow((s) => s.windowed);
+  const captureTotal = useWindow((s) => s.captureTotal);
+  const held = useLive((s) => s.index.size);
+  const total = windowed ? captureTotal : held;
   const mode = useUi((s) => s.mode);
   const detailOpen = useUi((s) => s.detailOpen);
+  const selected = useUi((s) => s.selected);
   const empty = loaded && total === 0;
 
   return (
@@ -67,33 +73,65 @@ export function App({ token }: { token: string }) {
       <CaptureBanner api={api} />
       {readOnly === undefined && <RefusedHostBanner api={api} />}
       <div className="layout">
-        <ConversationsSidebar />
+        <PanelBoundary name="the sidebar">
+          <ConversationsSidebar />
+        </PanelBoundary>
         <main className="main">
           {mode === 'frames' ? (
-            <RawFrames api={api} />
+            <PanelBoundary name="the raw frames view" resetKey={mode}>
+              <RawFrames api={api} />
+            </PanelBoundary>
           ) : mode === 'connections' ? (
-            <ConnectionsView />
+            <PanelBoundary name="the Connections view" resetKey={mode}>
+              <ConnectionsView />
+            </PanelBoundary>
           ) : mode === 'readiness' ? (
-            <ReadinessView api={api} />
+            <PanelBoundary name="the Readiness view" resetKey={mode}>
+              <ReadinessView api={api} />
+            </PanelBoundary>
           ) : empty ? (
-            <FirstRun api={api} />
+            <PanelBoundary name="the first-run page" resetKey={mode}>
+              <FirstRun api={api} />
+            </PanelBoundary>
           ) : (
             <>
-              {readOnly === undefined && <ConnectionChecklist untilConnected />}
-              <FilterBar compiled={compiled} />
-              <ConversationHeader api={api} />
-              <CompareBar />
+              {readOnly === undefined && (
+                <PanelBoundary name="the connection checklist">
+                  <ConnectionChecklist untilConnected />
+                </PanelBoundary>
+              )}
+              <PanelBoundary name="the filter bar">
+                <FilterBar compiled={compiled} />
+              </PanelBoundary>
+              <PanelBoundary name="the conversation header">
+                <ConversationHeader api={api} />
+              </PanelBoundary>
+              <PanelBoundary name="the compare bar">
+                <CompareBar />
+              </PanelBoundary>
               <div className={`panes${detailOpen ? ' with-detail' : ''}`}>
-                <Timeline />
-                {detailOpen && <DetailPane api={api} />}
+                <PanelBoundary name="the timeline">
+                  <Timeline />
+                </PanelBoundary>
+                {detailOpen && (
+                  <PanelBoundary name="the detail pane" resetKey={selected}>
+                    <DetailPane api={api} />
+                  </PanelBoundary>
+                )}
               </div>
             </>
           )}
         </main>
       </div>
-      <ReplayHost api={api} />
-      <RerunHost api={api} />
-      <CompareHost api={api} />
+      <PanelBoundary name="the replay panel">
+        <ReplayHost api={api} />
+      </PanelBoundary>
+      <PanelBoundary name="the re-run panel">
+        <RerunHost api={api} />
+      </PanelBoundary>
+      <PanelBoundary name="the compare panel">
+        <CompareHost api={api} />
+      </PanelBoundary>
     </div>
   );
 }

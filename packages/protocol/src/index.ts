@@ -52,6 +52,7 @@ export type {
   ApiError,
   ExchangeDetail,
   ExchangesPage,
+  ExchangeWindowPage,
   ExchangeStatusCounts,
   FramesPage,
   FrameView,

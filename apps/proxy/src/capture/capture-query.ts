@@ -139,19 +139,23 @@ export class CaptureQuery {
     return { frames: out };
   }
 
-  /** The exact matcher with the context the filter needs, loaded lazily and cached per page. */
   private matcher(filter: Filter): (ex: ExchangeSummary) => boolean {
-    const needsSession = usesField(filter, 'client') || usesField(filter, 'rev') || usesField(filter, 'conversation');
-    const sessions = needsSession ? new Map(this.store.sessions().map((s) => [s.sessionKey, s] as [string, SessionSummary])) : undefined;
-    const needsDiag = usesField(filter, 'diag');
-    return (ex) => {
-      const ctx: FilterContext = { bodyText: () => this.store.framesText(ex.frameSeqs) };
-      const session = sessions?.get(ex.sessionKey);
-      if (session) ctx.session = session;
-      if (needsDiag) ctx.diagnosticCodes = this.store.diagnosticCodes(ex);
-      return matchesExchange(filter, ex, ctx);
-    };
+    return exchangeMatcher(this.store, filter);
   }
+}
+
+/** The exact matcher with the context the filter needs, loaded lazily and cached per call. */
+export function exchangeMatcher(store: CaptureReader, filter: Filter): (ex: ExchangeSummary) => boolean {
+  const needsSession = usesField(filter, 'client') || usesField(filter, 'rev') || usesField(filter, 'conversation');
+  const sessions = needsSession ? new Map(store.sessions().map((s) => [s.sessionKey, s] as [string, SessionSummary])) : undefined;
+  const needsDiag = usesField(filter, 'diag');
+  return (ex) => {
+    const ctx: FilterContext = { bodyText: () => store.framesText(ex.frameSeqs) };
+    const session = sessions?.get(ex.sessionKey);
+    if (session) ctx.session = session;
+    if (needsDiag) ctx.diagnosticCodes = store.diagnosticCodes(ex);
+    return matchesExchange(filter, ex, ctx);
+  };
 }
 
 /** The sort key of the last summary of a page (parsed only for its id). */

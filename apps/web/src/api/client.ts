@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
+import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -63,6 +63,16 @@ export class ApiClient {
   searchExchanges(filter: string, limit: number, before?: number, signal?: AbortSignal): Promise<ExchangesPage> {
     const query = `filter=${encodeURIComponent(filter)}&limit=${limit}${before === undefined ? '' : `&before=${before}`}`;
     return this.request(`/api/exchanges?${query}`, signal ? { signal } : {});
+  }
+
+  /**
+   * The filtered list in capture order, read by position: from `offset`, the last `limit` rows
+   * (`end`), or the rows around one exchange; `from` keeps only rows at or after a sort key.
+   */
+  exchangeWindow(query: { filter: string; from?: number }, at: { offset: number } | { end: true } | { around: string }, limit: number, signal?: AbortSignal): Promise<ExchangeWindowPage> {
+    const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : 'end' in at ? 'end=1' : `offset=${at.offset}`;
+    const from = query.from === undefined ? '' : `&from=${query.from}`;
+    return this.request(`/api/exchanges/window?filter=${encodeURIComponent(query.filter)}${from}&${where}&limit=${limit}`, signal ? { signal } : {});
   }
 
   exchange(id: string, signal?: AbortSignal): Promise<ExchangeDetailView> {

@@ -11,6 +11,7 @@ import { startCaptureSync } from '../capture/capture-state.js';
 import { startDoorSync } from '../door/door-sync.js';
 import { startLiveSync } from '../store/live-sync.js';
 import { useLive } from '../store/live-store.js';
+import { WindowFetcher, setWindowFetcher, useWindow } from '../store/window-store.js';
 import { useLoadReadOnly } from '../store/read-only.js';
 
 export function startDashboardSyncs(api: ApiClient): () => void {
@@ -18,7 +19,13 @@ export function startDashboardSyncs(api: ApiClient): () => void {
   const capture = startCaptureSync(api);
   const onEvent = (event: ServerEvent) => (door.onEvent(event), capture.onEvent(event));
   const stop = startLiveSync(api, useLive, { onEvent, socketParams: door.socketParams });
-  return () => (stop(), door.stop());
+  // A windowed capture: traffic moves the window's rows and counts (one read in flight at a time).
+  const fetcher = new WindowFetcher(api);
+  setWindowFetcher(fetcher);
+  const stopWindow = useLive.subscribe((s, prev) => {
+    if (s.head !== prev.head && useWindow.getState().windowed) fetcher.refresh();
+  });
+  return () => (stop(), door.stop(), stopWindow(), setWindowFetcher(undefined));
 }
 
 export function useDashboardSyncs(api: ApiClient): void {

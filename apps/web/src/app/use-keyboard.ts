@@ -7,6 +7,7 @@ import { useEffect } from 'react';
 import { FILTER_INPUT_ID } from '../filter/FilterBar.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
+import { heldPosition, rowAt, useWindow } from '../store/window-store.js';
 
 const typingIn = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.closest('.monaco-editor') !== null);
@@ -38,6 +39,18 @@ export function useKeyboard(): void {
           if (ui.mode !== 'exchanges') return;
           e.preventDefault();
           const step = e.key === 'ArrowDown' || e.key === 'j' ? 1 : -1;
+          const win = useWindow.getState();
+          if (win.windowed) {
+            // The window holds the rows on screen and a margin: the next row is among them.
+            const at = ui.selected ? heldPosition(win, ui.selected) : -1;
+            const to = at < 0 ? (step > 0 ? win.offset : win.offset + win.rows.length - 1) : Math.min(win.total - 1, Math.max(0, at + step));
+            const next = rowAt(win, to);
+            if (next) {
+              if (ui.follow && to !== win.total - 1) ui.setFollow(false);
+              ui.select(next.id);
+            }
+            return;
+          }
           const next = moveSelection(view.ids, ui.selected ? view.indexOf(ui.selected) : -1, step);
           if (next) {
             if (ui.follow && next !== view.ids[view.ids.length - 1]) ui.setFollow(false);

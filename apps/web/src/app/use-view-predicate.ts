@@ -13,6 +13,7 @@ import { useServerSearch } from '../filter/use-server-search.js';
 import { orderKey } from '../store/exchange-index.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
+import { useWindow, windowFetcher } from '../store/window-store.js';
 
 export function useViewPredicate(api: ApiClient): ReturnType<typeof buildViewFilter> {
   const filter = useUi((s) => s.filter);
@@ -27,7 +28,17 @@ export function useViewPredicate(api: ApiClient): ReturnType<typeof buildViewFil
     const { predicate } = built;
     return { ...built, predicate: (ex: Parameters<typeof predicate>[0]) => orderKey(ex.id) >= since + 1 && predicate(ex) };
   }, [filter, session, searchVersion, since]);
-  useServerSearch(api, compiled.serverText);
+  // A windowed capture asks the server for the filtered list itself, bodies included.
+  const windowed = useWindow((s) => s.windowed);
+  useServerSearch(api, windowed ? undefined : compiled.serverText);
+  useEffect(() => {
+    if (!windowed) return;
+    // The list the server reads: the filter as typed (nothing while it does not parse, as the
+    // local view does), the chosen session, and the rows after "Clear".
+    const text = compiled.error ? '' : filter.trim();
+    const scoped = session ? `${text === '' ? '' : `(${text}) `}session:${session}` : text;
+    windowFetcher()?.setQuery(since === undefined ? { filter: scoped } : { filter: scoped, from: since + 1 });
+  }, [windowed, compiled, filter, session, since]);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);
   useConversationView(compiled.predicate);
   return compiled;

@@ -2,10 +2,22 @@
  * What the capture search behind a free-text (or diag:) filter has covered: still searching,
  * the whole capture, or only its newest part, with a button to search older exchanges.
  */
+import { useWindow } from '../store/window-store.js';
 import { useSearch } from './server-search.js';
 import { searchMore } from './use-server-search.js';
 
 export function SearchNote() {
+  const windowed = useWindow((s) => s.windowed);
+  const counting = useWindow((s) => !s.complete);
+  const found = useWindow((s) => s.total);
+  if (windowed) {
+    // The capture searches itself and keeps counting: rows found so far are already listed.
+    return counting ? <span className="search-note" data-testid="search-note" data-search="searching"> · searching the capture (bodies too): {found} so far…</span> : null;
+  }
+  return <LocalSearchNote />;
+}
+
+function LocalSearchNote() {
   const status = useSearch((s) => s.status);
   const cursor = useSearch((s) => s.cursor);
   const head = useSearch((s) => s.head);

@@ -9,6 +9,7 @@
  */
 import type { ConversationsPage, ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
+import { LOCAL_LIMIT, useWindow, type WindowApi } from './window-store.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
@@ -16,6 +17,8 @@ export interface SyncApi {
   sessions(): Promise<SessionsPage>;
   /** Absent on proxies (and test fakes) without conversations. */
   conversations?(): Promise<ConversationsPage>;
+  /** Absent on proxies (and test fakes) without the window API: the capture is then held whole. */
+  exchangeWindow?: WindowApi['exchangeWindow'];
   socketUrl(after: number): string;
   /** Subprotocols to offer (they carry the token); none when absent. */
   socketProtocols?(): string[];
@@ -79,10 +82,16 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   };
 
   const loadSnapshot = async () => {
-    const [page, sessions, conversations] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions(), api.conversations?.() ?? { conversations: [] }]);
+    // The capture's size decides whether it is held whole or read by windows (window-store.ts).
+    const size = api.exchangeWindow?.({ filter: '' }, { end: true }, 1).then((w) => w.total) ?? Promise.resolve(0);
+    const [page, sessions, conversations, total] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions(), api.conversations?.() ?? { conversations: [] }, size]);
+    const windowed = useWindow.getState().windowed || total > LOCAL_LIMIT;
+    if (windowed) useWindow.setState({ windowed: true, captureTotal: total });
     store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions, conversations: conversations.conversations });
     if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
+    // A windowed capture keeps only the newest page and what arrives live: the timeline reads the rest.
+    if (windowed) return page.head;
     // Older pages wait until the first one is on screen, so their parsing cannot delay first paint.
     void whenLoaded(store)
       .then(() => loadOlder(page.nextBefore))

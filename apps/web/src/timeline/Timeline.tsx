@@ -5,12 +5,17 @@
  *
  * Follow-tail: while on, new rows scroll into view; scrolling up turns it off, and the "N new"
  * button (shown once the view holds rows captured since) or End turns it back on.
+ *
+ * Rows come from the live store's view while the capture is held whole, and from the window the
+ * server sends (store/window-store.ts) once it is too large to hold: then only the rows on
+ * screen and a margin are in the browser, and a row far away is fetched when it is selected.
  */
 import { useReadOnly } from '../store/read-only.js';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { useTable } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
+import { heldPosition, rowAt, useWindow, windowFetcher } from '../store/window-store.js';
 import { lowerBound, orderKey } from '../store/exchange-index.js';
 import { useUi } from '../store/ui-store.js';
 import { columns, features } from './columns.js';
@@ -73,10 +78,24 @@ export function Timeline() {
   const searching = useSearch((s) => s.status === 'searching');
   const searchPartial = useSearch((s) => s.status === 'partial');
   const scroller = useRef<HTMLDivElement>(null);
-  const count = view.size;
-  const { first, last, totalHeight, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
-  // `tick` is the change signal of the mutable view and index.
-  const data = useMemo<ExchangeSummary[]>(() => view.ids.slice(first, last + 1).map((id) => index.get(id)!), [tick, first, last, view, index]);
+  const win = useWindow();
+  const windowed = win.windowed;
+  const count = windowed ? win.total : view.size;
+  const { first, last, totalHeight, top, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
+  useEffect(() => {
+    if (windowed) windowFetcher()?.want(first, last, follow);
+  }, [windowed, first, last, follow, win.key, win.total]);
+  // The rows on screen that are held, with their positions. `tick` is the change signal of the
+  // mutable view and index.
+  const shownRows = useMemo(() => {
+    const out: { at: number; ex: ExchangeSummary }[] = [];
+    for (let at = first; at <= last; at++) {
+      const ex = windowed ? rowAt(win, at) : index.get(view.ids[at]!);
+      if (ex) out.push({ at, ex });
+    }
+    return out;
+  }, [tick, first, last, view, index, windowed, win]);
+  const data = useMemo(() => shownRows.map((r) => r.ex), [shownRows]);
   const table = useTable({ features, columns, data, getRowId: (row) => row.id });
   // One time scale for the rendered rows, so bars that ran at once line up side by side.
   const scale = useMemo(() => waterfallScale(data), [data]);
@@ -88,18 +107,31 @@ export function Timeline() {
   const gridStyle = { '--cols': layout.template, '--cols-min': `${layout.minWidth}px` } as CSSProperties;
   const rows = table.getRowModel().rows;
 
-  // Bring the selected row into view when the keyboard moves it.
+  // Bring the selected row into view when the keyboard moves it (or a link selects a row far
+  // outside the window: the server says where it is).
   useEffect(() => {
     if (!selected) return;
-    const at = view.indexOf(selected);
-    if (at >= 0) reveal(at);
-  }, [selected, view, reveal]);
+    if (!windowed) {
+      const at = view.indexOf(selected);
+      if (at >= 0) reveal(at);
+      return;
+    }
+    const held = heldPosition(useWindow.getState(), selected);
+    if (held >= 0) reveal(held);
+    else void windowFetcher()?.locate(selected).then((at) => at >= 0 && reveal(at));
+    // Another list (a filter typed or cleared): the selection is looked for in it.
+  }, [selected, view, reveal, windowed, win.key]);
 
   // New means in the view now and captured after the newest row held when following stopped: a
-  // cleared filter brings older rows back, and rows the filter hides are not in the view.
+  // cleared filter brings older rows back, and rows the filter hides are not in the view. A
+  // windowed list counts what the list grew by since then.
   const newestWhenLeft = useRef(0);
+  const totalWhenLeft = useRef({ key: '', total: 0 });
   if (follow) newestWhenLeft.current = newestKey(index.ids);
-  const unseen = follow ? 0 : view.size - lowerBound(view.ids, newestWhenLeft.current + HALF_BATCH_STEP);
+  if (follow || totalWhenLeft.current.key !== win.key) totalWhenLeft.current = { key: win.key, total: win.total };
+  const unseen = follow ? 0 : windowed ? Math.max(0, win.total - totalWhenLeft.current.total) : view.size - lowerBound(view.ids, newestWhenLeft.current + HALF_BATCH_STEP);
+  const anyRows = windowed ? win.captureTotal > 0 : index.size > 0;
+  const searchingHere = searching || (windowed && !win.complete);
 
   return (
     <div className="timeline-wrap">
@@ -108,15 +140,16 @@ export function Timeline() {
         <WaterfallScaleContext.Provider value={scale}>
           <div style={{ height: totalHeight + MARK_ROOM, position: 'relative' }}>
             {rows.map((row, i) => {
-              const at = first + i;
+              const at = shownRows[i]!.at;
               const ex = row.original;
               const isSelected = row.id === selected;
               const isPicked = picked.includes(row.id);
-              const sessionBreak = inConversation && startsSession(view.ids, at, (id) => index.get(id)?.sessionKey);
+              const sessionBreak = inConversation && (windowed ? at > 0 && rowAt(win, at - 1)?.sessionKey !== ex.sessionKey : startsSession(view.ids, at, (id) => index.get(id)?.sessionKey));
               return (
                 <div
                   key={row.id}
                   role="row"
+                  aria-rowindex={at + 1}
                   data-testid="exchange-row"
                   data-id={ex.id}
                   data-method={ex.method ?? ''}
@@ -126,7 +159,7 @@ export function Timeline() {
                   data-session-break={sessionBreak || undefined}
                   data-picked={isPicked || undefined}
                   className={`row status-row-${ex.status}${isSelected ? ' selected' : ''}${isPicked ? ' picked' : ''}${at % 2 ? ' odd' : ''}${sessionBreak ? ' session-break' : ''}`}
-                  style={{ transform: `translateY(${at * ROW_HEIGHT}px)`, height: ROW_HEIGHT }}
+                  style={{ transform: `translateY(${top(at)}px)`, height: ROW_HEIGHT }}
                   title={isPicked ? 'Picked to compare (ctrl/⌘-click to unpick)' : undefined}
                   // Ctrl/⌘-click picks the row for "Compare" instead of opening it.
                   onClick={(e) => (e.ctrlKey || e.metaKey ? useCompare.getState().toggle(row.id) : useUi.getState().select(row.id, true))}
@@ -139,11 +172,11 @@ export function Timeline() {
                 </div>
               );
             })}
-            <TimelineMarks first={first} last={last} rowHeight={ROW_HEIGHT} />
+            <TimelineMarks first={first} last={last} ids={windowed ? win.rows.map((r) => r.id) : view.ids} base={windowed ? win.offset : 0} size={count} top={top} />
           </div>
         </WaterfallScaleContext.Provider>
       </div>
-      {count === 0 && index.size > 0 && cleared && !filtering && (
+      {count === 0 && anyRows && !searchingHere && cleared && !filtering && (
         <div className="no-match" data-testid="no-match-cleared">
           View cleared: new exchanges appear here (the earlier ones are still in the capture).{' '}
           <button type="button" className="link" onClick={() => useUi.getState().setSince(undefined)}>
@@ -151,9 +184,9 @@ export function Timeline() {
           </button>
         </div>
       )}
-      {count === 0 && index.size > 0 && !(cleared && !filtering) && (
+      {count === 0 && anyRows && !(cleared && !filtering) && (
         <div className="no-match" data-testid="no-match">
-          {searching ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
+          {searchingHere ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
           <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined), useUi.getState().setSince(undefined))}>
             Show everything
           </button>

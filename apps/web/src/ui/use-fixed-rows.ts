@@ -7,13 +7,25 @@
  *
  * Follow-tail lives here too: while `follow` is on, each change of `count` pins the view to the
  * end; a scroll that leaves the end reports `false`, reaching it again reports `true`.
+ *
+ * A list taller than MAX_SCROLL_HEIGHT is scaled: browsers clamp an element's height (Chromium at
+ * 33,554,432 px, 1.29 million rows of 26 px), so the scroller's content stops at
+ * MAX_SCROLL_HEIGHT and its scroll range maps linearly onto the list's. Rows are then drawn at
+ * `top(index)`, which subtracts the difference between the list's offset and the scroller's; the
+ * first and the last row stay reachable at any count.
  */
 import { useCallback, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/** Tallest content the scroller gets; past it the scroll range is scaled (well under every browser's clamp). */
+export const MAX_SCROLL_HEIGHT = 8_000_000;
 
 export interface FixedRows {
   first: number;
   last: number;
+  /** Height of the scroller's content (the list's, or MAX_SCROLL_HEIGHT when scaled). */
   totalHeight: number;
+  /** Where row `index` is drawn, in the content's pixels. */
+  top(index: number): number;
   onScroll(): void;
   /** Scrolls so row `index` is visible (no-op when it already is). */
   reveal(index: number): void;
@@ -32,9 +44,13 @@ export function useFixedRows(
 ): FixedRows {
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
-  const totalHeight = count * rowHeight;
-  const geometry = useRef({ count, viewport, follow });
-  geometry.current = { count, viewport, follow };
+  const listHeight = count * rowHeight;
+  const totalHeight = Math.min(listHeight, MAX_SCROLL_HEIGHT);
+  // Content pixels per list pixel over the scroll range (1 unless the list is scaled).
+  const range = Math.max(1, viewport - headerHeight);
+  const ratio = listHeight > totalHeight ? Math.max(0, listHeight - range) / Math.max(1, totalHeight - range) : 1;
+  const geometry = useRef({ count, viewport, follow, ratio });
+  geometry.current = { count, viewport, follow, ratio };
 
   useLayoutEffect(() => {
     const el = scroller.current;
@@ -61,7 +77,7 @@ export function useFixedRows(
     const top = el.scrollTop;
     setScrollTop(top);
     const g = geometry.current;
-    const atEnd = top + g.viewport >= headerHeight + g.count * rowHeight - rowHeight;
+    const atEnd = top + g.viewport >= headerHeight + Math.min(g.count * rowHeight, MAX_SCROLL_HEIGHT) - rowHeight;
     if (atEnd !== g.follow) setFollow(atEnd);
   }, [scroller, headerHeight, rowHeight, setFollow]);
 
@@ -69,16 +85,21 @@ export function useFixedRows(
     (index: number) => {
       const el = scroller.current;
       if (!el) return;
+      // In list pixels: the scroller's position times the ratio is where the list is scrolled to.
+      const { ratio: r, viewport: vp } = geometry.current;
       const top = index * rowHeight;
-      const visibleTop = el.scrollTop;
-      const visibleBottom = visibleTop + geometry.current.viewport - headerHeight;
-      if (top < visibleTop) el.scrollTop = top;
-      else if (top + rowHeight > visibleBottom) el.scrollTop = top + rowHeight - (geometry.current.viewport - headerHeight);
+      const visibleTop = el.scrollTop * r;
+      const visibleBottom = visibleTop + vp - headerHeight;
+      if (top < visibleTop) el.scrollTop = top / r;
+      else if (top + rowHeight > visibleBottom) el.scrollTop = (top + rowHeight - (vp - headerHeight)) / r;
     },
     [scroller, rowHeight, headerHeight],
   );
 
-  const first = Math.max(0, Math.floor((scrollTop - headerHeight) / rowHeight) - OVERSCAN);
-  const last = Math.min(count - 1, Math.ceil((scrollTop + viewport) / rowHeight) + OVERSCAN);
-  return { first, last, totalHeight, onScroll, reveal };
+  const listTop = ratio === 1 ? scrollTop : Math.min(scrollTop * ratio, Math.max(0, listHeight - range));
+  const first = Math.max(0, Math.floor((listTop - headerHeight) / rowHeight) - OVERSCAN);
+  const last = Math.min(count - 1, Math.ceil((listTop + viewport) / rowHeight) + OVERSCAN);
+  const shift = listTop - scrollTop;
+  const top = useCallback((index: number) => index * rowHeight - shift, [rowHeight, shift]);
+  return { first, last, totalHeight, top, onScroll, reveal };
 }

@@ -60,6 +60,22 @@ export interface ExchangesPage {
   retention: RetentionInfo;
 }
 
+/**
+ * `GET /api/exchanges/window`: the exchanges a filter keeps, in capture order (oldest first), read
+ * by position. `total` is the list's length; while `complete` is false the capture is still being
+ * searched (bodies), `total` only grows, and rows found so far keep their positions.
+ */
+export interface ExchangeWindowPage {
+  /** Position of `exchanges[0]` in the list. */
+  offset: number;
+  exchanges: ExchangeSummary[];
+  total: number;
+  complete: boolean;
+  /** Asked with `around=ID`: that exchange's position in the list, -1 when the filter does not keep it. */
+  position?: number;
+  head: number;
+}
+
 export interface ExchangeDetail {
   exchange: ExchangeSummary;
   /** Every frame of the exchange, bodies cut at DETAIL_RAW_LIMIT. */

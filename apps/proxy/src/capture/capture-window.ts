@@ -1,0 +1,296 @@
+/**
+ * The dashboard's list, served by position: the exchanges a filter keeps, oldest first (capture
+ * order, the timeline's), read as a window `[offset, offset + limit)` with the list's length. The
+ * browser holds only the window it shows, so a capture of millions costs it what a hundred do.
+ *
+ * Two ways to know the list, chosen per filter:
+ * - counted: no filter, or one SQL decides exactly without reading bodies (filter-sql.ts). The
+ *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET`; nothing is
+ *   held between requests but the count, per head.
+ * - scanned: free text (bodies) and whatever needs the matcher. The keys of matching rows are
+ *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
+ *   (which the tap shares) runs; a request answers from what is collected so far with
+ *   `complete: false`, and the collection goes on by itself until it reaches the head. Found keys
+ *   are a prefix of the final list, so a window once answered never moves while counting goes on.
+ *   New rows extend the scan from where it stopped; rows whose summary changed since (a pending
+ *   call answered) are matched again through the `updated_seq` index.
+ *
+ * Invariant: the window at any position equals that slice of "every exchange, in capture order,
+ * kept by the matcher" (test/capture-window.test.ts).
+ */
+import type { ExchangeSummary, Filter } from '@mcpscope/protocol';
+import type { CaptureReader } from './capture-reader.js';
+import { exchangeMatcher } from './capture-query.js';
+import { filterToSql, usesField, type SqlFilter } from './filter-sql.js';
+
+/** Milliseconds a scan runs before it yields the event loop. */
+export const SLICE_MS = 25;
+/** A scan nobody asked about for this long is dropped. */
+const IDLE_MS = 60_000;
+/** Scans kept at once (one per filter the dashboards show). */
+const MAX_SCANS = 4;
+/** Seq span of one scan step's range query. */
+const STEP_SPAN = 8192;
+
+export interface WindowQuery {
+  filter: Filter | null;
+  /** The filter as typed: what its scan is kept under. */
+  text: string;
+  /** Only exchanges at or after this sort key (the dashboard's "Clear"). */
+  since?: number;
+}
+
+/** Where the window starts: a position, the end of the list, or around one exchange. */
+export type WindowAt = { offset: number } | { end: true } | { around: string };
+
+export interface WindowAnswer {
+  offset: number;
+  /** Length of the list (of what is found so far while `complete` is false). */
+  total: number;
+  complete: boolean;
+  /** The window's summaries as stored (JSON text), in list order. */
+  summaries: string[];
+  /** With `around`: its position in the list, -1 when the filter does not keep it (or not yet). */
+  position?: number;
+}
+
+export interface WindowOptions {
+  /** Slice length of a scan (Infinity: a scan finishes within the request that starts it). */
+  sliceMs?: number;
+  /** How the next slice is scheduled (setImmediate; tests may step by hand). */
+  schedule?: (run: () => void) => void;
+  /** Seq span of one range query of a scan (STEP_SPAN). */
+  stepSpan?: number;
+}
+
+export class ExchangeWindows {
+  private readonly scans = new Map<string, MatchScan>();
+  private counts = new Map<string, number>();
+  private countsAt = '';
+  private readonly sliceMs: number;
+  private readonly schedule: (run: () => void) => void;
+  private readonly stepSpan: number;
+
+  constructor(
+    private readonly store: CaptureReader,
+    options: WindowOptions = {},
+  ) {
+    this.sliceMs = options.sliceMs ?? SLICE_MS;
+    this.schedule = options.schedule ?? ((run) => void setImmediate(run));
+    this.stepSpan = options.stepSpan ?? STEP_SPAN;
+  }
+
+  window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
+    const pushed = filterToSql(query.filter);
+    const since = query.since ?? Number.NEGATIVE_INFINITY;
+    const counted = query.filter === null || (pushed?.exact === true && !usesField(query.filter, 'text'));
+    return counted ? this.counted(pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
+  }
+
+  /** The list decided by SQL alone: COUNT for its length, LIMIT/OFFSET for the window. */
+  private counted(pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
+    const where = `exchanges.sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''}`;
+    const params = [since, ...(pushed?.params ?? [])];
+    const total = this.count(where, params);
+    let position: number | undefined;
+    let offset: number;
+    if ('around' in at) {
+      const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(at.around, ...params) as { sort_key: number } | undefined;
+      position = row ? (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key < ?`).get(...params, row.sort_key) as { n: number }).n : -1;
+      offset = centred(position, total, limit);
+    } else offset = 'end' in at ? Math.max(0, total - limit) : Math.min(at.offset, total);
+    const rows = this.store.stmt(`SELECT summary FROM exchanges WHERE ${where} ORDER BY exchanges.sort_key LIMIT ? OFFSET ?`).all(...params, limit, offset) as { summary: string }[];
+    const answer: WindowAnswer = { offset, total, complete: true, summaries: rows.map((r) => r.summary) };
+    if (position !== undefined) answer.position = position;
+    return answer;
+  }
+
+  /** COUNT of a counted list, remembered until the capture changes (a new head or retention). */
+  private count(where: string, params: readonly (string | number)[]): number {
+    const state = `${this.store.head()}:${this.store.oldest()}`;
+    if (state !== this.countsAt) {
+      this.counts = new Map();
+      this.countsAt = state;
+    }
+    const key = where + JSON.stringify(params);
+    let n = this.counts.get(key);
+    if (n === undefined) {
+      n = (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where}`).get(...params) as { n: number }).n;
+      this.counts.set(key, n);
+    }
+    return n;
+  }
+
+  private scanned(query: WindowQuery, pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
+    const key = `${since}\n${query.text}`;
+    let scan = this.scans.get(key);
+    const oldest = this.store.oldest();
+    if (scan && scan.oldest !== oldest) scan = undefined; // retention removed rows it holds
+    if (!scan) {
+      scan = new MatchScan(this.store, query.filter!, pushed, since, oldest, this.stepSpan);
+      this.scans.delete(key);
+      this.scans.set(key, scan);
+      for (const [k, s] of this.scans) if (this.scans.size > MAX_SCANS || s.idleSince(IDLE_MS)) this.scans.delete(k);
+    }
+    scan.touch();
+    scan.catchUp();
+    scan.step(this.sliceMs);
+    if (!scan.done) this.continueLater(key, scan);
+    const keys = scan.keys;
+    let position: number | undefined;
+    let offset: number;
+    if ('around' in at) {
+      const row = this.store.stmt('SELECT sort_key FROM exchanges WHERE id = ?').get(at.around) as { sort_key: number } | undefined;
+      const found = row ? lowerBound(keys, row.sort_key) : -1;
+      position = row && keys[found] === row.sort_key ? found : -1;
+      offset = centred(position, keys.length, limit);
+    } else offset = 'end' in at ? Math.max(0, keys.length - limit) : Math.min(at.offset, keys.length);
+    const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
+    const summaries: string[] = [];
+    for (const k of keys.slice(offset, offset + limit)) {
+      const row = byKey.get(k) as { summary: string } | undefined;
+      if (row) summaries.push(row.summary);
+    }
+    const answer: WindowAnswer = { offset, total: keys.length, complete: scan.done, summaries };
+    if (position !== undefined) answer.position = position;
+    return answer;
+  }
+
+  /** Runs the scan's next slices on later turns of the event loop, while it is still wanted. */
+  private continueLater(key: string, scan: MatchScan): void {
+    if (scan.scheduled) return;
+    scan.scheduled = true;
+    this.schedule(() => {
+      scan.scheduled = false;
+      if (this.scans.get(key) !== scan || scan.idleSince(IDLE_MS)) return;
+      scan.step(this.sliceMs);
+      if (!scan.done) this.continueLater(key, scan);
+    });
+  }
+}
+
+/** The window's offset that puts `position` in its middle (the start when it is not in the list). */
+function centred(position: number, total: number, limit: number): number {
+  if (position < 0) return 0;
+  return Math.max(0, Math.min(position - Math.floor(limit / 2), total - limit));
+}
+
+/** First index of sorted `keys` whose value is ≥ `key`. */
+function lowerBound(keys: readonly number[], key: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The sort keys a filter keeps, collected oldest first, resumable. */
+class MatchScan {
+  readonly keys: number[] = [];
+  /** Every row with a sort key below this has been looked at. */
+  private next: number;
+  /** Frames up to this seq were stored when the scan last caught up with changed rows. */
+  private seenHead: number;
+  done = false;
+  scheduled = false;
+  private lastUsed = Date.now();
+  private readonly match: ((ex: ExchangeSummary) => boolean) | undefined;
+  private readonly where: string;
+  private readonly params: (string | number)[];
+
+  constructor(
+    private readonly store: CaptureReader,
+    filter: Filter,
+    pushed: SqlFilter | undefined,
+    since: number,
+    readonly oldest: number,
+    private readonly stepSpan: number,
+  ) {
+    this.match = pushed?.exact ? undefined : exchangeMatcher(store, filter);
+    this.where = pushed ? ` AND (${pushed.sql})` : '';
+    this.params = pushed?.params ?? [];
+    this.next = Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY;
+    this.seenHead = store.head();
+  }
+
+  touch(): void {
+    this.lastUsed = Date.now();
+  }
+
+  idleSince(ms: number): boolean {
+    return Date.now() - this.lastUsed > ms;
+  }
+
+  /** Rows captured since are still to scan; rows already scanned whose summary changed are matched again. */
+  catchUp(): void {
+    const head = this.store.head();
+    if (head === this.seenHead) return;
+    const changed = this.store.stmt('SELECT sort_key FROM exchanges WHERE updated_seq > ? AND sort_key < ?').all(this.seenHead, this.next) as { sort_key: number }[];
+    if (changed.length > 0) {
+      for (const { sort_key } of changed) this.remove(sort_key);
+      const matching = this.store
+        .stmt(`SELECT sort_key, summary FROM exchanges WHERE updated_seq > ? AND sort_key < ?${this.where}`)
+        .all(this.seenHead, this.next, ...this.params) as { sort_key: number; summary: string }[];
+      for (const row of matching) if (this.keeps(row.summary)) this.insert(row.sort_key);
+    }
+    this.seenHead = head;
+    this.done = false;
+  }
+
+  /** Looks at rows oldest first for up to `ms` milliseconds. */
+  step(ms: number): void {
+    if (this.done) return;
+    const started = performance.now();
+    const statement = this.store.stmt(`SELECT sort_key, summary FROM exchanges WHERE sort_key >= ? AND sort_key < ?${this.where} ORDER BY sort_key`);
+    const end = this.store.head() + 1;
+    if (this.next === Number.NEGATIVE_INFINITY) this.next = this.firstKey() ?? end;
+    let seen = 0;
+    while (this.next < end) {
+      const hi = Math.min(end, this.next + this.stepSpan);
+      for (const row of statement.iterate(this.next, hi, ...this.params) as Iterable<{ sort_key: number; summary: string }>) {
+        if (this.keeps(row.summary)) this.keys.push(row.sort_key);
+        // The clock is read every 256 rows the matcher parses, so one range cannot run away.
+        if (this.match && (++seen & 255) === 0 && performance.now() - started > ms) {
+          this.next = nextUp(row.sort_key);
+          return;
+        }
+      }
+      this.next = hi;
+      if (performance.now() - started > ms) break;
+    }
+    if (this.next >= end) {
+      this.next = end;
+      this.done = true;
+    }
+  }
+
+  private keeps(summary: string): boolean {
+    return !this.match || this.match(JSON.parse(summary) as ExchangeSummary);
+  }
+
+  private firstKey(): number | undefined {
+    return (this.store.stmt('SELECT MIN(sort_key) AS k FROM exchanges').get() as { k: number | null }).k ?? undefined;
+  }
+
+  private insert(key: number): void {
+    const at = lowerBound(this.keys, key);
+    if (this.keys[at] !== key) this.keys.splice(at, 0, key);
+  }
+
+  private remove(key: number): void {
+    const at = lowerBound(this.keys, key);
+    if (this.keys[at] === key) this.keys.splice(at, 1);
+  }
+}
+
+/** The smallest double above `x`. */
+function nextUp(x: number): number {
+  const buffer = new DataView(new ArrayBuffer(8));
+  buffer.setFloat64(0, x);
+  const bits = buffer.getBigInt64(0);
+  buffer.setBigInt64(0, x >= 0 ? bits + 1n : bits - 1n);
+  return buffer.getFloat64(0);
+}
