@@ -68,7 +68,8 @@ export function initialForm(node: FormNode): FormValue {
     case 'array':
       return Array.from({ length: node.minItems ?? 0 }, () => initialForm(node.item));
     case 'object':
-      return { fields: Object.fromEntries(node.fields.map((f) => [f.key, { on: f.required, value: initialForm(f.node) }])) };
+      // A field with a default starts included, showing it: what the user sees filled is what is sent.
+      return { fields: Object.fromEntries(node.fields.map((f) => [f.key, { on: f.required || f.node.default !== undefined, value: initialForm(f.node) }])) };
     case 'json':
       return JSON.stringify(jsonSkeleton(node), null, 2);
   }

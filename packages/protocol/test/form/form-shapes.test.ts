@@ -26,7 +26,7 @@ describe('form model', () => {
     expect(byKey.hero!.node).toMatchObject({ kind: 'choice', options: [{ value: 'hero-1', label: 'Superman' }, { value: 'hero-2', label: 'Green Lantern' }] });
     expect(byKey.fish!.node).toMatchObject({ kind: 'multi', minItems: 1, maxItems: 3, options: [{ label: 'Tuna' }, { label: 'Salmon' }] });
     expect(byKey.pet!.node).toMatchObject({ kind: 'choice', options: [{ value: 'pet-1', label: 'Cats' }, { value: 'pet-2', label: 'Dogs' }] });
-    expect(fromForm(model, initialForm(model)).value).toEqual({ name: '' });
+    expect(fromForm(model, initialForm(model)).value).toEqual({ name: '', integer: 42, hero: 'hero-1', fish: ['fish-1'] });
   });
 
   it('leaves to JSON what no control can honour, saying why', () => {
