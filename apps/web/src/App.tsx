@@ -28,6 +28,7 @@ import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
 import { ReadinessView } from './readiness/ReadinessView.js';
 import { RerunHost } from './rerun/index.js';
+import { DriveHost } from './drive/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
 import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
@@ -93,6 +94,7 @@ export function App({ token }: { token: string }) {
       </div>
       <ReplayHost api={api} />
       <RerunHost api={api} />
+      <DriveHost api={api} />
       <CompareHost api={api} />
     </div>
   );
