@@ -5,6 +5,13 @@ import { spawnMcpscope, startMcpscopeProcess } from './support/mcpscope.js';
 import { parseOpenArgs } from '../src/commands/open.js';
 
 describe('parseCli', () => {
+  it('reads --server-answers, the answers for unattended runs, and refuses a malformed one', () => {
+    const o = parseCli(['--server-answers', '{"sampling":{"text":"ok"},"elicitation":"accept","roots":[{"uri":"file:///w"}]}']);
+    expect(o.serverAnswers).toEqual({ sampling: { text: 'ok' }, elicitation: 'accept', roots: [{ uri: 'file:///w' }] });
+    expect(() => parseCli(['--server-answers', '{"elicitation":"maybe"}'])).toThrow(/"elicitation" must be/);
+    expect(() => parseCli(['--server-answers', 'accept'])).toThrow(/must be JSON/);
+  });
+
   it('takes the contract flags', () => {
     const o = parseCli(['--', '--target', 'http://localhost:3000/mcp', '--port', '9000', '--ui-port', '9001', '--db', ':memory:', '--no-open', '--public-url', 'https://x.trycloudflare.com']);
     expect(o).toMatchObject({ target: 'http://localhost:3000/mcp', port: 9000, uiPort: 9001, db: ':memory:', open: false, publicUrl: 'https://x.trycloudflare.com' });

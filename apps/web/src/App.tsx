@@ -29,6 +29,7 @@ import { ReplayHost } from './replay/replay-host.js';
 import { ConnectionsView } from './door/ConnectionsView.js';
 import { ReadinessView } from './readiness/ReadinessView.js';
 import { RerunHost } from './rerun/index.js';
+import { DriveHost } from './drive/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
 import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
@@ -128,6 +129,9 @@ export function App({ token }: { token: string }) {
       </PanelBoundary>
       <PanelBoundary name="the re-run panel">
         <RerunHost api={api} />
+      </PanelBoundary>
+      <PanelBoundary name="the drive panel">
+        <DriveHost api={api} />
       </PanelBoundary>
       <PanelBoundary name="the compare panel">
         <CompareHost api={api} />

@@ -74,6 +74,14 @@ export type {
   RedactionReport,
   ReplayFailure,
   ReplayInput,
+  ServerAnswerDefaults,
+  DriveSendRequest,
+  DriveViolation,
+  DriveSendResponse,
+  DriveRefusal,
+  DriveList,
+  DriveLists,
+  DriveOwnResponse,
   ReplayInputAnswer,
   ReplayInputsResponse,
   ReplayToolsResponse,
@@ -193,3 +201,8 @@ export type {
   VolatileOptions,
 } from './cassette/index.js';
 export * from './audit/index.js';
+export { formModel, inRange, lowest } from './form/form-model.js';
+export type { ArrayNode, BooleanNode, ChoiceNode, ChoiceOption, FormField as FormModelField, FormNode, JsonNode, MultiNode, NumberNode, ObjectNode, TextNode } from './form/form-model.js';
+export { fromForm, initialForm, isFormObject, toForm } from './form/form-values.js';
+export type { FormField, FormObject, FormProblem, FormValue } from './form/form-values.js';
+export { expandTemplate, promptArgumentsSchema, templateSchema, templateVariables } from './form/form-sources.js';

@@ -18,6 +18,7 @@ import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
 import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { driveRoutes, type DriveRouteDeps } from './routes/drive.js';
 import { auditRoutes } from './routes/audit.js';
 import { requestRoutes } from './routes/requests.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -36,6 +37,7 @@ export interface DashboardServices {
   exports: ExportRouteDeps;
   /** Absent where nothing can be sent (`mcpscope open`). */
   replay?: ReplayRouteDeps;
+  drive?: DriveRouteDeps;
   info?: InfoRouteDeps;
   /** The live OTLP export, when `--otlp` is on. */
   otlp?: OtlpRouteDeps;
@@ -100,6 +102,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', auditRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
   if (services.replay) api.route('/', replayRoutes(services.replay));
+  if (services.drive) api.route('/', driveRoutes(services.drive));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));
   api.route('/', exportRoutes(services.exports));

@@ -16,12 +16,20 @@
  *
  * The same table links a tool call a widget preview made to the tools/call whose widget made it
  * (mode `widget`): that summary carries `widgetOf` instead of `replayOf`, and it is not a replay.
+ * And what the dashboard's Drive panel sent or answered (mode `dashboard`) to the list exchange its
+ * form came from, or to itself: that summary carries `fromDashboard`.
  */
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 
 /** The link mode of a call a widget made (the others are replay modes: `session`, `fresh`). */
 export const WIDGET_LINK = 'widget';
+/** The link mode of what the dashboard sent (a form-built call) or answered (a server request). */
+export const DASHBOARD_LINK = 'dashboard';
+
+/** The summary field each non-replay link mode sets; every other mode is a replay (`replayOf`). */
+const FIELD_OF_MODE: Record<string, 'widgetOf' | 'fromDashboard'> = { [WIDGET_LINK]: 'widgetOf', [DASHBOARD_LINK]: 'fromDashboard' };
+const fieldOf = (mode: string): 'replayOf' | 'widgetOf' | 'fromDashboard' => FIELD_OF_MODE[mode] ?? 'replayOf';
 
 interface Link {
   to: string;
@@ -135,26 +143,25 @@ export class ReplayLinks {
 
   replayOf(exchangeId: string): string | undefined {
     const link = this.byReplay.get(exchangeId);
-    return link && link.mode !== WIDGET_LINK ? link.to : undefined;
+    return link && fieldOf(link.mode) === 'replayOf' ? link.to : undefined;
   }
 
   /** The replays of an exchange, oldest first. */
   replays(exchangeId: string): string[] {
-    return this.linked(exchangeId, false);
+    return this.linked(exchangeId, 'replayOf');
   }
 
   /** The calls the exchange's widget made in previews, oldest first. */
   widgetCalls(exchangeId: string): string[] {
-    return this.linked(exchangeId, true);
+    return this.linked(exchangeId, 'widgetOf');
   }
 
-  /** Sets `replayOf` (or `widgetOf`) on a summary about to be written (in place: the same object is broadcast). */
+  /** Sets `replayOf` (or `widgetOf`, `fromDashboard`) on a summary about to be written (in place: the same object is broadcast). */
   annotate(ex: ExchangeSummary): void {
     if (this.byReplay.size === 0) return;
     const link = this.byReplay.get(ex.id);
     if (link === undefined) return;
-    if (link.mode === WIDGET_LINK) ex.widgetOf = link.to;
-    else ex.replayOf = link.to;
+    ex[fieldOf(link.mode)] = link.to;
   }
 
   /**
@@ -166,12 +173,12 @@ export class ReplayLinks {
     this.setSummaryField ??= this.db.prepare('UPDATE exchanges SET summary = json_set(summary, ?, ?) WHERE id = ?');
     for (const id of exchangeIds) {
       const link = this.byReplay.get(id);
-      if (link !== undefined) this.setSummaryField.run(link.mode === WIDGET_LINK ? '$.widgetOf' : '$.replayOf', link.to, id);
+      if (link !== undefined) this.setSummaryField.run(`$.${fieldOf(link.mode)}`, link.to, id);
     }
   }
 
-  private linked(exchangeId: string, widget: boolean): string[] {
+  private linked(exchangeId: string, field: 'replayOf' | 'widgetOf'): string[] {
     const rows = this.byOriginal.all(exchangeId) as { exchange_id: string; mode: string }[];
-    return rows.filter((r) => (r.mode === WIDGET_LINK) === widget).map((r) => r.exchange_id);
+    return rows.filter((r) => fieldOf(r.mode) === field).map((r) => r.exchange_id);
   }
 }

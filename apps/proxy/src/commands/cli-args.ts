@@ -9,6 +9,8 @@ import type { McpscopeOptions } from '../compose/options.js';
 import { resolveOtlpConfig } from '../otlp/otlp-config.js';
 import { normaliseOrigin } from '../tap/http/tap-guard.js';
 import { TUNNEL_KINDS, type TunnelKind } from '../compose/tunnel.js';
+import { parseServerAnswers } from '../replay/index.js';
+import type { ServerAnswerDefaults } from '@mcpscope/protocol';
 
 export const DEFAULT_TAP_PORT = 7788;
 export const DEFAULT_UI_PORT = 7789;
@@ -69,6 +71,10 @@ Options:
   --otlp URL          send one span per exchange to this OTLP/HTTP endpoint (e.g. http://localhost:4318);
                       OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
   --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
+  --server-answers JSON  answer the server's requests to sessions mcpscope drives when nobody is
+                      at the dashboard, e.g. '{"sampling":{"text":"ok"},"elicitation":"accept",
+                      "roots":[{"uri":"file:///work"}]}' ("accept" submits the form's defaults;
+                      a kind left out waits for the dashboard user)
   --allow-agent-replay  offer replay_exchange to agents at the dashboard's /mcp (it sends
                       requests with the captured session's credentials; off by default)
   --no-open           do not open the dashboard in a browser
@@ -108,6 +114,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         otlp: { type: 'string' },
         'otlp-bodies': { type: 'boolean' },
         'allow-agent-replay': { type: 'boolean' },
+        'server-answers': { type: 'string' },
         'no-open': { type: 'boolean' },
         'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
@@ -176,6 +183,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (!otlp.ok) throw new UsageError(otlp.message);
   if (otlp.config) options.otlp = otlp.config;
   if (values['allow-agent-replay']) options.allowAgentReplay = true;
+  if (values['server-answers'] !== undefined) options.serverAnswers = serverAnswers(values['server-answers']);
   if (values['public-url']) options.publicUrl = values['public-url'];
   if (values.tunnel !== undefined) options.tunnel = values.tunnel as TunnelKind;
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
@@ -209,4 +217,16 @@ export function positiveSize(value: string, flag: string, units: boolean): numbe
     throw new UsageError(`${flag} must be a positive ${units ? 'size such as 500mb' : 'whole number'} (got "${value}")`);
   }
   return n;
+}
+
+function serverAnswers(text: string): ServerAnswerDefaults {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--server-answers must be JSON: ${(err as Error).message}`);
+  }
+  const parsed = parseServerAnswers(value);
+  if (!parsed.ok) throw new UsageError(`--server-answers: ${parsed.error.message}`);
+  return parsed.value;
 }

@@ -1,3 +1,4 @@
+import type { ServerAnswerDefaults } from '@mcpscope/protocol';
 import type { OtlpConfig } from '../otlp/otlp-config.js';
 
 /**
@@ -36,6 +37,8 @@ export interface McpscopeOptions {
   maxBytes?: number;
   /** Offer replay_exchange at the dashboard's `/mcp` (`--allow-agent-replay`); off by default. */
   allowAgentReplay?: boolean;
+  /** Answers for the server's requests to sessions mcpscope drives, when nobody is at the dashboard. */
+  serverAnswers?: ServerAnswerDefaults;
   /** Live OTLP export of one span per exchange (`--otlp URL`, OTEL_EXPORTER_OTLP_*), resolved. */
   otlp?: OtlpConfig;
 }

@@ -153,7 +153,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const noticeRefusal = options.notice ? refusedHostNotices(options.notice) : undefined;
   // For --stdio, a fresh replay starts its own copy of the server (the bridge owns the live pipe).
   // A replay follows the server's redirects as the MCP SDK's client does (follow-redirects.ts); the tap never does.
-  const replay = createReplay({ store, pipeline, ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }), request: followingRedirects(request), now });
+  const replay = createReplay({
+    store,
+    pipeline,
+    ...(stdio ? { stdioArgv: stdio.argv } : { upstreamUrl }),
+    request: followingRedirects(request),
+    now,
+    ...(options.serverAnswers ? { serverAnswers: options.serverAnswers } : {}),
+  });
   // Every request at the door is recorded too (any path, refused ones included), unless capture is off.
   const door = options.capture === false || options.door === false ? undefined : new DoorRecorder({ sink: pipeline, now, mcpPath });
   const tapHandler = createTapHandler({
@@ -210,6 +217,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       hub,
       exports: { source: store, startImport: () => pipeline.startImport() },
       replay: { service: replay.service, tapOrigin: tapUrl },
+      drive: { drive: replay.drive, service: replay.service },
       evidence: { source: store, controlReplay: evidenceReplay(replay.service) },
       tapHosts: { list: () => acceptedHosts.list(), accept: (h) => acceptedHosts.accept(h) },
       ...(otlp ? { otlp } : {}),

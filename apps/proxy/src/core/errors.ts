@@ -55,6 +55,8 @@ const STATUS = {
   fresh_session_failed: 502,
   /** Replay: sent, but no answer came (timeout, or the dashboard stopped waiting). */
   no_answer: 504,
+  /** Drive: the arguments break the tool's (or prompt's) schema; nothing was sent (send it anyway to see what the server does). */
+  arguments_invalid: 422,
   /** Replay: the server request to answer is gone (answered, declined or expired). */
   input_not_found: 404,
   /** No SQLite driver loads on this Node (capture/sqlite.ts), or MCPSCOPE_SQLITE asks for one that does not. */

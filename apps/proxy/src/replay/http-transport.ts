@@ -57,7 +57,7 @@ export class HttpReplayTransport implements ReplayTransport {
         return { ...answer, failure: { kind: 'session_expired', message } };
       }
       if (contentType.startsWith('text/event-stream')) {
-        await readSse(res, out, sink, responseHttp, answer);
+        await readSse(res, out.id, sink, responseHttp, answer);
       } else {
         const text = await readText(res);
         if (text.length > 0) {
@@ -85,6 +85,26 @@ export class HttpReplayTransport implements ReplayTransport {
     res.body.resume();
   }
 
+  async listen(path: string, headers: Record<string, string>, sink: ReplaySink, signal: AbortSignal): Promise<boolean> {
+    const url = this.urlOf(path);
+    const sent: Record<string, string> = { ...headers, accept: 'text/event-stream' };
+    delete sent['content-type'];
+    const connectionId = this.deps.nextConnectionId();
+    let res: UpstreamResponse;
+    try {
+      res = await this.deps.request(url.href, { method: 'GET', headers: sent, body: undefined, signal });
+    } catch {
+      return false;
+    }
+    if (res.statusCode !== 200 || !(headerValue(res.headers, 'content-type') ?? '').startsWith('text/event-stream')) {
+      res.body.resume();
+      return false;
+    }
+    const http: HttpInfo = { method: 'GET', path: url.pathname + url.search, status: res.statusCode, requestHeaders: capturedHeaders(sent), responseHeaders: capturedHeaders(res.headers), connectionId };
+    await readSse(res, undefined, sink, http, {}).catch(() => {});
+    return true;
+  }
+
   private urlOf(path: string): URL {
     const url = new URL(path, this.deps.upstreamOrigin);
     // A captured path such as `//elsewhere/x` would change the origin: never leave the upstream.
@@ -99,7 +119,8 @@ async function readText(res: UpstreamResponse): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function readSse(res: UpstreamResponse, out: OutgoingMessage, sink: ReplaySink, responseHttp: HttpInfo, answer: TransportAnswer): Promise<void> {
+/** Reads an event stream until the answer to `id` is in (or, with no id, until it ends). */
+async function readSse(res: UpstreamResponse, id: string | number | undefined, sink: ReplaySink, responseHttp: HttpInfo, answer: TransportAnswer): Promise<void> {
   const parser = new SseParser();
   const onItems = (items: ReturnType<SseParser['push']>): boolean => {
     for (const item of items) {
@@ -110,7 +131,7 @@ async function readSse(res: UpstreamResponse, out: OutgoingMessage, sink: Replay
       sink.frame({ direction: 's2c', kind: 'data', raw: item.data, http: frameHttp });
       const msg = classifyText(item.data);
       if (msg.kind === 'request') sink.serverRequest(msg);
-      if (answers(msg, out.id)) {
+      if (answers(msg, id)) {
         answer.answer = JSON.parse(item.data);
         return true;
       }

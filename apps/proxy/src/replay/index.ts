@@ -14,10 +14,15 @@ import { ReplayService } from './replay-service.js';
 import { ReplayStore } from './replay-store.js';
 import type { ReplayTransport } from './replay-transport.js';
 import { BehalfChannels } from './on-behalf.js';
+import { DriveCheck } from './drive-check.js';
+import { DriveService } from './drive-service.js';
+import type { ServerAnswerDefaults } from '@mcpscope/protocol';
 
 export type { ReplayTransport } from './replay-transport.js';
 export type { OnBehalf } from './on-behalf.js';
 export { SessionCredentials } from './credentials.js';
+export { DriveService } from './drive-service.js';
+export { parseServerAnswers } from './server-answers.js';
 
 export interface ReplayOptions {
   store: CaptureStore;
@@ -31,6 +36,8 @@ export interface ReplayOptions {
   transport?: ReplayTransport;
   timeoutMs?: number;
   inputTimeoutMs?: number;
+  /** Answers for the server's requests when nobody is at the dashboard (`--server-answers`). */
+  serverAnswers?: ServerAnswerDefaults;
 }
 
 export interface Replay {
@@ -38,6 +45,8 @@ export interface Replay {
   service: ReplayService;
   /** Sends for a widget preview (or anything else that is not the user's own replay). */
   behalf: BehalfChannels;
+  /** The dashboard's Drive panel: form-built calls into mcpscope's own session or a captured one. */
+  drive: DriveService;
   close(): Promise<void>;
 }
 
@@ -55,15 +64,17 @@ export function createReplay(options: ReplayOptions): Replay {
     pipeline: options.pipeline,
     credentials,
     transport,
-    inputs: new ReplayInputs(options.inputTimeoutMs),
+    inputs: new ReplayInputs(options.inputTimeoutMs, options.serverAnswers),
     upstreamPath: options.stdioArgv ? '/mcp' : upstream.pathname + upstream.search,
     now: options.now,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
+  const behalf = new BehalfChannels(service);
   return {
     credentials,
     service,
-    behalf: new BehalfChannels(service),
+    behalf,
+    drive: new DriveService({ behalf, store: service.deps.store, check: new DriveCheck() }),
     close: () => service.close(),
   };
 }

@@ -19,10 +19,10 @@ import type { ReplayMode } from './replay-body.js';
 
 export interface OnBehalf {
   /** The session whose client mcpscope presents itself as; in `session` mode, the one it sends into. */
-  sessionKey: string;
+  sessionKey?: string;
   mode: ReplayMode;
-  /** The new exchange is linked to this one, with this link mode. */
-  linkTo: string;
+  /** The new exchange is linked to this one (to itself when absent), with this link mode. */
+  linkTo?: string;
   linkMode: string;
   /** `fresh`: messages with the same key share one session, opened by the first. */
   channelKey?: string;
@@ -30,6 +30,8 @@ export interface OnBehalf {
   label?: string;
   /** `fresh`: capabilities added to the captured client's (e.g. the MCP Apps extension). */
   extraCapabilities?: JsonObject;
+  /** `fresh`: also listen on the new session's own event stream (server requests outside any call). */
+  listen?: boolean;
 }
 
 /** Fresh channels by key, dropped when the service closes (the sessions themselves are owned by it). */
@@ -40,14 +42,9 @@ export class BehalfChannels {
   constructor(private readonly service: ReplayService) {}
 
   async send(message: JsonObject, on: OnBehalf, signal: AbortSignal): Promise<Result<ReplayResponse>> {
-    const planned = planReplay({ mode: on.mode, sessionKey: on.sessionKey, message, secrets: false }, this.service.deps);
-    if (!planned.ok) return planned;
-    const plan = planned.value;
-    if (on.mode === 'session' && isImportedSession(on.sessionKey)) {
-      return fail('imported_session', `Session ${on.sessionKey} was imported from a file: no live server knows it. Use a fresh session.`, { retryWith: 'fresh' });
-    }
-    const channel = on.mode === 'session' ? ok<Channel>({ sessionKey: on.sessionKey, path: plan.path, wire: plan.wire }) : await this.fresh(plan, on, signal);
+    const channel = await this.channel(message, on, signal);
     if (!channel.ok) return channel;
+    const plan = channel.value.plan;
     const sent: JsonObject = { ...plan.message };
     const sentId = 'id' in sent ? this.service.nextId() : undefined;
     if (sentId !== undefined) sent.id = sentId;
@@ -55,11 +52,25 @@ export class BehalfChannels {
     const wire = { ...channel.value.wire };
     if (plan.wire.inputSchema) wire.inputSchema = plan.wire.inputSchema;
     else delete wire.inputSchema;
-    const result = await this.service.send({ ...channel.value, wire }, sent, signal, { replayOf: on.linkTo, mode: on.linkMode });
+    const { sessionKey, path } = channel.value;
+    const result = await this.service.send({ sessionKey, path, wire }, sent, signal, { ...(on.linkTo !== undefined ? { replayOf: on.linkTo } : {}), mode: on.linkMode });
     if (!result.ok) return result;
-    const response: ReplayResponse = { exchange: result.value, mode: on.mode, sessionKey: channel.value.sessionKey };
+    const response: ReplayResponse = { exchange: result.value, mode: on.mode, sessionKey };
     if (sentId !== undefined) response.sentId = sentId;
     return ok(response);
+  }
+
+  /** Where `message` goes for `on` (opening the fresh session if it is not open yet), and its plan. */
+  async channel(message: JsonObject, on: OnBehalf, signal: AbortSignal): Promise<Result<Channel & { plan: ReplayPlan }>> {
+    const planned = planReplay({ mode: on.mode, ...(on.sessionKey !== undefined ? { sessionKey: on.sessionKey } : {}), message, secrets: false }, this.service.deps);
+    if (!planned.ok) return planned;
+    const plan = planned.value;
+    if (on.mode === 'session' && on.sessionKey !== undefined && isImportedSession(on.sessionKey)) {
+      return fail('imported_session', `Session ${on.sessionKey} was imported from a file: no live server knows it. Use a fresh session.`, { retryWith: 'fresh' });
+    }
+    if (on.mode === 'session') return plan.sessionKey === undefined ? fail('no_session', 'Name the session to send into.') : ok({ sessionKey: plan.sessionKey, path: plan.path, wire: plan.wire, plan });
+    const fresh = await this.fresh(plan, on, signal);
+    return fresh.ok ? ok({ ...fresh.value, plan }) : fresh;
   }
 
   private fresh(plan: ReplayPlan, on: OnBehalf, signal: AbortSignal): Promise<Result<Channel>> {
@@ -73,6 +84,7 @@ export class BehalfChannels {
         this.opening.delete(key);
         if (r.ok) this.channels.set(key, r.value);
       }
+      if (r.ok && on.listen) this.service.listen(r.value);
       return r;
     });
     if (key !== undefined) this.opening.set(key, opening);
@@ -83,7 +95,7 @@ export class BehalfChannels {
 /** The plan as the labelled client would present it. */
 function labelled(plan: ReplayPlan, on: OnBehalf): ReplayPlan {
   if (on.label === undefined && on.extraCapabilities === undefined) return plan;
-  const session = { ...(plan.session ?? { sessionKey: on.sessionKey, transport: 'replay', firstTs: 0, lastTs: 0, counts: {} }) };
+  const session = { ...(plan.session ?? { sessionKey: on.sessionKey ?? '', transport: 'replay', firstTs: 0, lastTs: 0, counts: {} }) };
   if (on.label !== undefined) {
     session.clientInfo = { ...(session.clientInfo ?? {}), name: String(session.clientInfo?.name ?? 'mcpscope'), title: on.label, version: String(session.clientInfo?.version ?? '0') };
   }

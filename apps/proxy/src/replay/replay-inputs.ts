@@ -1,10 +1,13 @@
 /**
- * Requests the server sends back while answering a replay (sampling, elicitation, roots list).
- * mcpscope is the client on that wire, so nobody else will answer them: each waits here for the
- * dashboard user, and is declined on the user's behalf when its time runs out. Nothing hangs.
+ * Requests the server sends to a session mcpscope drives (sampling, elicitation, roots list),
+ * during a replay or on the session's own stream. mcpscope is the client on that wire, so nobody
+ * else will answer them: each waits here for the dashboard user, and is declined on the user's
+ * behalf when its time runs out. Nothing hangs. With answers set for unattended runs
+ * (server-answers.ts), the kinds they cover are answered at once instead.
  */
-import type { JsonObject, ReplayInput, ReplayInputAnswer, RequestMessage } from '@mcpscope/protocol';
+import type { JsonObject, ReplayInput, ReplayInputAnswer, RequestMessage, ServerAnswerDefaults } from '@mcpscope/protocol';
 import { fail, ok, type Result } from './replay-errors.js';
+import { defaultAnswer } from './server-answers.js';
 
 export const DEFAULT_INPUT_TIMEOUT_MS = 60_000;
 
@@ -22,12 +25,30 @@ export class ReplayInputs {
   private readonly pending = new Map<string, Pending>();
   private next = 0;
 
-  constructor(private readonly timeoutMs = DEFAULT_INPUT_TIMEOUT_MS) {}
+  constructor(
+    private readonly timeoutMs = DEFAULT_INPUT_TIMEOUT_MS,
+    private defaults: ServerAnswerDefaults = {},
+  ) {}
 
-  add(sessionKey: string, request: RequestMessage, respond: Respond): ReplayInput {
+  get answers(): ServerAnswerDefaults {
+    return this.defaults;
+  }
+
+  set answers(defaults: ServerAnswerDefaults) {
+    this.defaults = defaults;
+  }
+
+  /** Holds `request` for the user, or answers it at once when the defaults cover its kind. */
+  add(sessionKey: string, request: RequestMessage, respond: Respond, exchangeId?: string): ReplayInput {
     const key = String(++this.next);
     const input: ReplayInput = { key, sessionKey, method: request.method, expiresAt: Date.now() + this.timeoutMs };
+    if (exchangeId !== undefined) input.exchangeId = exchangeId;
     if (request.params !== undefined) input.params = request.params;
+    const preset = defaultAnswer(request, this.defaults);
+    if (preset !== undefined) {
+      void respond(preset === 'decline' ? declineOf(request) : responseTo(request, preset.result)).catch(() => {});
+      return input;
+    }
     const timer = setTimeout(() => void this.settle(key, { action: 'decline' }), this.timeoutMs);
     timer.unref();
     this.pending.set(key, { input, request, respond, timer });

@@ -6,7 +6,7 @@
  * mcpscope's own session (see fresh-session.ts). Ids on the wire are always `mcpscope-replay-<n>`,
  * which no real client's in-flight id can equal.
  */
-import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse, transportFrameText } from '@mcpscope/protocol';
+import { isImportedSession, isTerminal, type ExchangeSummary, type FrameInput, type JsonObject, type ReplayInput, type ReplayInputAnswer, type ReplayLinks, type ReplayResponse, type ServerAnswerDefaults, transportFrameText } from '@mcpscope/protocol';
 import type { CapturePipeline } from '../capture/capture-pipeline.js';
 import type { SessionCredentials } from './credentials.js';
 import { openFreshSession, type SessionOpener } from './fresh-session.js';
@@ -19,6 +19,7 @@ import type { ReplayStore } from './replay-store.js';
 import type { Channel, ReplaySink, ReplayTransport, TransportAnswer, WireFrame } from './replay-transport.js';
 import { wireHeaders } from '../upstream/wire-headers.js';
 import { REDACTED } from '../redaction/redact.js';
+import { DASHBOARD_LINK } from '../capture/replay-links.js';
 
 export const REPLAY_ID_PREFIX = 'mcpscope-replay-';
 export const DEFAULT_REPLAY_TIMEOUT_MS = 5 * 60_000;
@@ -51,6 +52,8 @@ export class ReplayService implements SessionOpener {
   private fresh = 0;
   /** Sessions mcpscope opened for `fresh` replays, ended (DELETE) on shutdown. */
   private readonly owned: Channel[] = [];
+  /** Stops the event streams `listen` opened. */
+  private readonly listening = new AbortController();
 
   constructor(readonly deps: ReplayServiceDeps) {
     // Seeded from the capture's head so ids stay unique across restarts on the same capture file.
@@ -117,8 +120,29 @@ export class ReplayService implements SessionOpener {
     return this.deps.inputs.answer(key, answer);
   }
 
+  /**
+   * Listens on the channel's own event stream (a session mcpscope drives), recording what comes
+   * and holding the server's requests for the user like those that come during a replay.
+   */
+  listen(channel: Channel): void {
+    const listen = this.deps.transport.listen?.bind(this.deps.transport);
+    if (!listen || this.listening.signal.aborted) return;
+    const { headers } = wireHeaders({ jsonrpc: '2.0', method: 'x' }, channel.wire);
+    void listen(channel.path, headers, this.sink(channel), this.listening.signal);
+  }
+
+  /** The unattended answers (server-answers.ts); kinds left out wait for the user. */
+  get serverAnswers(): ServerAnswerDefaults {
+    return this.deps.inputs.answers;
+  }
+
+  set serverAnswers(defaults: ServerAnswerDefaults) {
+    this.deps.inputs.answers = defaults;
+  }
+
   /** Ends the sessions mcpscope opened and declines what still waits for the user. */
   async close(): Promise<void> {
+    this.listening.abort();
     await this.deps.inputs.close();
     const end = this.deps.transport.endSession?.bind(this.deps.transport);
     if (end) await Promise.allSettled(this.owned.map((c) => end(c.path, wireHeaders({ jsonrpc: '2.0', method: 'x' }, c.wire).headers)));
@@ -186,8 +210,9 @@ export class ReplayService implements SessionOpener {
    * Failures still return the captured exchange inside the error. With `link`, the exchange is
    * linked to the one it replays as soon as its request frame has a seq: the pipeline writes that
    * frame later in the tick, so the summary is stored and broadcast with `replayOf` from the start.
+   * A link without `replayOf` links the exchange to itself (what the dashboard sent from nothing).
    */
-  async send(channel: Channel, message: JsonObject, signal: AbortSignal, link?: { replayOf: string; mode: string }): Promise<Result<ExchangeSummary>> {
+  async send(channel: Channel, message: JsonObject, signal: AbortSignal, link?: { replayOf?: string; mode: string }): Promise<Result<ExchangeSummary>> {
     const body = JSON.stringify(message);
     const { headers } = wireHeaders(message, channel.wire);
     const abort = AbortSignal.any([signal, AbortSignal.timeout(this.deps.timeoutMs ?? DEFAULT_REPLAY_TIMEOUT_MS)]);
@@ -198,7 +223,7 @@ export class ReplayService implements SessionOpener {
         requestSeq = seq;
         connectionId = frame.http?.connectionId;
         // seq is -1 once the pipeline has shut down: nothing is stored, so there is nothing to link.
-        if (link && seq > 0) this.deps.store.link(String(seq), link.replayOf, link.mode, this.deps.now());
+        if (link && seq > 0) this.deps.store.link(String(seq), link.replayOf ?? String(seq), link.mode, this.deps.now());
       }
     });
     const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
@@ -240,20 +265,33 @@ export class ReplayService implements SessionOpener {
     return ok(exchange);
   }
 
-  /** A sink that records frames on the channel's session and answers server requests. */
+  /**
+   * A sink that records frames on the channel's session and holds server requests for the user.
+   * A transport reports a server request right after the frame that carried it, so that frame's
+   * seq names the request's exchange; the answer is labelled as the dashboard's before it is sent.
+   */
   sink(channel: Channel, onRecorded: (seq: number, frame: WireFrame) => void = () => {}): ReplaySink {
+    let lastSeq = -1;
     return {
       frame: (frame) => {
         const input: FrameInput = { ts: frame.ts ?? this.deps.now(), sessionKey: channel.sessionKey, direction: frame.direction, transport: 'replay', kind: frame.kind, raw: frame.raw };
         if (frame.http) input.http = frame.http;
-        onRecorded(this.deps.pipeline.record(input), frame);
+        lastSeq = this.deps.pipeline.record(input);
+        onRecorded(lastSeq, frame);
       },
       serverRequest: (request) => {
-        this.deps.inputs.add(channel.sessionKey, request, async (response) => {
-          const text = JSON.stringify(response);
-          const { headers } = wireHeaders(response, channel.wire);
-          await this.deps.transport.send({ body: text, headers, path: channel.path, signal: AbortSignal.timeout(30_000) }, this.sink(channel));
-        });
+        const exchangeId = lastSeq > 0 ? String(lastSeq) : undefined;
+        this.deps.inputs.add(
+          channel.sessionKey,
+          request,
+          async (response) => {
+            if (exchangeId !== undefined) this.deps.store.link(exchangeId, exchangeId, DASHBOARD_LINK, this.deps.now());
+            const text = JSON.stringify(response);
+            const { headers } = wireHeaders(response, channel.wire);
+            await this.deps.transport.send({ body: text, headers, path: channel.path, signal: AbortSignal.timeout(30_000) }, this.sink(channel));
+          },
+          exchangeId,
+        );
       },
     };
   }

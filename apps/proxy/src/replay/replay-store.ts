@@ -47,12 +47,17 @@ export class ReplayStore {
 
   /** The tools of the session's latest successful `tools/list` (first page as answered). */
   tools(sessionKey: string): JsonObject[] {
-    const ex = this.store.latestOk(sessionKey, 'tools/list');
-    if (ex?.responseSeq === undefined) return [];
+    return this.listed(sessionKey, 'tools/list', 'tools').items;
+  }
+
+  /** The items of the session's latest successful list of a kind (`prompts/list` → `prompts`), and its exchange. */
+  listed(sessionKey: string, method: string, field: string): { exchangeId?: string; items: JsonObject[] } {
+    const ex = this.store.latestOk(sessionKey, method);
+    if (ex?.responseSeq === undefined) return { items: [] };
     const [frame] = this.store.framesBySeq([ex.responseSeq]);
     const msg = frame ? classifyText(frame.raw) : undefined;
-    if (!msg || msg.kind !== 'response' || !Array.isArray(msg.result.tools)) return [];
-    return msg.result.tools.filter(isJsonObject);
+    const items = msg?.kind === 'response' ? msg.result[field] : undefined;
+    return { exchangeId: ex.id, items: Array.isArray(items) ? items.filter(isJsonObject) : [] };
   }
 
   /** Links a replay to its original; call it before the replay's request frame is written. */

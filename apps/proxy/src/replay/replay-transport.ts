@@ -58,4 +58,10 @@ export interface ReplayTransport {
   send(message: OutgoingMessage, sink: ReplaySink): Promise<TransportAnswer>;
   /** Ends a session mcpscope opened itself (HTTP: DELETE with its Mcp-Session-Id). */
   endSession?(path: string, headers: Record<string, string>): Promise<void>;
+  /**
+   * Listens for what the server sends outside any request's answer (HTTP: the session's GET event
+   * stream, where a server asks `roots/list` or sends list-changed notifications), until `signal`
+   * aborts or the server ends the stream. Resolves false when the server offers no such stream.
+   */
+  listen?(path: string, headers: Record<string, string>, sink: ReplaySink, signal: AbortSignal): Promise<boolean>;
 }

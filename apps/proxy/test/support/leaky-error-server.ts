@@ -4,11 +4,8 @@
  * token and an api_key in a URL, as a careless server's error message would. `ping-report`
  * answers ok. The evidence pack tests (proxy and e2e) plant these and look for them.
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { startSdkServer, type SdkServer } from './sdk-server.js';
 
 /** The secrets the failing call's error carries. */
 export const PLANTED = {
@@ -27,29 +24,8 @@ export function leakyServer(): McpServer {
   return server;
 }
 
-export interface LeakyErrorServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type LeakyErrorServer = SdkServer;
 
-export async function startLeakyErrorServer(): Promise<LeakyErrorServer> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const http = createServer(async (req, res) => {
-    const sid = req.headers['mcp-session-id'];
-    let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
-    if (!transport) {
-      const fresh = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (id) => void sessions.set(id, fresh) });
-      await leakyServer().connect(fresh);
-      transport = fresh;
-    }
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    close: async () => {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+export function startLeakyErrorServer(): Promise<LeakyErrorServer> {
+  return startSdkServer(leakyServer);
 }

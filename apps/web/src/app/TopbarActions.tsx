@@ -11,6 +11,7 @@ import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
+import { DriveButton } from '../drive/index.js';
 import { READ_ONLY_HINT, useReadOnly } from '../store/read-only.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
@@ -33,6 +34,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
       <button type="button" className="small" data-testid="replay-compose" disabled={readOnly} title={readOnly ? READ_ONLY_HINT : 'Write a request from a template and send it to the server'} onClick={() => useReplayTarget.getState().open('')}>
         Compose
       </button>
+      <DriveButton disabled={readOnly} {...(readOnly ? { title: READ_ONLY_HINT } : {})} />
       <RerunButton disabled={readOnly} />
       <ExportMenu api={api} filter={viewFilter} />
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>

@@ -10,7 +10,7 @@ import type { ApiClient, ExchangeDetailView } from '../api/client.js';
 import { VerdictCard } from '../ui/VerdictCard.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
-import { ReplayedAs, ReplayMark } from '../ui/ReplayMark.js';
+import { DashboardMark, ReplayedAs, ReplayMark } from '../ui/ReplayMark.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { formatDuration, formatSize } from '../ui/status.js';
 import { DetailActions } from './actions.js';
@@ -136,6 +136,12 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
           <>
             <dt>replayed as</dt>
             <dd data-testid="detail-replayed-as"><ReplayedAs ids={replays.split(' ')} /></dd>
+          </>
+        )}
+        {ex.fromDashboard !== undefined && (
+          <>
+            <dt>{ex.requester === 'server' ? 'answered' : 'sent'}</dt>
+            <dd data-testid="detail-from-dashboard">from the dashboard <DashboardMark id={ex.id} from={ex.fromDashboard} answered={ex.requester === 'server'} /></dd>
           </>
         )}
         {ex.widgetOf !== undefined && (

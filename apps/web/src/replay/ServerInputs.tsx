@@ -3,9 +3,10 @@
  * client on that wire, so the user answers here, or declines; unanswered ones are declined when
  * their time runs out, which the countdown shows.
  */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ReplayInput } from '@mcpscope/protocol';
 import type { ReplayApi } from './replay-api.js';
+import { usePendingInputs } from './use-pending-inputs.js';
 
 /** A plausible answer to start from, so "Answer" is one edit away from valid. */
 function suggestedAnswer(method: string): string {
@@ -21,35 +22,8 @@ function suggestedAnswer(method: string): string {
 }
 
 export function ServerInputs({ api, active }: { api: ReplayApi; active: boolean }) {
-  const [inputs, setInputs] = useState<ReplayInput[]>([]);
+  const { inputs, setInputs, error, setError, now } = usePendingInputs(api, active);
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | undefined>();
-  const [now, setNow] = useState(Date.now());
-
-  useEffect(() => {
-    if (!active) {
-      setInputs([]);
-      return;
-    }
-    let stopped = false;
-    const poll = async () => {
-      try {
-        const list = await api.inputs();
-        if (!stopped) setInputs(list);
-      } catch (err) {
-        if (!stopped) setError((err as Error).message);
-      }
-      if (!stopped) {
-        setNow(Date.now());
-        timer = setTimeout(poll, 400);
-      }
-    };
-    let timer = setTimeout(poll, 0);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [api, active]);
 
   if (inputs.length === 0) return null;
   const settle = async (input: ReplayInput, decline: boolean) => {

@@ -6,7 +6,7 @@ import { shortSessionKey } from '../ui/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
-import { ReplayMark } from '../ui/ReplayMark.js';
+import { DashboardMark, ReplayMark } from '../ui/ReplayMark.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { formatDuration, formatSize } from '../ui/status.js';
 import { specOf } from './column-layout.js';
@@ -50,8 +50,9 @@ export const columns = helper.columns([
     id: 'method',
     header: specOf('method').label,
     cell: (info) => {
-      const { replayOf, widgetOf } = info.row.original;
+      const { replayOf, widgetOf, fromDashboard, id, requester } = info.row.original;
       if (replayOf !== undefined) return <>{info.getValue()} <ReplayMark of={replayOf} /></>;
+      if (fromDashboard !== undefined) return <>{info.getValue()} <DashboardMark id={id} from={fromDashboard} answered={requester === 'server'} /></>;
       if (widgetOf !== undefined) return <>{info.getValue()} <ReplayMark of={widgetOf} kind="widget" /></>;
       return info.getValue();
     },

@@ -176,6 +176,8 @@ export interface CurlRequest {
 export interface ReplayInput {
   key: string;
   sessionKey: string;
+  /** The server request's own exchange, when it was captured as one. */
+  exchangeId?: string;
   method: string;
   params?: unknown;
   /** Epoch ms at which mcpscope declines it on the user's behalf. */
@@ -194,6 +196,66 @@ export interface ReplayToolsResponse {
 
 /** Body of `POST /api/replay/inputs/:key`. */
 export type ReplayInputAnswer = { action: 'answer'; result: unknown } | { action: 'decline' };
+
+/**
+ * How mcpscope answers a server's request to a session it drives when nobody is there to
+ * (`--server-answers FILE`, `PUT /api/drive/answers`); a kind left out waits for the dashboard
+ * user. `elicitation: "accept"` accepts a form with its defaults (else the simplest valid values).
+ */
+export interface ServerAnswerDefaults {
+  sampling?: { text: string; model?: string } | 'decline';
+  elicitation?: 'accept' | 'decline' | 'cancel';
+  roots?: Array<{ uri: string; name?: string }>;
+}
+
+/**
+ * Body of `POST /api/drive/send`: a message the Drive panel built, sent into mcpscope's own
+ * dashboard session (`fresh`) or a captured one (`session`, with `sessionKey`). `from` names the
+ * list exchange the form was built from. A `tools/call` or `prompts/get` whose arguments break the
+ * schema is refused (422, `violations`) unless `anyway`.
+ */
+export interface DriveSendRequest {
+  message: unknown;
+  mode: 'session' | 'fresh';
+  sessionKey?: string;
+  from?: string;
+  anyway?: boolean;
+}
+
+export interface DriveViolation {
+  /** JSON path into the message (`$.params.arguments.a`). */
+  path: string;
+  message: string;
+}
+
+/** Answer of `POST /api/drive/send`: the replay's answer, with what the arguments broke (sent anyway). */
+export interface DriveSendResponse extends ReplayResponse {
+  violations: DriveViolation[];
+}
+
+/** 422 answer of `POST /api/drive/send`: nothing was sent. */
+export interface DriveRefusal extends ApiError {
+  violations: DriveViolation[];
+}
+
+/** One list a session's server answered: its items, and the exchange that carried them. */
+export interface DriveList {
+  exchangeId?: string;
+  items: JsonObject[];
+}
+
+/** `GET /api/drive/lists?session=KEY`: the latest list of each kind the session's server gave. */
+export interface DriveLists {
+  tools: DriveList;
+  prompts: DriveList;
+  resources: DriveList;
+  resourceTemplates: DriveList;
+}
+
+/** `POST /api/drive/own` `{ renew? }`: mcpscope's own dashboard session, opened if need be. */
+export interface DriveOwnResponse {
+  sessionKey: string;
+}
 
 /**
  * `GET /api/tap/hosts`, and the answer of `POST /api/tap/hosts` `{ host }`: the Host names the

@@ -76,6 +76,12 @@ export interface ExchangeSummary {
   replayOf?: string;
   /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */
   widgetOf?: string;
+  /**
+   * Set on what the dashboard's Drive panel sent (a form-built call, a list, a read) and on a
+   * server request the dashboard answered: the id of the list exchange the form was built from,
+   * or the exchange's own id when it came from none.
+   */
+  fromDashboard?: string;
   /** The seq of the last frame that changed this summary (for incremental sync). */
   updatedSeq: number;
 }

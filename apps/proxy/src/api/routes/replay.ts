@@ -74,7 +74,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
   return app;
 }
 
-async function jsonBody(c: Context): Promise<unknown> {
+export async function jsonBody(c: Context): Promise<unknown> {
   try {
     return await c.req.json();
   } catch {
@@ -82,7 +82,7 @@ async function jsonBody(c: Context): Promise<unknown> {
   }
 }
 
-function failure(c: Context, error: ReplayError): Response {
+export function failure(c: Context, error: ReplayError): Response {
   const body: ReplayFailure = { error: { code: error.code, message: error.message } };
   if (error.exchange) body.exchange = error.exchange;
   if (error.retryWith) body.retryWith = error.retryWith;
