@@ -71,6 +71,15 @@ describe('server-side filters', () => {
     }
   });
 
+  it('status:err finds a result a host rejects (structuredContent breaking the outputSchema), in SQL as in the matcher', () => {
+    const typed = store.exchanges(100_000).filter((e) => e.target === 'typed_weather').sort((a, b) => a.startTs - b.startTs);
+    expect(typed.map((e) => [e.status, e.brokeHostRules])).toEqual([['ok', 'structured-content-invalid'], ['ok', undefined]]);
+    const failed = served('status:err', 7);
+    expect(failed).toContain(typed[0]!.id);
+    expect(failed).not.toContain(typed[1]!.id);
+    expect(failed).toEqual(expected('status:err'));
+  });
+
   it('any combination gives the matcher\'s answer, in one page or many', () => {
     fc.assert(
       fc.property(filterText, fc.integer({ min: 1, max: 7 }), (text, pageSize) => {

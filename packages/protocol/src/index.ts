@@ -45,6 +45,7 @@ export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep
 export { JOIN_EVIDENCE } from './conversation/conversation-summary.js';
 export { hostName, OPENAI_SESSION_META } from './conversation/host-hints.js';
 export { diagnosticHelp } from './diagnostics/help.js';
+export { HOST_RULE_BREAKS, hostRuleBreak } from './diagnostics/host-rule-breaks.js';
 export { conversationVerdict } from './verdict/conversation-verdict.js';
 export { EXCHANGE_VERDICT_KINDS, exchangeVerdict, type ExchangeVerdict, type ExchangeVerdictInput, type ExchangeVerdictKind, type Fault } from './verdict/verdict.js';
 export { UNFLAGGED_ERROR_RULES, unflaggedError } from './derive/unflagged-error.js';

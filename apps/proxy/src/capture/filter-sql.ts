@@ -17,7 +17,7 @@
  * `diag:CODE`, and any `!x` or `x | y` with a part that is not exact in SQL.
  * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
-import { ERROR_STATUSES, type Filter } from '@mcpscope/protocol';
+import { ERROR_STATUSES, HOST_RULE_BREAKS, type Filter } from '@mcpscope/protocol';
 
 /** The statuses `status:err` stands for (the filter language's definition). */
 
@@ -103,7 +103,15 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
   }
   switch (field) {
     case 'status':
-      if (value === 'err') return { sql: `${X}status IN (${ERROR_STATUSES.map(() => '?').join(', ')})`, params: [...ERROR_STATUSES], exact: true };
+      if (value === 'err') {
+        // A failed status, or an answer a host rejects (its error finding is in diagnostics).
+        const breaks = [...HOST_RULE_BREAKS];
+        return {
+          sql: `(${X}status IN (${ERROR_STATUSES.map(() => '?').join(', ')}) OR ${X}id IN (SELECT exchange_id FROM diagnostics WHERE severity = 'error' AND code IN (${breaks.map(() => '?').join(', ')})))`,
+          params: [...ERROR_STATUSES, ...breaks],
+          exact: true,
+        };
+      }
       return { sql: `${X}status = ?`, params: [value], exact: true };
     case 'method':
       return globToSql('method', value);

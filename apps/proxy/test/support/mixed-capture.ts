@@ -41,6 +41,14 @@ export function mixedTraffic(): FrameInput[] {
     if (i % 10 === 0) frame(s.key, 'c2s', `junk ${i}`);
     if (i % 8 === 0) frame(s.key, 's2c', { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'hello' } });
   }
+  // A tool with an outputSchema: one answer breaks it (a result hosts reject, so `status:err`), one keeps it.
+  const typed = { name: 'typed_weather', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { temperature: { type: 'number' } }, required: ['temperature'] } };
+  frame('s-beta', 'c2s', { jsonrpc: '2.0', id: 100, method: 'tools/list' });
+  frame('s-beta', 's2c', { jsonrpc: '2.0', id: 100, result: { tools: [typed] } });
+  for (const [id, temperature] of [[101, 'warm'], [102, 18]] as const) {
+    frame('s-beta', 'c2s', { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'typed_weather', arguments: {} } });
+    frame('s-beta', 's2c', { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(temperature) }], structuredContent: { temperature } } });
+  }
   return out;
 }
 

@@ -3,7 +3,10 @@
  * other marks a row can carry (the Dir column's arrows and dash, the diagnostics count).
  */
 import { EXCHANGE_STATUSES } from '@mcpscope/protocol';
-import { STATUS_LOOKS } from '../ui/status.js';
+import { AUTHORIZATION_LOOK, REJECTED_LOOK, STATUS_LOOKS, type StatusLook } from '../ui/status.js';
+
+/** Every badge a row can show: one per status, then the two that refine a status. */
+const BADGE_LOOKS: [string, StatusLook][] = [...EXCHANGE_STATUSES.map((s): [string, StatusLook] => [s, STATUS_LOOKS[s]]), ['authorization', AUTHORIZATION_LOOK], ['rejected', REJECTED_LOOK]];
 
 const OTHER_MARKS: [string, string][] = [
   ['C → S', 'Dir: sent by the client to the server (a request, or a notification in italics)'],
@@ -24,8 +27,7 @@ export function Legend({ onClose }: { onClose: () => void }) {
         <button type="button" className="ghost" onClick={onClose} aria-label="Close legend">✕</button>
       </header>
       <dl>
-        {EXCHANGE_STATUSES.map((status) => {
-          const look = STATUS_LOOKS[status];
+        {BADGE_LOOKS.map(([status, look]) => {
           return (
             <div key={status} className="legend-item">
               <dt>

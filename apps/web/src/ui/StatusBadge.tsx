@@ -8,11 +8,11 @@ function PendingTimer({ since }: { since: number }) {
   return <span className="timer">{formatDuration(Math.max(0, now - since))}</span>;
 }
 
-export function StatusBadge({ ex }: { ex: Pick<ExchangeSummary, 'status' | 'errorCode' | 'errorMessage' | 'startTs' | 'transportEvent'> }) {
+export function StatusBadge({ ex }: { ex: Pick<ExchangeSummary, 'status' | 'errorCode' | 'errorMessage' | 'startTs' | 'transportEvent' | 'brokeHostRules'> }) {
   const look = lookOf(ex);
   const title = ex.errorMessage ? `${look.meaning}\n${ex.errorMessage}` : look.meaning;
   return (
-    <span className={`badge tone-${look.tone}`} data-testid="status-badge" data-status={ex.status} {...(ex.transportEvent ? { 'data-event': ex.transportEvent } : {})} title={title}>
+    <span className={`badge tone-${look.tone}`} data-testid="status-badge" data-status={ex.status} {...(ex.transportEvent ? { 'data-event': ex.transportEvent } : {})} {...(ex.brokeHostRules ? { 'data-broke': ex.brokeHostRules } : {})} title={title}>
       <span className="badge-icon" aria-hidden="true">{look.icon}</span>
       <span className="badge-text">{statusText(ex)}</span>
       {ex.status === 'pending' && <PendingTimer since={ex.startTs} />}

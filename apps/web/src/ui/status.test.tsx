@@ -33,6 +33,16 @@ describe('row status', () => {
     expect(badge).not.toContain('transport error');
   });
 
+  it('reads a result a host rejects as a failure, not ok, and names the rule on the badge', () => {
+    const rejected = { status: 'ok' as const, brokeHostRules: 'structured-content-invalid', startTs: 0 };
+    expect(statusText(rejected)).toBe('rejected answer');
+    const badge = renderToStaticMarkup(<StatusBadge ex={rejected} />);
+    expect(badge).toContain('tone-error');
+    expect(badge).toContain('data-broke="structured-content-invalid"');
+    expect(badge).not.toContain('>ok<');
+    expect(statusText({ status: 'ok' })).toBe('ok');
+  });
+
   it('renders the badge as text, with a timer only while pending', () => {
     const pending = renderToStaticMarkup(<StatusBadge ex={{ status: 'pending', startTs: Date.now() - 1500 }} />);
     expect(pending).toContain('data-status="pending"');

@@ -57,17 +57,23 @@ export function errorCodeName(code: number): string {
 /** A transport error that is the server asking the client to authorize (an OAuth 401), not a failure of the path. */
 export const AUTHORIZATION_LOOK: StatusLook = { icon: '🔒', label: 'authorization required', tone: 'warn', meaning: 'The server answered with an OAuth challenge (401 + WWW-Authenticate): the client must authorize, then send the request again. The connection story (Connections) shows what followed.' };
 
-/** The look of one exchange's badge: its status's, or authorization required. */
-export function lookOf(ex: Pick<ExchangeSummary, 'status' | 'transportEvent'>): StatusLook {
-  return ex.transportEvent === 'authorization-required' ? AUTHORIZATION_LOOK : STATUS_LOOKS[ex.status];
+/** A result the host throws away (structuredContent breaking the tool's outputSchema, …): a failure, though JSON-RPC says ok. */
+export const REJECTED_LOOK: StatusLook = { icon: '⊗', label: 'rejected answer', tone: 'error', meaning: 'A result that breaks a rule hosts enforce (for example structuredContent that does not match the tool\'s outputSchema, which the SDK client refuses): the server thinks it answered, the host throws the answer away. The verdict names the rule.' };
+
+/** The look of one exchange's badge: its status's, authorization required, or rejected answer. */
+export function lookOf(ex: Pick<ExchangeSummary, 'status' | 'transportEvent' | 'brokeHostRules'>): StatusLook {
+  if (ex.transportEvent === 'authorization-required') return AUTHORIZATION_LOOK;
+  if (ex.status === 'ok' && ex.brokeHostRules !== undefined) return REJECTED_LOOK;
+  return STATUS_LOOKS[ex.status];
 }
 
 /** How long a server's own message may be on a badge (the badge's title has all of it). */
 const BADGE_MESSAGE_CHARS = 60;
 
 /** The badge text for one exchange: the status word, refined by what is known about it. */
-export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode' | 'errorMessage'> & { transportEvent?: ExchangeSummary['transportEvent'] }): string {
+export function statusText(ex: Pick<ExchangeSummary, 'status' | 'errorCode' | 'errorMessage'> & Partial<Pick<ExchangeSummary, 'transportEvent' | 'brokeHostRules'>>): string {
   if (ex.transportEvent === 'authorization-required') return AUTHORIZATION_LOOK.label;
+  if (ex.status === 'ok' && ex.brokeHostRules !== undefined) return REJECTED_LOOK.label;
   if (ex.status === 'protocol_error' && ex.errorCode !== undefined) {
     const message = ex.errorMessage?.trim();
     if (ERROR_NAMES[ex.errorCode] === undefined && message) return `${ex.errorCode} ${clipped(message)}`;

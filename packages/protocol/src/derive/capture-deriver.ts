@@ -10,6 +10,7 @@
  */
 import { cutEnvelope } from '../model/cut-envelope.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hostRuleBreak } from '../diagnostics/host-rule-breaks.js';
 import type { ValidatorPort } from '../diagnostics/validator-port.js';
 import { isTerminal, type ExchangeSummary } from '../model/exchange.js';
 import type { Frame } from '../model/frame.js';
@@ -56,7 +57,7 @@ interface RequestInfo {
   target?: string;
 }
 
-type Extras = Pick<ExchangeSummary, 'chainOf' | 'inputRequired'>;
+type Extras = Pick<ExchangeSummary, 'chainOf' | 'inputRequired' | 'brokeHostRules'>;
 
 /**
  * Bump when what a snapshot holds, or what it means to the code that continues from it, changes:
@@ -197,7 +198,11 @@ export class CaptureDeriver {
       if (exchange) this.link(ctx, exchange);
       if (exchange && (item.kind === 'response' || item.kind === 'error')) answers.set(exchange.id, item);
       for (const f of findings) diagnostics.push(toDiagnostic(frame, exchange?.id, f));
-      if (exchange && findings.length > 0) this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
+      if (exchange && findings.length > 0) {
+        this.counts.set(exchange.id, (this.counts.get(exchange.id) ?? 0) + findings.length);
+        const broke = hostRuleBreak(findings);
+        if (broke) this.extras.set(exchange.id, { ...this.extras.get(exchange.id), brokeHostRules: broke.code });
+      }
     });
     if (conversations) {
       for (const ex of exchanges) conversations.onUpdated(ex, frame, message, answers, session);

@@ -148,9 +148,9 @@ export const FIELD_SPECS: readonly FieldSpec[] = [
     values: STATUS_VALUES,
     normalize: oneOf(STATUS_VALUES),
     describe: (_op, v) =>
-      v === 'err' ? 'it failed (protocol, business or transport error, or invalid)' : `its status is ${v.replace('_', ' ')}`,
+      v === 'err' ? 'it failed (protocol, business or transport error, invalid, or an answer hosts reject)' : `its status is ${v.replace('_', ' ')}`,
     compile: (_op, v) => {
-      if (v === 'err') return (ex) => (ERROR_STATUSES as readonly string[]).includes(ex.status);
+      if (v === 'err') return (ex) => (ERROR_STATUSES as readonly string[]).includes(ex.status) || ex.brokeHostRules !== undefined;
       return (ex) => ex.status === v;
     },
   },

@@ -72,6 +72,12 @@ export interface ExchangeSummary {
   conversation?: string;
   /** When its progress notifications came, in ms after the request (the first PROGRESS_MARKS_MAX of them). */
   progressAt?: number[];
+  /**
+   * Set on an answer a host rejects although it is a result (error-severity finding such as
+   * structuredContent breaking the tool's outputSchema): that finding's code. The row failed:
+   * `status:err` finds it and the badge says so.
+   */
+  brokeHostRules?: string;
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
   /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */

@@ -6,6 +6,7 @@
  * old captures too.
  */
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { hostRuleBreak } from '../diagnostics/host-rule-breaks.js';
 import type { ExchangeSummary } from '../model/exchange.js';
 import type { HttpInfo } from '../model/frame.js';
 
@@ -69,8 +70,6 @@ const CLIENT_FAULTS = new Set([
   'invalid-message',
   'internal-error-for-bad-request',
 ]);
-/** Findings on a successful answer that a host rejects or cannot use. */
-const HOST_RULE_BREAKS = new Set(['structured-content-invalid', 'structured-content-missing', 'tool-result-without-content', 'result-invalid']);
 
 export function exchangeVerdict(input: ExchangeVerdictInput): ExchangeVerdict | undefined {
   const { exchange: ex, diagnostics } = input;
@@ -92,7 +91,7 @@ export function exchangeVerdict(input: ExchangeVerdictInput): ExchangeVerdict | 
     case 'orphan':
       return undefined;
     case 'ok': {
-      const broken = diagnostics.find((d) => HOST_RULE_BREAKS.has(d.code) && d.severity === 'error');
+      const broken = hostRuleBreak(diagnostics);
       if (!broken) return undefined;
       return make('answer-broke-host-rules', 'server', 'The answer breaks the rules', `The server answered ${what}, but the answer breaks a rule hosts enforce: ${firstSentence(broken.message)}`, fixOf(broken.message, 'Make the answer follow the schema the tool declared.'));
     }

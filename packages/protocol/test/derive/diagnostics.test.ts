@@ -1,6 +1,6 @@
 // CaptureDeriver diagnostics: what a user sees flagged on the timeline, frame by frame.
 import { describe, expect, it } from 'vitest';
-import { CaptureDeriver, type Derived, type Diagnostic, type Frame } from '../../src/index.js';
+import { CaptureDeriver, compileFilter, parseFilter, type Derived, type Diagnostic, type Frame } from '../../src/index.js';
 import { createValidator } from '../../src/validate/index.js';
 import { frameMaker } from '../support/frames.js';
 
@@ -58,6 +58,21 @@ describe('CaptureDeriver diagnostics', () => {
     feed(f('c2s', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
     const missing = feed(f('s2c', { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: 'warm' }] } }));
     expect(codes(missing.diagnostics)).toContain('structured-content-missing');
+  });
+
+  it('marks a result a host rejects as failed: the row carries the rule it broke and status:err finds it', () => {
+    const { f, feed } = session();
+    const parsed = parseFilter('status:err');
+    if (!parsed.ok) throw new Error('status:err does not parse');
+    const isErr = compileFilter(parsed.filter);
+    feed(f('c2s', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
+    const bad = feed(f('s2c', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'warm' }], structuredContent: { temperature: 'warm' } } })).exchanges[0]!;
+    expect(bad).toMatchObject({ status: 'ok', brokeHostRules: 'structured-content-invalid' });
+    expect(isErr(bad)).toBe(true);
+    feed(f('c2s', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_weather', arguments: { city: 'P' } } }));
+    const good = feed(f('s2c', { jsonrpc: '2.0', id: 3, result: { content: [{ type: 'text', text: '18' }], structuredContent: { temperature: 18 } } })).exchanges[0]!;
+    expect(good.brokeHostRules).toBeUndefined();
+    expect(isErr(good)).toBe(false);
   });
 
   it('says when a tool result has no content, and when a tool changes its result shape', () => {
