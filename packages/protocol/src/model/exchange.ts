@@ -74,6 +74,8 @@ export interface ExchangeSummary {
   progressAt?: number[];
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
+  /** Set when an intercept rule acted on this exchange (from its request frame's `http.rule`): nothing about it is plain traffic. */
+  intercepted?: { rule: string; text: string; action: string };
   /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */
   widgetOf?: string;
   /** The seq of the last frame that changed this summary (for incremental sync). */
