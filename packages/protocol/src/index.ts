@@ -197,3 +197,4 @@ export { DEFAULT_ERROR_MESSAGE, DEFAULT_IS_ERROR_TEXT, parseRule } from './inter
 export { printAction, printCount, printDuration, printRule } from './intercept/rule-print.js';
 export { DEFAULT_PAUSE_DEADLINE_MS, MAX_INFLATE_BYTES, MAX_RULE_WAIT_MS, RULE_ACTIONS } from './intercept/rule-defaults.js';
 export { ruleSubject, type RuleSubject } from './intercept/rule-subject.js';
+export type { HeldFrameView, InterceptResponse, Intervention, Reaction, ReactionKind, RuleView, StoredRule } from './intercept/intervention.js';

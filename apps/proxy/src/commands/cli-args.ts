@@ -7,6 +7,8 @@ import { splitCommand } from '../upstream/split-command.js';
 import { isWildcardAddress } from '../core/addresses.js';
 import type { McpscopeOptions } from '../compose/options.js';
 import { resolveOtlpConfig } from '../otlp/otlp-config.js';
+import { readFileSync } from 'node:fs';
+import { parseRule } from '@mcpscope/protocol';
 import { normaliseOrigin } from '../tap/http/tap-guard.js';
 import { TUNNEL_KINDS, type TunnelKind } from '../compose/tunnel.js';
 
@@ -69,6 +71,10 @@ Options:
   --otlp URL          send one span per exchange to this OTLP/HTTP endpoint (e.g. http://localhost:4318);
                       OTEL_EXPORTER_OTLP_ENDPOINT / _HEADERS / _PROTOCOL / _TIMEOUT and OTEL_BSP_* apply
   --otlp-bodies       put request and response bodies on the spans, redacted (off by default)
+  --rule 'FILTER => ACTION [COUNT]'  intercept and fault injection (repeatable), e.g.
+                      'tool:search => delay 90s', 'method:tools/call => pause', 'tool:x => http 429 retry-after=5 once';
+                      actions: pause, delay, error, is-error, replace, inflate, drop, http, cut-stream, notify
+  --rules FILE        more rules, one a line (# starts a comment)
   --allow-agent-replay  offer replay_exchange to agents at the dashboard's /mcp (it sends
                       requests with the captured session's credentials; off by default)
   --no-open           do not open the dashboard in a browser
@@ -108,6 +114,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         otlp: { type: 'string' },
         'otlp-bodies': { type: 'boolean' },
         'allow-agent-replay': { type: 'boolean' },
+        rule: { type: 'string', multiple: true },
+        rules: { type: 'string' },
         'no-open': { type: 'boolean' },
         'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
@@ -179,7 +187,31 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values['public-url']) options.publicUrl = values['public-url'];
   if (values.tunnel !== undefined) options.tunnel = values.tunnel as TunnelKind;
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
+  const rules = [...(values.rule ?? []), ...(values.rules !== undefined ? rulesFile(values.rules) : [])];
+  for (const text of rules) checkRule(text);
+  if (rules.length > 0) {
+    if (values.stdio) throw new UsageError('--rule acts at the HTTP tap: it is not available with --stdio yet');
+    options.rules = rules;
+  }
   return options;
+}
+
+/** A rules file's rules: one a line; blank lines and lines starting with # are skipped. */
+function rulesFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--rules ${file}: ${(err as Error).message}`);
+  }
+  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function checkRule(text: string): void {
+  const parsed = parseRule(text);
+  if (parsed.ok) return;
+  const { position, length, message } = parsed.error;
+  throw new UsageError(`bad rule: ${message}\n  ${text}\n  ${' '.repeat(position)}${'^'.repeat(Math.max(1, Math.min(length, text.length - position)))}`);
 }
 
 /** `--allow-origin` values as browsers send them; "null" and non-URLs are usage errors. */

@@ -4,7 +4,7 @@
  * (`status:ok`, `latency>`, `code:`) match nothing here, so a rule acts on what the request says.
  */
 import type { ExchangeSummary } from '../model/exchange.js';
-import { classifyText, type JsonRpcId } from '../model/json-rpc.js';
+import { classifyText, type JsonObject, type JsonRpcId } from '../model/json-rpc.js';
 import { targetOf } from '../model/target.js';
 import { utf8Length } from '../model/utf8.js';
 
@@ -14,6 +14,7 @@ export interface RuleSubject {
   method: string;
   /** The request's id (a notification has none: only delay, pause and drop apply to it). */
   rpcId?: JsonRpcId;
+  params?: JsonObject;
 }
 
 export function ruleSubject(raw: string, sessionKey: string, ts: number): RuleSubject | undefined {
@@ -35,9 +36,10 @@ export function ruleSubject(raw: string, sessionKey: string, ts: number): RuleSu
   };
   const target = targetOf(message.method, message.params);
   if (target !== undefined) summary.target = target;
+  const params = message.params ? { params: message.params } : {};
   if (message.kind === 'request') {
     summary.rpcId = message.id;
-    return { summary, method: message.method, rpcId: message.id };
+    return { summary, method: message.method, rpcId: message.id, ...params };
   }
-  return { summary, method: message.method };
+  return { summary, method: message.method, ...params };
 }
