@@ -7,7 +7,7 @@ import type { FrameInput, InterceptRule } from '@mcpscope/protocol';
 import type { InterceptDecision, InterceptOutcome, InterceptPort } from '../core/intercept-port.js';
 import { HeldFrames, type HeldEnd } from './held-frames.js';
 import type { InterceptStore, Intervention } from './intercept-store.js';
-import { ReactionWatch } from './reaction-watch.js';
+import { ReactionWatch, type Watched } from './reaction-watch.js';
 import { RuleSet, type ActiveRule, type AddResult } from './rule-set.js';
 
 export interface InterceptDeps {
@@ -84,6 +84,7 @@ export class Intercept implements InterceptPort {
     const mark = { rule: rule.id, text: rule.text, action: rule.rule.action.type };
     let heldHow: HeldEnd | undefined;
     let spent = false;
+    const watched = this.reactions.watch({ sessionKeys: new Set(sessionKey !== undefined ? [sessionKey] : []), method: subject.method, target: subject.summary.target, rpcId: subject.rpcId, startTs: ts });
     return {
       mark,
       action: rule.rule.action,
@@ -94,7 +95,7 @@ export class Intercept implements InterceptPort {
       done: (outcome) => {
         if (spent) return;
         spent = true;
-        this.record(rule, outcome, heldHow, subject.method, subject.summary.target, subject.rpcId);
+        this.record(rule, outcome, heldHow, watched);
       },
     };
   }
@@ -104,7 +105,7 @@ export class Intercept implements InterceptPort {
     this.reactions.closeAll();
   }
 
-  private record(rule: ActiveRule, outcome: InterceptOutcome, heldHow: HeldEnd | undefined, method: string, target: string | undefined, rpcId: InterceptDecision['rpcId']): void {
+  private record(rule: ActiveRule, outcome: InterceptOutcome, heldHow: HeldEnd | undefined, watched: Watched): void {
     const ts = this.deps.now();
     const note = heldHow === 'deadline' ? `${outcome.note} (released by itself at the rule's deadline)` : outcome.note;
     const id = this.deps.store.addIntervention({
@@ -118,7 +119,8 @@ export class Intercept implements InterceptPort {
       ...(outcome.original !== undefined ? { original: outcome.original } : {}),
       note,
     });
-    this.reactions.watch({ interventionId: id, sessionKeys: new Set([outcome.sessionKey]), method, target, rpcId, startTs: ts });
+    watched.sessionKeys.add(outcome.sessionKey);
+    this.reactions.recorded(watched, id);
     this.changed();
   }
 

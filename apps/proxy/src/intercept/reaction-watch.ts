@@ -32,12 +32,22 @@ export class ReactionWatch {
     return this.watching.length > 0;
   }
 
-  watch(entry: Omit<Watched, 'reaction'>): void {
-    const watched: Watched = { ...entry, reaction: { events: [], final: false } };
+  /**
+   * Starts watching when the rule acts (a delayed or paused request's client may cancel before the
+   * rule is done); the card is saved once `recorded` names the intervention it belongs to.
+   */
+  watch(entry: Omit<Watched, 'reaction' | 'interventionId'>): Watched {
+    const watched: Watched = { ...entry, interventionId: -1, reaction: { events: [], final: false } };
     this.watching.push(watched);
-    this.save(watched.interventionId, watched.reaction);
     const timer = setTimeout(() => this.close(watched), REACTION_WINDOW_MS);
     timer.unref?.();
+    return watched;
+  }
+
+  /** The intervention the watch belongs to is stored: its card is saved from now on. */
+  recorded(watched: Watched, interventionId: number): void {
+    watched.interventionId = interventionId;
+    this.save(interventionId, watched.reaction);
   }
 
   /** Sees a recorded frame (only client frames of watched sessions count). */
@@ -49,12 +59,13 @@ export class ReactionWatch {
       const inSession = w.sessionKeys.has(frame.sessionKey);
       const kind = reactionOf(w, message, inSession);
       if (kind === undefined) continue;
+      if (message.kind === 'request' && w.rpcId !== undefined && message.id === w.rpcId && inSession) continue; // the intercepted request itself
       if (message.method === 'initialize') w.sessionKeys.add(frame.sessionKey);
       const after = Math.max(0, Math.round(frame.ts - w.startTs));
       const seen = w.reaction.events.find((e) => e.kind === kind);
       if (seen) seen.count++;
       else w.reaction.events.push({ kind, afterMs: after, count: 1, ...(kind === 'called-another-tool' || kind === 'other-request' ? { detail: targetOf(message.method, message.params) ?? message.method } : {}) });
-      this.save(w.interventionId, w.reaction);
+      if (w.interventionId !== -1) this.save(w.interventionId, w.reaction);
     }
   }
 
@@ -68,7 +79,7 @@ export class ReactionWatch {
     if (at === -1) return;
     this.watching.splice(at, 1);
     w.reaction.final = true;
-    this.save(w.interventionId, w.reaction);
+    if (w.interventionId !== -1) this.save(w.interventionId, w.reaction);
   }
 }
 
