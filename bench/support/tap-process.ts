@@ -6,6 +6,7 @@
  * `OTLP=<traces url>` streams spans there as `--otlp` does (the SDK's default batching), and on
  * SIGTERM writes the export's counts as JSON to `OTLP_STATUS=<file>`.
  * `DOOR=off` captures frames but no door records, to show what recording every HTTP request costs.
+ * `RULES=<rule>\n<rule>…` starts with those intercept rules (`--rule`).
  * Prints `READY <tap origin>`.
  */
 import { writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ const app = await startMcpscope({
     ? { otlp: { url: otlp, from: 'OTLP', protocol: 'http/protobuf', bodies: false, maxQueueSize: 2048, maxExportBatchSize: 512, scheduledDelayMillis: 5000, exportTimeoutMillis: 30_000, exporterTimeoutMillis: 10_000 } }
     : {}),
   door: process.env.DOOR !== 'off',
+  ...(process.env.RULES ? { rules: process.env.RULES.split('\n') } : {}),
 });
 console.log(`READY ${app.tapUrl}`);
 process.on('SIGTERM', () => {

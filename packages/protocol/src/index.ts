@@ -2,7 +2,7 @@
  * @mcpscope/protocol — pure, browser-safe MCP protocol logic shared by the proxy and the dashboard.
  * No I/O: no `node:` imports, sockets, timers or storage. Values in, values out.
  */
-export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, StoredText, Transport } from './model/frame.js';
+export type { Direction, Frame, FrameInput, FrameKind, HttpInfo, RuleMark, StoredText, Transport } from './model/frame.js';
 export { bodyBytes, rawLength } from './model/frame.js';
 export { utf8Length } from './model/utf8.js';
 export { terminalLine, terminalText } from './model/terminal-text.js';
@@ -207,3 +207,9 @@ export type { ArrayNode, BooleanNode, ChoiceNode, ChoiceOption, FormField as For
 export { fromForm, initialForm, isFormObject, toForm } from './form/form-values.js';
 export type { FormField, FormObject, FormProblem, FormValue } from './form/form-values.js';
 export { expandTemplate, promptArgumentsSchema, templateSchema, templateVariables } from './form/form-sources.js';
+export type { InterceptRule, RuleAction, RuleActionType, RuleCount, RuleParseResult } from './intercept/rule-types.js';
+export { DEFAULT_ERROR_MESSAGE, DEFAULT_IS_ERROR_TEXT, parseRule } from './intercept/rule-parse.js';
+export { printAction, printCount, printDuration, printRule } from './intercept/rule-print.js';
+export { DEFAULT_PAUSE_DEADLINE_MS, MAX_INFLATE_BYTES, MAX_RULE_WAIT_MS, RULE_ACTIONS } from './intercept/rule-defaults.js';
+export { ruleSubject, type RuleSubject } from './intercept/rule-subject.js';
+export type { HeldFrameView, InterceptResponse, Intervention, Reaction, ReactionKind, RuleView, StoredRule } from './intercept/intervention.js';

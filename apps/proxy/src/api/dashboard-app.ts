@@ -29,6 +29,7 @@ import { widgetRoutes, type WidgetRouteDeps } from './routes/widget.js';
 import { evidenceRoutes } from './routes/evidence.js';
 import type { EvidenceDeps } from '../evidence/evidence-service.js';
 import { tapHostRoutes, type TapHostsRouteDeps } from './routes/tap-hosts.js';
+import { interceptRoutes, type InterceptRouteDeps } from './routes/intercept.js';
 
 export interface DashboardServices {
   store: CaptureReader;
@@ -50,6 +51,8 @@ export interface DashboardServices {
   evidence?: EvidenceDeps;
   /** Host names the tap accepts for this run; absent where there is no tap (`mcpscope open`). */
   tapHosts?: TapHostsRouteDeps;
+  /** Intercept rules: live with a tap, read-only for a reopened capture. */
+  intercept?: InterceptRouteDeps;
 }
 
 export interface DashboardDeps extends AccessOptions {
@@ -105,6 +108,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   if (services.drive) api.route('/', driveRoutes(services.drive));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));
+  if (services.intercept) api.route('/', interceptRoutes(services.intercept));
   api.route('/', exportRoutes(services.exports));
   api.route('/', evidenceRoutes(services.evidence ?? { source: services.store }));
   api.route('/', otlpRoutes(services.otlp));

@@ -198,6 +198,31 @@ export const MIGRATIONS: readonly string[] = [
   DROP TABLE capture_keys;
   PRAGMA secure_delete = OFF;
   `,
+  // 11: intercept rules (intercept-tables.ts): the rule set saved with the capture, and each
+  // intervention: the frame a rule made or changed, the original beside it, and the client's
+  // reaction. Not derived (a rebuild keeps them): nothing in the frames says what was replaced.
+  `
+  CREATE TABLE intercept_rules (
+    id TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    enabled INTEGER NOT NULL,
+    hits INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE interventions (
+    id INTEGER PRIMARY KEY,
+    ts REAL NOT NULL,
+    rule_id TEXT NOT NULL,
+    rule_text TEXT NOT NULL,
+    action TEXT NOT NULL,
+    session_key TEXT NOT NULL,
+    request_seq INTEGER NOT NULL,
+    delivered_seq INTEGER NOT NULL,
+    original TEXT,
+    note TEXT NOT NULL,
+    reaction TEXT
+  );
+  CREATE INDEX interventions_by_request ON interventions(request_seq);
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

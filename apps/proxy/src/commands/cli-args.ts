@@ -7,6 +7,8 @@ import { splitCommand } from '../upstream/split-command.js';
 import { isWildcardAddress } from '../core/addresses.js';
 import type { McpscopeOptions } from '../compose/options.js';
 import { resolveOtlpConfig } from '../otlp/otlp-config.js';
+import { readFileSync } from 'node:fs';
+import { parseRule } from '@mcpscope/protocol';
 import { normaliseOrigin } from '../tap/http/tap-guard.js';
 import { TUNNEL_KINDS, type TunnelKind } from '../compose/tunnel.js';
 import { parseServerAnswers } from '../replay/index.js';
@@ -75,6 +77,10 @@ Options:
                       at the dashboard, e.g. '{"sampling":{"text":"ok"},"elicitation":"accept",
                       "roots":[{"uri":"file:///work"}]}' ("accept" submits the form's defaults;
                       a kind left out waits for the dashboard user)
+  --rule 'FILTER => ACTION [COUNT]'  intercept and fault injection (repeatable), e.g.
+                      'tool:search => delay 90s', 'method:tools/call => pause', 'tool:x => http 429 retry-after=5 once';
+                      actions: pause, delay, error, is-error, replace, inflate, drop, http, cut-stream, notify
+  --rules FILE        more rules, one a line (# starts a comment)
   --allow-agent-replay  offer replay_exchange to agents at the dashboard's /mcp (it sends
                       requests with the captured session's credentials; off by default)
   --no-open           do not open the dashboard in a browser
@@ -115,6 +121,8 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         'otlp-bodies': { type: 'boolean' },
         'allow-agent-replay': { type: 'boolean' },
         'server-answers': { type: 'string' },
+        rule: { type: 'string', multiple: true },
+        rules: { type: 'string' },
         'no-open': { type: 'boolean' },
         'ready-json': { type: 'boolean' },
         'dangerously-expose-dashboard': { type: 'boolean' },
@@ -187,7 +195,31 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
   if (values['public-url']) options.publicUrl = values['public-url'];
   if (values.tunnel !== undefined) options.tunnel = values.tunnel as TunnelKind;
   if (values['widget-port'] !== undefined) options.widgetPort = port(values['widget-port'], 0, '--widget-port');
+  const rules = [...(values.rule ?? []), ...(values.rules !== undefined ? rulesFile(values.rules) : [])];
+  for (const text of rules) checkRule(text);
+  if (rules.length > 0) {
+    if (values.stdio) throw new UsageError('--rule acts at the HTTP tap: it is not available with --stdio yet');
+    options.rules = rules;
+  }
   return options;
+}
+
+/** A rules file's rules: one a line; blank lines and lines starting with # are skipped. */
+function rulesFile(file: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--rules ${file}: ${(err as Error).message}`);
+  }
+  return text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function checkRule(text: string): void {
+  const parsed = parseRule(text);
+  if (parsed.ok) return;
+  const { position, length, message } = parsed.error;
+  throw new UsageError(`bad rule: ${message}\n  ${text}\n  ${' '.repeat(position)}${'^'.repeat(Math.max(1, Math.min(length, text.length - position)))}`);
 }
 
 /** `--allow-origin` values as browsers send them; "null" and non-URLs are usage errors. */

@@ -41,4 +41,6 @@ export interface McpscopeOptions {
   serverAnswers?: ServerAnswerDefaults;
   /** Live OTLP export of one span per exchange (`--otlp URL`, OTEL_EXPORTER_OTLP_*), resolved. */
   otlp?: OtlpConfig;
+  /** Intercept rules to start with (`--rule`, `--rules FILE`), each `FILTER => ACTION [COUNT]`, already checked. */
+  rules?: string[];
 }

@@ -43,6 +43,8 @@ import { stableToken } from './stable-token.js';
 import { fingerprintKey } from './fingerprint-key.js';
 import { newToken } from '../api/access.js';
 import type { McpscopeOptions } from './options.js';
+import { interceptRouteDeps, startIntercept } from './intercept-wiring.js';
+import type { Intercept } from '../intercept/intercept.js';
 
 export interface Mcpscope {
   tapUrl: string;
@@ -66,6 +68,8 @@ export interface Mcpscope {
   hub: LiveHub;
   /** Live OTLP export, when `otlp` was given. */
   otlp?: LiveOtlp;
+  /** Intercept rules (HTTP upstreams; a stdio server has none yet). */
+  intercept: Intercept;
   close(): Promise<void>;
 }
 
@@ -122,8 +126,17 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   };
   const hub = new LiveHub(store, pipeline, { ...options.hub, capture: captureFeed });
   let connections = 0;
-  const record = options.capture === false ? () => -1 : (frame: FrameInput, large?: LargeBody) => pipeline.record(frame, large);
   const now = () => performance.timeOrigin + performance.now();
+  const intercept = startIntercept(options.capture === false ? undefined : store.db, options.rules ?? [], now);
+  // Intercept watches the client's next messages after a rule acted (its reaction card).
+  const record =
+    options.capture === false
+      ? () => -1
+      : (frame: FrameInput, large?: LargeBody) => {
+          const seq = pipeline.record(frame, large);
+          intercept.saw(frame);
+          return seq;
+        };
   const request = options.request ?? upstreamRequest;
 
   // With --stdio the tap serves the spawned server at /mcp; otherwise it mirrors the upstream's paths.
@@ -186,6 +199,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
             ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
             credentialOf: credentialFingerprinter(credentialKey),
             onRequestHeaders: (sessionKey: string, headers: IncomingHttpHeaders) => replay.credentials.remember(sessionKey, headers),
+            intercept,
           },
         }),
   });
@@ -220,6 +234,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       drive: { drive: replay.drive, service: replay.service },
       evidence: { source: store, controlReplay: evidenceReplay(replay.service) },
       tapHosts: { list: () => acceptedHosts.list(), accept: (h) => acceptedHosts.accept(h) },
+      ...(stdio ? {} : { intercept: interceptRouteDeps(intercept) }),
       ...(otlp ? { otlp } : {}),
       capture: {
         status: captureFeed.status,
@@ -256,7 +271,10 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     pipeline,
     hub,
     ...(otlp ? { otlp } : {}),
+    intercept,
     close: async () => {
+      // Held frames go on unchanged: closing never leaves a client waiting on a breakpoint.
+      intercept.close();
       hub.close();
       await replay.close();
       await Promise.all([closeServer(tapServer), dashboard.close()]);

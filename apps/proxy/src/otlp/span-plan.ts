@@ -108,6 +108,11 @@ export function planSpan(facts: ExchangeFacts, bodies?: BodyAttributes): SpanPla
     attributes['mcpscope.fault'] = facts.verdict.fault;
   }
   if (ex.replayOf) attributes['mcpscope.replay_of'] = ex.replayOf;
+  // An intercept rule acted on this exchange: its span is not plain traffic.
+  if (ex.intercepted) {
+    attributes['mcpscope.intercepted.rule'] = ex.intercepted.text;
+    attributes['mcpscope.intercepted.action'] = ex.intercepted.action;
+  }
   if (ex.errorMessage) attributes['mcpscope.error.message'] = ex.errorMessage;
   const clientName = stringField(session?.clientInfo, 'name') ?? session?.clientLabel;
   if (clientName) attributes['mcpscope.client.name'] = clientName;

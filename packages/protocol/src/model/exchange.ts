@@ -80,6 +80,8 @@ export interface ExchangeSummary {
   brokeHostRules?: string;
   /** Set on a replayed exchange: the id of the exchange it replays. */
   replayOf?: string;
+  /** Set when an intercept rule acted on this exchange (from its request frame's `http.rule`): nothing about it is plain traffic. */
+  intercepted?: { rule: string; text: string; action: string };
   /** Set on a call a widget preview made: the id of the tools/call whose widget made it. */
   widgetOf?: string;
   /**

@@ -42,6 +42,22 @@ export interface HttpInfo {
    * SSE event). The tap forwarded all of it.
    */
   cut?: { size: number };
+  /** On a client request an intercept rule acted on: which rule, and what it did to the exchange. */
+  rule?: RuleMark;
+  /**
+   * On a frame mcpscope made (`made`: an answer in the server's place, a notification) or changed
+   * (`changed`: an edited, padded or cut frame) because of a rule: never real traffic. The original
+   * of a changed frame is kept beside it (the capture's interventions).
+   */
+  injected?: RuleMark & { what: 'made' | 'changed' };
+}
+
+/** An intercept rule as a frame names it: its id in the capture's rule set, and its action. */
+export interface RuleMark {
+  rule: string;
+  /** The rule as written (`tool:search => delay 5s`), so an export names it without the rule set. */
+  text: string;
+  action: string;
 }
 
 /** A frame as the tap hands it to the store, before it has a sequence number. */

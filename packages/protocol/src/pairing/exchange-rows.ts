@@ -29,6 +29,8 @@ export function requestRow(frame: Frame, msg: RequestMessage, rowId: string, sid
     updatedSeq: frame.seq,
   };
   if (target !== undefined) ex.target = target;
+  const rule = frame.http?.rule;
+  if (rule !== undefined) ex.intercepted = { rule: rule.rule, text: rule.text, action: rule.action };
   return ex;
 }
 

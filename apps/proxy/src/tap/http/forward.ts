@@ -33,6 +33,8 @@ import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type Respons
 import { requestsIn } from './request-count.js';
 import { redactUrlSecrets } from '../../redaction/redact-url.js';
 import { rewriteOriginHeaders, sendRewrittenMetadata } from './rewritten-response.js';
+import type { InterceptDecision, InterceptPort } from '../../core/intercept-port.js';
+import { actsOnAnswer, answerInPlace, holdRequest, respondActing, type Acting, type Decided } from './intercepted.js';
 
 export interface ForwardDeps {
   /** The upstream's origin; the tap mirrors its paths. */
@@ -55,6 +57,8 @@ export interface ForwardDeps {
   onRequestHeaders?(sessionKey: string, headers: IncomingMessage['headers']): void;
   /** Bytes of one body capture keeps (MAX_CAPTURED_BODY_BYTES unless a test sets less). */
   maxBodyBytes?: number;
+  /** Intercept rules (intercept/): asked about each held MCP POST only while a rule is enabled. */
+  intercept?: InterceptPort;
 }
 
 export function forward(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch = UNWATCHED): void {
@@ -108,11 +112,14 @@ interface Exchange {
   clientGone: boolean;
   /** Set once the answer streams: its own `close` listener records a departure from then on. */
   answering: boolean;
+  /** The rule acting on this request's answer (undefined: none, the usual case). */
+  acting: Acting | undefined;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: RequestBody | undefined): void {
+function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, body: RequestBody | undefined, decided?: Decided): void {
   const method = req.method ?? 'GET';
-  const record = linkedToDoor(deps.record, watch);
+  const acting: Acting | undefined = decided ? { ...decided, requestSeq: -1 } : undefined;
+  const record = acting ? actingRecord(linkedToDoor(deps.record, watch), acting) : linkedToDoor(deps.record, watch);
   const url = req.url ?? '/';
   const pathname = pathnameOf(url);
   const search = url.slice(pathname.length);
@@ -136,6 +143,14 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
   // Legacy POSTs name their session in the query; stateful Streamable HTTP in a header. Then the
   // request is recorded before it is forwarded, so it always precedes what it causes.
   const knownKey = isLegacyPost ? legacySessionKey(search, pathname) : headerValue(req.headers, 'mcp-session-id');
+  if (decided === undefined && heldText !== undefined && deps.intercept?.active && method === 'POST') {
+    const decision = deps.intercept.decide(heldText, knownKey, startTs);
+    if (decision) return interceptRequest(req, res, deps, cors, watch, decision, heldText, knownKey ?? statelessSessionKey(headerValue(req.headers, 'user-agent'), heldText));
+  }
+  if (acting) {
+    http.rule = acting.decision.mark;
+    if (acting.edited !== undefined) http.injected = { ...acting.decision.mark, what: 'changed' };
+  }
   const request = new RequestRecorder({ recordHere, text: heldText, streamed, transport: isLegacyPost ? 'legacy-sse' : 'http-json', ts: startTs, http, headers: req.headers, onRequestHeaders: deps.onRequestHeaders }, record);
   if (knownKey !== undefined) request.recordAs(knownKey, false);
   const fallbackKey = () => statelessSessionKey(headerValue(req.headers, 'user-agent'), requestText(streamed, heldText));
@@ -146,6 +161,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     req, res, deps, cors, watch, record, method, url, pathname, isLegacyPost, recordHere, connectionId, base, knownKey, request, heldText,
     clientGone: false,
     answering: false,
+    acting,
   };
   if (streamed) {
     // Answered before the client sent its whole body (a server that did not need it): the rest is
@@ -173,6 +189,7 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
       (up) => {
         if (exchange.clientGone) return void up.body.destroy();
         request.recordAs(request.sessionKey ?? headerValue(up.headers, 'mcp-session-id') ?? fallbackKey());
+        if (acting) return void respondOnce(exchange, acting, up);
         respond(exchange, up);
       },
       (err: unknown) => {
@@ -187,15 +204,61 @@ function send(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors
     );
 }
 
+/**
+ * A rule matched this request: it is answered in the server's place, or held (pause, delay) and
+ * then sent on as it was or edited, or sent on at once with the rule acting on its answer.
+ */
+function interceptRequest(req: IncomingMessage, res: ServerResponse, deps: ForwardDeps, cors: Record<string, string> | undefined, watch: RequestWatch, decision: InterceptDecision, text: string, sessionKey: string): void {
+  const sendOn = (held: Omit<Decided, 'decision'>) => send(req, res, deps, cors, watch, { bytes: Buffer.from(held.edited ?? text) }, { decision, ...held });
+  const type = decision.action.type;
+  if (type === 'error' || type === 'is-error' || type === 'replace' || type === 'http') {
+    const http: HttpInfo = { method: 'POST', path: req.url ?? '/', connectionId: deps.nextConnectionId(), requestHeaders: capturedHeaders(req.headers), rule: decision.mark, ...doorLink(watch) };
+    return answerInPlace({ res, record: linkedToDoor(deps.record, watch), now: deps.now, cors, http, sessionKey, watch }, decision, text);
+  }
+  if (type !== 'delay' && !(decision.action.type === 'pause' && decision.action.on === 'request')) return sendOn({ note: '' });
+  holdRequest(decision, text, sessionKey, res, (held) => {
+    if (held === undefined) {
+      decision.done({ sessionKey, requestSeq: -1, deliveredSeq: -1, original: text, note: 'request dropped before the server saw it: the client got 202 Accepted and no answer' });
+      return answerDropped(res, cors, watch);
+    }
+    sendOn(held);
+  });
+}
+
+/** The request was dropped before the server saw it: the client gets 202 Accepted and never an answer. */
+function answerDropped(res: ServerResponse, cors: Record<string, string> | undefined, watch: RequestWatch): void {
+  if (res.headersSent || res.destroyed) return;
+  watch.answeredByTap('tap');
+  res.writeHead(202, { ...cors }).end();
+}
+
+/** Records as usual, and keeps the seq of the client's request frame for the rule's outcome. */
+function actingRecord(record: RecordFrame, acting: Acting): RecordFrame {
+  return (frame, large) => {
+    const seq = record(frame, large);
+    if (frame.direction === 'c2s' && acting.requestSeq === -1) acting.requestSeq = seq;
+    return seq;
+  };
+}
+
+/** The answer to a request a rule acted on: through the rule when it acts on answers, else as usual (its outcome said once). */
+function respondOnce(exchange: Exchange, acting: Acting, up: UpstreamResponse): void {
+  if (actsOnAnswer(acting.decision.action)) {
+    const { res, deps } = exchange;
+    exchange.answering = true;
+    const http: HttpInfo = { method: exchange.method, path: exchange.url, status: up.statusCode, responseHeaders: capturedHeaders(up.headers), connectionId: exchange.connectionId, rule: acting.decision.mark, ...doorLink(exchange.watch) };
+    const context = { res, record: exchange.record, now: deps.now, http, headers: clientHeaders(exchange, up), sessionKey: exchange.request.sessionKey!, acceptsSse: (headerValue(exchange.req.headers, 'accept') ?? '').includes('text/event-stream'), gone: () => exchange.clientGone };
+    return respondActing(context, acting, up, () => respond(exchange, up));
+  }
+  respond(exchange, up);
+  const edited = acting.edited !== undefined;
+  acting.decision.done({ sessionKey: exchange.request.sessionKey!, requestSeq: acting.requestSeq, deliveredSeq: edited ? acting.requestSeq : -1, ...(edited ? { original: acting.original } : {}), note: acting.note });
+}
+
 /** Writes the upstream's answer to the client as it arrives, and records it on the way. */
 function respond(exchange: Exchange, up: UpstreamResponse): void {
   const { res, deps, method, pathname, base, recordHere, isLegacyPost } = exchange;
-  const headers = downstreamResponseHeaders(up.headers);
-  rewriteOriginHeaders(headers, deps.upstreamOrigin, base);
-  if (exchange.cors) {
-    exchange.watch.corsAdded(headerValue(up.headers, 'access-control-allow-origin'));
-    Object.assign(headers, exchange.cors);
-  }
+  const headers = clientHeaders(exchange, up);
   const contentType = headerValue(up.headers, 'content-type') ?? '';
   const isSse = contentType.startsWith('text/event-stream');
   if (method === 'GET' && up.statusCode === 200 && !isSse && isProtectedResourceMetadataPath(pathname)) {
@@ -266,6 +329,17 @@ function respond(exchange: Exchange, up: UpstreamResponse): void {
     if (isSse) res.end();
     else res.destroy();
   });
+}
+
+/** The upstream's headers as the client gets them: hop-by-hop ones dropped, origins rewritten, CORS added. */
+function clientHeaders(exchange: Exchange, up: UpstreamResponse): Record<string, string | string[]> {
+  const headers = downstreamResponseHeaders(up.headers);
+  rewriteOriginHeaders(headers, exchange.deps.upstreamOrigin, exchange.base);
+  if (exchange.cors) {
+    exchange.watch.corsAdded(headerValue(up.headers, 'access-control-allow-origin'));
+    Object.assign(headers, exchange.cors);
+  }
+  return headers;
 }
 
 function responseRecorder(recordHere: boolean, isSse: boolean, isLegacyPost: boolean, up: UpstreamResponse, frames: ResponseFrames, maxBodyBytes: number | undefined, requests: () => number | undefined): ResponseRecorder {
