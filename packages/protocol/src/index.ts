@@ -171,6 +171,7 @@ export {
   parseIgnore,
   requestKey,
   similarity,
+  triggerKey,
 } from './cassette/index.js';
 export type {
   CallOutcome,
@@ -179,6 +180,7 @@ export type {
   CassetteEvent,
   CassetteNotification,
   CassetteProblem,
+  CassettePush,
   CassetteSession,
   CassetteStep,
   CompareOptions,
@@ -188,6 +190,7 @@ export type {
   MatchResult,
   NearestCall,
   OutcomeStatus,
+  PushTrigger,
   Verdict,
   VolatileOptions,
 } from './cassette/index.js';

@@ -94,7 +94,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     const init = session.initialize;
     const message = init?.request ?? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: session.protocolVersion ?? FALLBACK_VERSION, capabilities: session.clientCapabilities ?? {}, clientInfo: session.clientInfo ?? FALLBACK_CLIENT } };
     const started = performance.now();
-    const outcome = await client.post(message, init?.headers, answerFrom(init));
+    const outcome = await client.post(message, init?.headers, answerFrom(init, session));
     tellUnanswered(init, outcome);
     if (outcome.runOut) return runOut();
     if (outcome.unreachable) {
@@ -112,7 +112,8 @@ export async function verifySession(session: CassetteSession, options: SessionRu
       return { rows, warnings };
     }
     const initialized = session.steps.find((s) => s.kind === 'notification' && s.notification.method === 'notifications/initialized');
-    await client.post(initialized?.kind === 'notification' ? initialized.notification.message : { jsonrpc: '2.0', method: 'notifications/initialized' }, init?.headers, answerFrom(undefined));
+    await client.post(initialized?.kind === 'notification' ? initialized.notification.message : { jsonrpc: '2.0', method: 'notifications/initialized' }, init?.headers, answerFrom(undefined, session));
+    client.listen(answerFrom(undefined, session));
   }
 
   const schemas = new Map<string, JsonObject>();
@@ -122,7 +123,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
       const method = step.notification.method;
       // Sent in the handshake; a cancellation names a request the live run may not have made.
       if (client.runOver) return runOut(calls.find((c) => !rows.some((r) => r.exchangeId === c.exchangeId)));
-      if (method !== 'notifications/initialized' && method !== 'notifications/cancelled') await client.post(step.notification.message, undefined, answerFrom(undefined));
+      if (method !== 'notifications/initialized' && method !== 'notifications/cancelled') await client.post(step.notification.message, undefined, answerFrom(undefined, session));
       continue;
     }
     const call = step.call;
@@ -134,7 +135,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     }
     const message = retried(call, requestStates);
     const started = performance.now();
-    const outcome = await client.post(message, call.headers, answerFrom(call), schemaFor(call, schemas));
+    const outcome = await client.post(message, call.headers, answerFrom(call, session), schemaFor(call, schemas));
     tellUnanswered(call, outcome);
     if (outcome.runOut) {
       emit({ ...rowBase(call), verdict: 'error', note: outcome.failure!, runOut: true, durationMs: Math.round((performance.now() - started) * 10) / 10 });
@@ -175,20 +176,30 @@ function compareRow(call: CassetteCall, outcome: PostOutcome, durationMs: number
 }
 
 /**
- * Answers a server request as the captured client did during this call: the k-th request of a
- * method gets the captured reply to the k-th one. `ping` is always answered.
+ * Answers a server request as the captured client did: during a call, the k-th request of a
+ * method gets the captured reply to the k-th one of that call; a request the call never saw (or
+ * one outside any call: roots/list on the session's stream) gets the session's captured reply to
+ * the same method outside calls, in turn, the last one again once they are used up. `ping` is
+ * always answered.
  */
-function answerFrom(call: CassetteCall | undefined): (request: RequestMessage) => JsonObject {
+function answerFrom(call: CassetteCall | undefined, session: CassetteSession): (request: RequestMessage) => JsonObject {
   const used = new Map<string, number>();
+  const pushed = new Map<string, number>();
   return (request) => {
     const k = used.get(request.method) ?? 0;
     used.set(request.method, k + 1);
     const captured = (call?.events ?? []).filter((e) => e.kind === 'request' && e.method === request.method);
     const event = captured[Math.min(k, captured.length - 1)];
-    const reply = event?.kind === 'request' ? event.reply?.message : undefined;
+    let reply = event?.kind === 'request' ? event.reply?.message : undefined;
+    if (!reply) {
+      const outside = session.pushes.filter((p) => p.kind === 'request' && p.method === request.method && p.reply);
+      const j = pushed.get(request.method) ?? 0;
+      pushed.set(request.method, j + 1);
+      reply = outside[Math.min(j, outside.length - 1)]?.reply?.message;
+    }
     if (reply) return { ...reply, id: request.id } as JsonObject;
     if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} } as JsonObject;
-    return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpscope verify: the captured client never answered ${request.method} during this call` } } as JsonObject;
+    return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpscope verify: the captured client never answered ${request.method}${call ? ' during this call' : ''}` } } as JsonObject;
   };
 }
 
