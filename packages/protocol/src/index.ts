@@ -157,6 +157,7 @@ export {
   MatchCursor,
   VOLATILE_KEYS,
   VOLATILE_MARK,
+  answerAsCaptured,
   answerable,
   buildCassette,
   canonicalJson,

@@ -10,6 +10,7 @@
  * verdict of compareOutcomes (packages/protocol), the same comparison the dashboard shows.
  */
 import {
+  answerAsCaptured,
   comparableStatus,
   compareOutcomes,
   isJsonObject,
@@ -175,32 +176,9 @@ function compareRow(call: CassetteCall, outcome: PostOutcome, durationMs: number
   return row;
 }
 
-/**
- * Answers a server request as the captured client did: during a call, the k-th request of a
- * method gets the captured reply to the k-th one of that call; a request the call never saw (or
- * one outside any call: roots/list on the session's stream) gets the session's captured reply to
- * the same method outside calls, in turn, the last one again once they are used up. `ping` is
- * always answered.
- */
+/** Answers server requests as the captured client did in this call, or in its session outside calls. */
 function answerFrom(call: CassetteCall | undefined, session: CassetteSession): (request: RequestMessage) => JsonObject {
-  const used = new Map<string, number>();
-  const pushed = new Map<string, number>();
-  return (request) => {
-    const k = used.get(request.method) ?? 0;
-    used.set(request.method, k + 1);
-    const captured = (call?.events ?? []).filter((e) => e.kind === 'request' && e.method === request.method);
-    const event = captured[Math.min(k, captured.length - 1)];
-    let reply = event?.kind === 'request' ? event.reply?.message : undefined;
-    if (!reply) {
-      const outside = session.pushes.filter((p) => p.kind === 'request' && p.method === request.method && p.reply);
-      const j = pushed.get(request.method) ?? 0;
-      pushed.set(request.method, j + 1);
-      reply = outside[Math.min(j, outside.length - 1)]?.reply?.message;
-    }
-    if (reply) return { ...reply, id: request.id } as JsonObject;
-    if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} } as JsonObject;
-    return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpscope verify: the captured client never answered ${request.method}${call ? ' during this call' : ''}` } } as JsonObject;
-  };
+  return answerAsCaptured(call, session.pushes, 'mcpscope verify');
 }
 
 /** A 2026-07-28 retry carries the requestState the live server gave for the same method and target. */
