@@ -18,6 +18,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
+  ['load', async () => (await import('./load.js')).bench],
   ['mock-verify', async () => (await import('./mock-verify.js')).bench],
   ['otlp-backend', async () => (await import('./otlp-backend.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],

@@ -9,7 +9,7 @@
  * cost far less per call than the server it measures. Stopping destroys the pool, which ends
  * every request in flight.
  */
-import { answerAsCaptured, classifyText, idKey, outcomeOf, SseParser, type CallOutcome, type CassetteCall, type JsonObject } from '@mcpscope/protocol';
+import { answerAsCaptured, classifyText, idKey, isJsonObject, outcomeOf, SseParser, type CallOutcome, type CassetteCall, type JsonObject } from '@mcpscope/protocol';
 import { Agent, request } from 'undici';
 import { describeError } from '../upstream/failure.js';
 import { headerValue } from '../upstream/http-headers.js';
@@ -31,8 +31,12 @@ export class LoadWire {
   constructor(
     readonly url: string,
     timeoutMs: number,
+    concurrency: number,
   ) {
-    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000, connections: null, pipelining: 1 });
+    // Two connections per virtual client: its call, and a reply to a server request made while
+    // that call's stream is open. Without a cap, a request sent the moment the previous answer
+    // ended finds its connection not yet free and opens another, and the pool churns.
+    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000, connections: concurrency * 2, pipelining: 1 });
   }
 
   /** Sends one message; for a request, resolves with its outcome (never throws). */
@@ -64,8 +68,8 @@ export class LoadWire {
         out.outcome = outcomeOf({}, res.statusCode >= 400 ? `HTTP ${res.statusCode}` : undefined);
         return out;
       }
-      const parsed = text === '' ? undefined : classifyText(text);
-      out.outcome = parsed && (parsed.kind === 'response' || parsed.kind === 'error') ? outcomeOf(JSON.parse(text) as JsonObject) : outcomeOf(undefined, `HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ' with no body'}`);
+      const answer = parseAnswer(text);
+      out.outcome = answer ? outcomeOf(answer) : outcomeOf(undefined, `HTTP ${res.statusCode}${text ? `: ${text.slice(0, 200)}` : ' with no body'}`);
     } catch (err) {
       out.outcome = outcomeOf(undefined, `the answer broke: ${describeError(err)}`);
     }
@@ -104,6 +108,17 @@ export class LoadWire {
       }
     }
     await Promise.all(replies);
+    return undefined;
+  }
+}
+
+/** A JSON-RPC answer (an object with `result` or `error`), or undefined for anything else. */
+function parseAnswer(text: string): JsonObject | undefined {
+  if (text === '') return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return isJsonObject(value) && ('result' in value || 'error' in value) ? value : undefined;
+  } catch {
     return undefined;
   }
 }

@@ -55,7 +55,7 @@ export interface LoadResult {
 }
 
 export async function runLoad(options: LoadRunOptions): Promise<LoadResult> {
-  const wire = new LoadWire(options.target.href, options.timeoutMs);
+  const wire = new LoadWire(options.target.href, options.timeoutMs, options.concurrency);
   const stats = new LoadStats();
   const missing = new Set<string>();
   const headerCache = new WeakMap<LoadStep, Record<string, string>>();
