@@ -21,7 +21,7 @@ const PROXY_LAYERS = [
   ['commands'],
   ['compose'],
   ['api'],
-  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'otlp', 'agent-mcp', 'door', 'widget-host', 'audit', 'evidence', 'intercept'],
+  ['tap', 'hub', 'replay', 'interchange', 'demo', 'mock', 'verify', 'otlp', 'agent-mcp', 'door', 'widget-host', 'audit', 'evidence', 'intercept', 'load'],
   ['upstream'],
   ['capture'],
   ['redaction'],

@@ -19,6 +19,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['intercept', async () => (await import('./intercept.js')).bench],
+  ['load', async () => (await import('./load.js')).bench],
   ['mock-verify', async () => (await import('./mock-verify.js')).bench],
   ['otlp-backend', async () => (await import('./otlp-backend.js')).bench],
   ['protocol', async () => (await import('./protocol.js')).benchProtocol],

@@ -167,6 +167,7 @@ export {
   MatchCursor,
   VOLATILE_KEYS,
   VOLATILE_MARK,
+  answerAsCaptured,
   answerable,
   buildCassette,
   canonicalJson,
@@ -181,6 +182,7 @@ export {
   parseIgnore,
   requestKey,
   similarity,
+  triggerKey,
 } from './cassette/index.js';
 export type {
   CallOutcome,
@@ -189,6 +191,7 @@ export type {
   CassetteEvent,
   CassetteNotification,
   CassetteProblem,
+  CassettePush,
   CassetteSession,
   CassetteStep,
   CompareOptions,
@@ -198,6 +201,7 @@ export type {
   MatchResult,
   NearestCall,
   OutcomeStatus,
+  PushTrigger,
   Verdict,
   VolatileOptions,
 } from './cassette/index.js';

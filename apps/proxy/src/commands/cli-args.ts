@@ -46,6 +46,8 @@ Usage:
   mcpscope mcp [--db FILE] [--dashboard URL]   the capture as an MCP server (stdio) for coding agents
   mcpscope mock FILE           serve a capture's server side as an MCP server (mcpscope mock --help)
   mcpscope verify FILE --target URL   re-run a capture against a live server; exit 0 same, 1 regressed, 2 could not run
+  mcpscope load FILE --target URL [--concurrency N] [--requests N | --duration D]
+                               a capture's client traffic as a load test (mcpscope load --help)
   mcpscope evidence FILE --exchange ID | --conversation KEY [--format md|html] [--out PATH] [--unredacted]
                                one redacted file for a bug report: verdict, frames with SHA-256, timings
 
@@ -261,4 +263,15 @@ function serverAnswers(text: string): ServerAnswerDefaults {
   const parsed = parseServerAnswers(value);
   if (!parsed.ok) throw new UsageError(`--server-answers: ${parsed.error.message}`);
   return parsed.value;
+}
+
+/** `--header 'Name: value'` values as lower-cased names to values. */
+export function headerValues(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of values) {
+    const colon = h.indexOf(':');
+    if (colon < 1) throw new UsageError(`--header must be "Name: value" (got "${h}")`);
+    headers[h.slice(0, colon).trim().toLowerCase()] = h.slice(colon + 1).trim();
+  }
+  return headers;
 }

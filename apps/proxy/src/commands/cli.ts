@@ -45,6 +45,14 @@ async function main(): Promise<void> {
     case 'verify':
       process.exit(await (await import('./verify.js')).runVerify(argv.slice(1), io));
       break;
+    case 'load': {
+      // Ctrl-C stops the run; the table of what was measured is still printed.
+      const interrupt = new AbortController();
+      process.once('SIGINT', () => interrupt.abort());
+      process.once('SIGTERM', () => interrupt.abort());
+      process.exit(await (await import('./load.js')).runLoadCommand(argv.slice(1), { ...io, progressIsTty: process.stderr.isTTY === true }, interrupt.signal));
+      break;
+    }
     case 'rebuild':
       return (await import('./rebuild.js')).runRebuild(argv.slice(1), (line) => process.stdout.write(line + '\n'));
     default:

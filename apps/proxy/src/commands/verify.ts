@@ -9,7 +9,7 @@ import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, terminalLine, VOLATILE
 import { verifyCapture } from '../compose/verify-capture.js';
 import { DEFAULT_MAX_ANSWER_MB, DEFAULT_MAX_SERVER_REQUESTS } from '../verify/call-scope.js';
 import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, junitReport, type ReportMeta } from '../verify/verify-report.js';
-import { UsageError } from './cli-args.js';
+import { headerValues, UsageError } from './cli-args.js';
 import { terminalWriter, type CliIo } from './cli-io.js';
 
 export const VERIFY_USAGE = `Usage:
@@ -114,12 +114,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
     if (/\.json$/i.test(file)) return { file, format: 'json' as const };
     throw new UsageError(`--report ${file}: name a .xml file (JUnit) or a .json file`);
   });
-  const headers: Record<string, string> = {};
-  for (const h of values.header ?? []) {
-    const colon = h.indexOf(':');
-    if (colon < 1) throw new UsageError(`--header must be "Name: value" (got "${h}")`);
-    headers[h.slice(0, colon).trim().toLowerCase()] = h.slice(colon + 1).trim();
-  }
+  const headers = headerValues(values.header ?? []);
   const timeout = values.timeout === undefined ? 60 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`);
   const maxTime = values['max-time'] === undefined ? undefined : Number(values['max-time']);

@@ -49,6 +49,10 @@ export type ServerRequestHandler = (request: RequestMessage) => JsonObject;
 export class VerifyClient {
   sessionId: string | undefined;
   protocolVersion: string | undefined;
+  /** The standalone GET stream, while it is open (`listen`). */
+  private listening: AbortController | undefined;
+  /** Replies to the stream's server requests still on their way. */
+  private readonly streamReplies = new Set<Promise<unknown>>();
 
   constructor(private readonly options: VerifyClientOptions) {}
 
@@ -121,8 +125,44 @@ export class VerifyClient {
     }
   }
 
+  /**
+   * Opens the session's standalone GET stream, as an SDK client does after
+   * `notifications/initialized`, and answers the server requests that come on it through
+   * `onServerRequest` (at most `maxServerRequests` of them; the rest are left unanswered). A
+   * server that offers no stream (405) or fails to open one changes nothing: verify goes on.
+   */
+  listen(onServerRequest: ServerRequestHandler): void {
+    if (this.sessionId === undefined || this.listening) return;
+    const controller = new AbortController();
+    this.listening = controller;
+    const signal = this.options.runSignal ? AbortSignal.any([controller.signal, this.options.runSignal]) : controller.signal;
+    const headers: Record<string, string> = { ...this.options.headers, accept: 'text/event-stream', 'mcp-session-id': this.sessionId };
+    if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;
+    void (async () => {
+      const res = await this.options.request(this.options.url.href, { method: 'GET', headers, body: undefined, signal });
+      if (res.statusCode !== 200 || !(headerValue(res.headers, 'content-type') ?? '').startsWith('text/event-stream')) return void res.body.resume();
+      const parser = new SseParser({ maxEventChars: this.options.limits.maxAnswerBytes });
+      let answered = 0;
+      for await (const chunk of res.body) {
+        for (const item of parser.push(chunk as Buffer)) {
+          if (item.type !== 'event' || !item.hasData) continue;
+          const message = classifyText(item.data);
+          if (message.kind !== 'request' || answered >= this.options.limits.maxServerRequests) continue;
+          answered++;
+          const reply = this.post(onServerRequest(message), undefined, onServerRequest).finally(() => this.streamReplies.delete(reply));
+          this.streamReplies.add(reply);
+        }
+      }
+    })().catch(() => {
+      // The stream is the server's to offer and to end; no verdict depends on it.
+    });
+  }
+
   /** Ends a session the server opened (DELETE), as a polite client does. */
   async end(): Promise<void> {
+    await Promise.all(this.streamReplies);
+    this.listening?.abort();
+    this.listening = undefined;
     if (this.sessionId === undefined) return;
     const headers: Record<string, string> = { ...this.options.headers, 'mcp-session-id': this.sessionId };
     if (this.protocolVersion !== undefined) headers['mcp-protocol-version'] = this.protocolVersion;

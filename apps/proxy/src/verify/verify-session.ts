@@ -10,6 +10,7 @@
  * verdict of compareOutcomes (packages/protocol), the same comparison the dashboard shows.
  */
 import {
+  answerAsCaptured,
   comparableStatus,
   compareOutcomes,
   isJsonObject,
@@ -94,7 +95,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     const init = session.initialize;
     const message = init?.request ?? { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: session.protocolVersion ?? FALLBACK_VERSION, capabilities: session.clientCapabilities ?? {}, clientInfo: session.clientInfo ?? FALLBACK_CLIENT } };
     const started = performance.now();
-    const outcome = await client.post(message, init?.headers, answerFrom(init));
+    const outcome = await client.post(message, init?.headers, answerFrom(init, session));
     tellUnanswered(init, outcome);
     if (outcome.runOut) return runOut();
     if (outcome.unreachable) {
@@ -112,7 +113,8 @@ export async function verifySession(session: CassetteSession, options: SessionRu
       return { rows, warnings };
     }
     const initialized = session.steps.find((s) => s.kind === 'notification' && s.notification.method === 'notifications/initialized');
-    await client.post(initialized?.kind === 'notification' ? initialized.notification.message : { jsonrpc: '2.0', method: 'notifications/initialized' }, init?.headers, answerFrom(undefined));
+    await client.post(initialized?.kind === 'notification' ? initialized.notification.message : { jsonrpc: '2.0', method: 'notifications/initialized' }, init?.headers, answerFrom(undefined, session));
+    client.listen(answerFrom(undefined, session));
   }
 
   const schemas = new Map<string, JsonObject>();
@@ -122,7 +124,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
       const method = step.notification.method;
       // Sent in the handshake; a cancellation names a request the live run may not have made.
       if (client.runOver) return runOut(calls.find((c) => !rows.some((r) => r.exchangeId === c.exchangeId)));
-      if (method !== 'notifications/initialized' && method !== 'notifications/cancelled') await client.post(step.notification.message, undefined, answerFrom(undefined));
+      if (method !== 'notifications/initialized' && method !== 'notifications/cancelled') await client.post(step.notification.message, undefined, answerFrom(undefined, session));
       continue;
     }
     const call = step.call;
@@ -134,7 +136,7 @@ export async function verifySession(session: CassetteSession, options: SessionRu
     }
     const message = retried(call, requestStates);
     const started = performance.now();
-    const outcome = await client.post(message, call.headers, answerFrom(call), schemaFor(call, schemas));
+    const outcome = await client.post(message, call.headers, answerFrom(call, session), schemaFor(call, schemas));
     tellUnanswered(call, outcome);
     if (outcome.runOut) {
       emit({ ...rowBase(call), verdict: 'error', note: outcome.failure!, runOut: true, durationMs: Math.round((performance.now() - started) * 10) / 10 });
@@ -174,22 +176,9 @@ function compareRow(call: CassetteCall, outcome: PostOutcome, durationMs: number
   return row;
 }
 
-/**
- * Answers a server request as the captured client did during this call: the k-th request of a
- * method gets the captured reply to the k-th one. `ping` is always answered.
- */
-function answerFrom(call: CassetteCall | undefined): (request: RequestMessage) => JsonObject {
-  const used = new Map<string, number>();
-  return (request) => {
-    const k = used.get(request.method) ?? 0;
-    used.set(request.method, k + 1);
-    const captured = (call?.events ?? []).filter((e) => e.kind === 'request' && e.method === request.method);
-    const event = captured[Math.min(k, captured.length - 1)];
-    const reply = event?.kind === 'request' ? event.reply?.message : undefined;
-    if (reply) return { ...reply, id: request.id } as JsonObject;
-    if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} } as JsonObject;
-    return { jsonrpc: '2.0', id: request.id, error: { code: -32601, message: `mcpscope verify: the captured client never answered ${request.method} during this call` } } as JsonObject;
-  };
+/** Answers server requests as the captured client did in this call, or in its session outside calls. */
+function answerFrom(call: CassetteCall | undefined, session: CassetteSession): (request: RequestMessage) => JsonObject {
+  return answerAsCaptured(call, session.pushes, 'mcpscope verify');
 }
 
 /** A 2026-07-28 retry carries the requestState the live server gave for the same method and target. */

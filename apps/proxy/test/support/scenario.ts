@@ -35,8 +35,9 @@ export function recordWire<T extends Transport>(transport: T): { transport: T; w
   return { transport, wire };
 }
 
-export function newClient(): Client {
-  const client = new Client({ name: 'mcpscope-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {} } });
+/** An SDK client that answers sampling and elicitation; with `roots`, it declares roots too (the caller answers roots/list). */
+export function newClient(roots = false): Client {
+  const client = new Client({ name: 'mcpscope-test', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, ...(roots ? { roots: { listChanged: true } } : {}) } });
   client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
     const first = req.params.messages[0]?.content;
     const text = first && 'text' in first ? first.text : '';

@@ -24,6 +24,8 @@ export class EventIndex {
   private readonly serverRequestSeqs = new Map<string, number[]>();
   /** Client calls that no other call of their session overlapped. */
   private readonly lone = new Set<string>();
+  /** Server→client frames some call's events hold, by seq: that call's exchange id (what is left are pushes). */
+  readonly claimed = new Map<number, string>();
 
   constructor(
     frames: readonly Frame[],
@@ -78,6 +80,7 @@ export class EventIndex {
     for (const seq of [...seqs].sort((a, b) => a - b)) {
       const frame = this.bySeq.get(seq)!;
       if (frame.kind !== 'data') continue;
+      this.claimed.set(seq, ex.id);
       const offsetMs = Math.max(0, frame.ts - request.ts);
       for (const item of items(this.messages.get(seq))) {
         if (item.kind === 'notification') events.push({ kind: 'notification', offsetMs, message: wireValue(item) });
@@ -101,7 +104,8 @@ export class EventIndex {
   }
 }
 
-function items(message: Message | undefined): Single[] {
+/** The single messages of a frame's message (a batch's items). */
+export function items(message: Message | undefined): Single[] {
   if (!message) return [];
   return message.kind === 'batch' ? message.items.filter((m): m is Single => m.kind !== 'batch') : [message];
 }

@@ -21,8 +21,10 @@ import type { SessionSummary } from '../session/session-summary.js';
 import { isRevision } from '../revisions/revisions.js';
 import { wireValue } from '../derive/item-context.js';
 import { EventIndex, type CassetteEvent } from './cassette-events.js';
+import { buildPushes, type CassettePush } from './cassette-pushes.js';
 
 export type { CassetteEvent } from './cassette-events.js';
+export type { CassettePush, PushTrigger } from './cassette-pushes.js';
 
 export interface CassetteCall {
   /** The original exchange's id (the request frame's seq), for reports and links. */
@@ -82,6 +84,8 @@ export interface CassetteSession {
   initialize?: CassetteCall;
   /** Calls and client notifications, in capture order (initialize included). */
   steps: CassetteStep[];
+  /** What the server sent on its own, outside any call's answer, each after its trigger (cassette-pushes.ts). */
+  pushes: CassettePush[];
   firstTs: number;
   /** The session as the capture derived it (for the filter language). */
   summary?: SessionSummary;
@@ -99,6 +103,8 @@ export interface Cassette {
   calls: CassetteCall[];
   /** The HTTP paths the client posted to (`/mcp`), most used first. */
   paths: string[];
+  /** HTTP+SSE (2024-11-05 transport): the paths of the client's event stream (`/sse`) and of its posts (`/message`). */
+  legacySse: { streamPaths: string[]; postPaths: string[] };
   problems: CassetteProblem[];
   /** Calls mcpscope itself replayed from the dashboard, left out. */
   replaysLeftOut: number;
@@ -141,6 +147,8 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
   const events = new EventIndex(frames, bySeq, messages, exchanges.values());
   const ordered = [...exchanges.values()].sort(byId);
   const followed = followedRedirects(markRedirectedNotifications(ordered, (seq) => bySeq.get(seq)));
+  const clientSteps = new Map<number, { kind: 'call' | 'notification'; exchangeId: string }>();
+  const callTs = new Map<string, number>();
 
   for (const ex of ordered) {
     // An exchange's id is the seq of the frame that opened it (`.N` for a batch item).
@@ -167,6 +175,7 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
     const session = sessionOf(sessions, ex.sessionKey, deriver.session(ex.sessionKey), frame.ts);
     if (ex.kind === 'notification' && item?.kind === 'notification') {
       session.steps.push({ kind: 'notification', notification: { exchangeId: ex.id, method: item.method, message: wireValue(item), ts: frame.ts } });
+      if (!clientSteps.has(frame.seq)) clientSteps.set(frame.seq, { kind: 'notification', exchangeId: ex.id });
       continue;
     }
     if (ex.requester !== 'client' || item?.kind !== 'request') continue;
@@ -184,7 +193,11 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
     }
     session.steps.push({ kind: 'call', call });
     calls.push(call);
+    if (!clientSteps.has(frame.seq)) clientSteps.set(frame.seq, { kind: 'call', exchangeId: ex.id });
+    callTs.set(ex.id, frame.ts);
   }
+  const pushes = buildPushes({ frames, messages, exchanges: exchanges.values(), claimed: events.claimed, clientSteps, callTs });
+  for (const s of sessions.values()) s.pushes = pushes.get(s.sessionKey) ?? [];
   for (const s of sessions.values()) {
     if (s.protocolVersion !== undefined && !isRevision(s.protocolVersion)) {
       problems.push({ where: `session ${s.sessionKey}`, message: `negotiated protocol revision "${s.protocolVersion}", which mcpscope does not know; its calls are used as captured, in the ${s.era} era` });
@@ -192,7 +205,7 @@ export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps
   }
   if (calls.length === 0) problems.push({ where: 'capture', message: frames.length === 0 ? 'the capture holds no frames' : 'the capture holds no client request with which to do anything' });
   const paths = [...pathCounts].sort((a, b) => b[1] - a[1]).map(([p]) => p);
-  return { sessions: [...sessions.values()].sort((a, b) => a.firstTs - b.firstTs), calls, paths, problems, replaysLeftOut, redirectsLeftOut };
+  return { sessions: [...sessions.values()].sort((a, b) => a.firstTs - b.firstTs), calls, paths, legacySse: legacySsePaths(frames), problems, replaysLeftOut, redirectsLeftOut };
 }
 
 function toCall(ex: ExchangeSummary, item: Extract<Message, { kind: 'request' }>, frame: Frame, bySeq: Map<number, Frame>, messages: Map<number, Message>, events: EventIndex): CassetteCall {
@@ -240,7 +253,7 @@ function toCall(ex: ExchangeSummary, item: Extract<Message, { kind: 'request' }>
 function sessionOf(sessions: Map<string, CassetteSession>, key: string, summary: SessionSummary | undefined, ts: number): CassetteSession {
   let s = sessions.get(key);
   if (!s) {
-    s = { sessionKey: key, era: summary?.era ?? 'legacy', statefulServer: false, steps: [], firstTs: ts };
+    s = { sessionKey: key, era: summary?.era ?? 'legacy', statefulServer: false, steps: [], pushes: [], firstTs: ts };
     if (summary) s.summary = summary;
     if (summary?.protocolVersion !== undefined) s.protocolVersion = summary.protocolVersion;
     if (summary?.clientInfo) s.clientInfo = summary.clientInfo;
@@ -249,6 +262,19 @@ function sessionOf(sessions: Map<string, CassetteSession>, key: string, summary:
     sessions.set(key, s);
   }
   return s;
+}
+
+/** Where an HTTP+SSE client opened its stream (the GET that carried the server's messages) and posted. */
+function legacySsePaths(frames: readonly Frame[]): Cassette['legacySse'] {
+  const streamPaths = new Set<string>();
+  const postPaths = new Set<string>();
+  for (const f of frames) {
+    if (f.transport !== 'legacy-sse' || !f.http) continue;
+    const path = f.http.path.replace(/\?.*$/, '');
+    if (f.http.method === 'GET') streamPaths.add(path);
+    else if (f.http.method === 'POST') postPaths.add(path);
+  }
+  return { streamPaths: [...streamPaths], postPaths: [...postPaths] };
 }
 
 /** The item of a (possibly batched) message that an exchange id names (`12` or `12.1`). */

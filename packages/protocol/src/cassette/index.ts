@@ -5,7 +5,9 @@
  * dashboard's "Re-run failed calls".
  */
 export { buildCassette, describe as describeCall } from './cassette.js';
-export type { Cassette, CassetteCall, CassetteEvent, CassetteNotification, CassetteProblem, CassetteSession, CassetteStep } from './cassette.js';
+export type { Cassette, CassetteCall, CassetteEvent, CassetteNotification, CassetteProblem, CassettePush, CassetteSession, CassetteStep, PushTrigger } from './cassette.js';
+export { triggerKey } from './cassette-pushes.js';
+export { answerAsCaptured } from './captured-replies.js';
 export { canonicalJson, meaningfulParams, requestKey, similarity } from './canonical.js';
 export { CassetteMatcher, MatchCursor, MOCK_METHOD_NOT_CAPTURED, MOCK_NO_MATCH, answerable } from './matcher.js';
 export type { MatchMode, MatchResult, NearestCall } from './matcher.js';

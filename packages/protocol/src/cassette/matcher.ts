@@ -112,6 +112,11 @@ export class MatchCursor {
 
   constructor(private readonly matcher: CassetteMatcher) {}
 
+  /** The captured session this cursor follows (the one its first match came from). */
+  get capturedSession(): string | undefined {
+    return this.affinity;
+  }
+
   match(method: string, params: JsonObject | undefined): MatchResult {
     const candidates = this.matcher.candidates(method, params);
     if (candidates.length === 0) return this.matcher.unmatched(method, params);
