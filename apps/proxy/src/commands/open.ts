@@ -75,7 +75,7 @@ export async function runOpen(argv: string[], env: Record<string, string | undef
   const sessions = `${report.sessionKeys.length} session(s)`;
   const lines = ['', `  mcpscope is showing ${cli.file} (read-only, no proxy running)`, ''];
   if (importedInto === undefined) {
-    lines.push(`  Capture file:                      ${report.frames} frames in ${sessions}${report.requests ? `, ${report.requests} HTTP requests` : ''}${report.links ? `, ${report.links} replay link(s)` : ''}`);
+    lines.push(`  Capture file:                      ${report.frames} frames in ${sessions}${report.links ? `, ${report.links} replay link(s)` : ''}`);
   } else {
     lines.push(`  Imported:                          ${report.frames} frames in ${sessions}${report.links ? `, ${report.links} replay link(s)` : ''}${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`);
     lines.push(`  Into (removed at exit):            ${importedInto}`);
