@@ -15,6 +15,7 @@ type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['capture-cpu', async () => (await import('./capture-cpu.js')).bench],
+  ['capture-size', async () => (await import('./capture-size.js')).bench],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],

@@ -17,7 +17,7 @@ import { exchangeRoutes } from './routes/exchanges.js';
 import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
 import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
-import { replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { replayRefusedRoutes, replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
 import { driveRoutes, type DriveRouteDeps } from './routes/drive.js';
 import { auditRoutes } from './routes/audit.js';
 import { requestRoutes } from './routes/requests.js';
@@ -104,7 +104,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', requestRoutes(reads));
   api.route('/', auditRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
-  if (services.replay) api.route('/', replayRoutes(services.replay));
+  api.route('/', services.replay ? replayRoutes(services.replay) : replayRefusedRoutes());
   if (services.drive) api.route('/', driveRoutes(services.drive));
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));

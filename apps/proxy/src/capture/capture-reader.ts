@@ -72,21 +72,28 @@ export class CaptureReader {
   }
 
   /**
-   * Opens a capture file read-only. A running mcpscope holds its file exclusively, so reading one
-   * that is in use fails at once with `db_locked`; a file written by an older mcpscope cannot be
-   * upgraded read-only, so it asks for `mcpscope rebuild`, which upgrades it.
+   * Opens a capture file read-only (nothing is ever written to it: an older file is not upgraded,
+   * it is refused with what to do). The file is in WAL mode, so another mcpscope may be recording
+   * it meanwhile: each query sees what was committed when it ran. SQLite may wait a moment for a
+   * writer that is checkpointing; a file still busy after that is `db_locked`.
    */
   static openFile(file: string): CaptureReader {
-    const db = openSqlite(file, { readonly: true, fileMustExist: true, timeout: 0 });
+    const db = openSqlite(file, { readonly: true, fileMustExist: true, timeout: 1000 });
     try {
       db.prepare('SELECT seq FROM frames LIMIT 1').get();
       const version = db.pragma('user_version', { simple: true }) as number;
-      if (version > SCHEMA_VERSION) throw new InspectorError('db_too_new', `${file} was written by a newer mcpscope (schema ${version}, this one reads up to ${SCHEMA_VERSION}).`);
-      if (version < SCHEMA_VERSION) throw new InspectorError('db_too_old', `${file} was written by an older mcpscope (schema ${version}); run \`mcpscope rebuild --db ${file}\` once to upgrade it.`);
+      if (version > SCHEMA_VERSION) throw new InspectorError('db_too_new', `${file} was written by a newer mcpscope (schema ${version}, this one reads up to ${SCHEMA_VERSION}): read it with that mcpscope, or export it there (mcpscope export --db FILE) and open the export here.`);
+      if (version < SCHEMA_VERSION) {
+        throw new InspectorError(
+          'db_too_old',
+          `${file} was written by an older mcpscope (schema ${version}, this one reads ${SCHEMA_VERSION}) and reading never changes a file. ` +
+            `Upgrade it once with \`mcpscope rebuild --db ${file}\` (that rewrites it in place: copy it first to keep the original as it is), then open it again.`,
+        );
+      }
     } catch (err) {
       db.close();
       if (isSqliteBusy(err)) {
-        throw new InspectorError('db_locked', `${file} is in use by a running mcpscope; export from its dashboard or GET /api/export, or stop it first.`);
+        throw new InspectorError('db_locked', `${file} is busy: the mcpscope recording it kept it locked too long (SQLite: ${(err as Error).message}); try again.`);
       }
       throw err;
     }

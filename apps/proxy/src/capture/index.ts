@@ -11,3 +11,4 @@ export { SNAPSHOT_EVERY } from './deriver-snapshot.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
 export { Retention, readRetentionState, type RetentionLimits } from './retention.js';
+export { openSqlite } from './sqlite.js';

@@ -11,8 +11,12 @@ import { openBrowser } from './open-browser.js';
 export const OPEN_USAGE = `Usage:
   mcpscope open FILE [--ui-port N] [--token T] [--no-open] [--ready-json]
 
-Serves the dashboard over a .jsonl or .har export or a capture database, with no proxy running,
-and opens it in the browser (--no-open: print its URL only). The file is read, never written.
+Serves the dashboard over a capture database or a .jsonl or .har export, with no proxy running,
+and opens it in the browser (--no-open: print its URL only). The file is read, never written:
+- a capture database is read in place (ready at once, whatever its size). One written by an older
+  mcpscope is refused with how to upgrade it; one another mcpscope is recording is read alongside.
+- an export is imported into a temporary capture file, removed when mcpscope open exits.
+The dashboard is read-only: replay, imports, marks and pausing capture are refused, saying so.
 --ready-json also prints one JSON line once serving: {"mcpscope":"ready","mode":"open",…}.
 `;
 
@@ -27,6 +31,8 @@ export interface OpenReadyLine {
   dashboardLoginUrl: string;
   token: string;
   pid: number;
+  /** An export's temporary capture file, removed at exit (absent for a capture database). */
+  importedInto?: string;
 }
 
 export function parseOpenArgs(argv: string[], env: Record<string, string | undefined> = {}): OpenCli {
@@ -65,21 +71,23 @@ export async function runOpen(argv: string[], env: Record<string, string | undef
     err(`mcpscope open: ${terminalLine(opened.message)}\n`);
     return 1;
   }
-  const { report } = opened.value;
-  const lines = [
-    '',
-    `  mcpscope is showing ${cli.file} (read-only, no proxy running)`,
-    '',
-    `  Imported:                          ${report.frames} frames in ${report.sessionKeys.length} session(s)${report.links ? `, ${report.links} replay link(s)` : ''}${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`,
-    `  Dashboard:                         ${opened.value.dashboardLoginUrl}`,
-    '',
-  ];
+  const { report, recordedElsewhere, importedInto } = opened.value;
+  const sessions = `${report.sessionKeys.length} session(s)`;
+  const lines = ['', `  mcpscope is showing ${cli.file} (read-only, no proxy running)`, ''];
+  if (importedInto === undefined) {
+    lines.push(`  Capture file:                      ${report.frames} frames in ${sessions}${report.links ? `, ${report.links} replay link(s)` : ''}`);
+  } else {
+    lines.push(`  Imported:                          ${report.frames} frames in ${sessions}${report.links ? `, ${report.links} replay link(s)` : ''}${report.skipped ? `, ${report.skipped} non-MCP HAR entries skipped` : ''}`);
+    lines.push(`  Into (removed at exit):            ${importedInto}`);
+  }
+  if (recordedElsewhere) lines.push('  Another mcpscope is recording this file: shown as it stands when the dashboard asks; that mcpscope\'s own dashboard shows it live.');
+  lines.push(`  Dashboard:                         ${opened.value.dashboardLoginUrl}`, '');
   for (const p of report.problems.slice(0, 20)) lines.push(`  Not imported: ${terminalLine(p.where)}: ${terminalLine(p.message)}`);
   if (report.problems.length > 20) lines.push(`  … and ${report.problems.length - 20} more problems`);
   out(`${lines.join('\n')}\n`);
   if (cli.readyJson) {
     const { dashboardUrl, dashboardLoginUrl, token } = opened.value;
-    const ready: OpenReadyLine = { mcpscope: 'ready', mode: 'open', file: cli.file, dashboardUrl, dashboardLoginUrl, token, pid: process.pid };
+    const ready: OpenReadyLine = { mcpscope: 'ready', mode: 'open', file: cli.file, dashboardUrl, dashboardLoginUrl, token, pid: process.pid, ...(importedInto ? { importedInto } : {}) };
     out(`${JSON.stringify(ready)}\n`);
   }
   if (cli.open) openBrowser(opened.value.dashboardLoginUrl);

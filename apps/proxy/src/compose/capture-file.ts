@@ -82,15 +82,17 @@ function readDatabase(file: string, name: string): CaptureFileResult {
 }
 
 /**
- * What went wrong opening a database, in words, from SQLite's codes. A missing table has no code
- * of its own (SQLITE_ERROR), so only that case reads SQLite's message.
+ * What went wrong opening a database, in words, from SQLite's result codes (better-sqlite3 names
+ * them, node:sqlite numbers them). A missing table has no code of its own (SQLITE_ERROR), so only
+ * that case reads SQLite's message.
  */
-function databaseMessage(file: string, err: unknown): string {
-  const code = (err as { code?: string }).code;
-  const sqlite = (err as Error).message;
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') return `${file} starts like an SQLite database but is damaged (SQLite: ${sqlite}); nothing could be read from it`;
-  if (code === 'SQLITE_ERROR' && /no such table/i.test(sqlite)) return `${file} is an SQLite database but not an mcpscope capture (it has no frames table)`;
+export function databaseMessage(file: string, err: unknown): string {
   if (err instanceof InspectorError) return err.message;
+  const { code, errcode } = err as { code?: string; errcode?: unknown };
+  const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;
+  const sqlite = (err as Error).message;
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT' || primary === 26 || primary === 11) return `${file} starts like an SQLite database but is damaged (SQLite: ${sqlite}); nothing could be read from it`;
+  if ((code === 'SQLITE_ERROR' || primary === 1) && /no such table/i.test(sqlite)) return `${file} is an SQLite database but not an mcpscope capture (it has no frames table)`;
   return `cannot read ${file} as a capture database: ${sqlite}`;
 }
 

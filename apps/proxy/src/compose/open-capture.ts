@@ -1,23 +1,33 @@
 /**
- * `mcpscope open FILE`: the dashboard over a capture file, with no tap and no upstream. The file
- * (mcpscope JSONL, a HAR, or a capture database) is imported into an in-memory store through the
- * capture pipeline, so its exchanges are derived by today's code, and the file itself is never
- * written to. Its sessions are marked imported, so nothing offers to send on them.
+ * `mcpscope open FILE`: the dashboard over a capture file, with no tap and no upstream.
+ *
+ * - A capture database is read in place, read-only (capture/read-only-capture.ts): ready at once
+ *   whatever its size, and the file's bytes and modification time stay as they were. Its
+ *   sessions keep their own keys. A file of another schema version is refused with what to do
+ *   (it is never upgraded here); one another mcpscope is recording is read alongside it.
+ * - An export (mcpscope JSONL, HAR) is imported through the capture pipeline, so its exchanges
+ *   are derived by today's code, into a temporary capture file (never memory: a large export
+ *   stays on disk), which is then read the same way and removed when mcpscope exits. Its
+ *   sessions are marked imported.
+ *
+ * Read-only throughout: nothing can be sent (no replay, no upstream for widgets), and what would
+ * write (an import, a mark, pausing capture) is refused by the API saying so (read_only).
  */
-import { createReadStream } from 'node:fs';
-import { basename } from 'node:path';
+import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { CaptureStore } from '../capture/capture-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
-import { doorIds, importRequests, relinked } from '../capture/capture-import.js';
 import { CaptureQuery } from '../capture/capture-query.js';
-import { CaptureReader } from '../capture/capture-reader.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
+import { openReadOnly, type ReadOnlyCapture } from '../capture/read-only-capture.js';
 import { LiveHub } from '../hub/live-hub.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
-import { isSqliteFile } from './capture-file.js';
+import { databaseMessage, isSqliteFile } from './capture-file.js';
 import { streamImport } from '../interchange/import-stream.js';
 import { InspectorError } from '../core/errors.js';
-import { importedSessionKey, type ImportReport } from '@mcpscope/protocol';
+import type { ImportReport } from '@mcpscope/protocol';
 import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
@@ -35,68 +45,54 @@ export interface OpenedCapture {
   dashboardLoginUrl: string;
   token: string;
   report: ImportReport;
-  store: CaptureStore;
+  /** The capture as the dashboard reads it. */
+  store: CaptureReader;
+  /** Another mcpscope was recording the file when it was opened (it is read alongside). */
+  recordedElsewhere: boolean;
+  /** An export's temporary capture file (removed by `close`, or at exit); absent for a capture database. */
+  importedInto?: string;
   close(): Promise<void>;
 }
 
 export type OpenResult = { ok: true; value: OpenedCapture } | { ok: false; message: string };
 
+/** Nothing is ever recorded into a file shown read-only: the hub's batches never come. */
+const NO_BATCHES = { onBatch: () => () => false };
+
 export async function openCapture(options: OpenOptions): Promise<OpenResult> {
-  const name = basename(options.file);
-  const store = new CaptureStore(':memory:');
-  const pipeline = new CapturePipeline(store);
-  let report: ImportReport;
+  const problem = unusable(options.file);
+  if (problem) return { ok: false, message: problem };
+  let database = false;
+  let opened: { capture: ReadOnlyCapture; report: ImportReport; temp?: TempCapture };
   try {
-    if (isSqliteFile(options.file)) {
-      const source = CaptureReader.openFile(options.file);
-      const sessions = new Set<string>();
-      let frames = 0;
-      let doorRecords = 0;
-      let linkCount = 0;
-      try {
-        // The HTTP requests at the door come along, renamed and re-linked like the frames.
-        const requests = [...source.requests()].map((r) => ({
-          ...r,
-          ...(r.sessionKey !== undefined ? { sessionKey: importedSessionKey(name, r.sessionKey) } : {}),
-          ...(r.mcpSessionId !== undefined ? { mcpSessionId: importedSessionKey(name, r.mcpSessionId) } : {}),
-        }));
-        const idOf = doorIds(pipeline, requests);
-        const seqOf = new Map<number, number>();
-        const links = source.replayLinks.all();
-        const restoreLinks = store.replayLinks.restorer(links);
-        for (const { seq, ...frame } of source.select()) {
-          const sessionKey = importedSessionKey(name, frame.sessionKey);
-          sessions.add(sessionKey);
-          seqOf.set(seq, pipeline.record(relinked({ ...frame, sessionKey }, idOf)));
-          restoreLinks(seq, seqOf);
-          if (++frames % 5000 === 0) pipeline.flush();
-        }
-        importRequests(pipeline, requests, (original) => seqOf.get(original), idOf);
-        pipeline.marks.importAll(source.marks.list(), seqOf, 0);
-        doorRecords = requests.length;
-        linkCount = store.replayLinks.all().length;
-      } finally {
-        source.close();
-      }
-      report = { format: 'mcpscope-db', name, frames, sessionKeys: [...sessions], skipped: 0, problems: [], ...(doorRecords > 0 ? { requests: doorRecords } : {}), ...(linkCount > 0 ? { links: linkCount } : {}) };
-    } else {
-      report = await streamImport(createReadStream(options.file), name, Infinity, () => pipeline.startImport());
-    }
+    database = isSqliteFile(options.file);
+    opened = database ? inPlace(options.file) : await imported(options.file);
   } catch (err) {
-    store.close();
-    if (err instanceof InspectorError) return { ok: false, message: `${options.file}: ${err.message}` };
-    return { ok: false, message: `cannot read ${options.file}: ${(err as Error).message}` };
+    return { ok: false, message: openMessage(options.file, err, database) };
   }
-  pipeline.flush();
-  const hub = new LiveHub(store, pipeline);
+  const { capture, report, temp } = opened;
+  const store = capture.reader;
+  const hub = new LiveHub(store, NO_BATCHES);
+  const name = basename(options.file);
   const dashboard = await startDashboardListener({
-    services: { store, query: new CaptureQuery(store), hub, exports: { source: store, startImport: () => pipeline.startImport() }, agentMcp: agentEndpoint(store, undefined), capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() } },
+    services: {
+      store,
+      query: new CaptureQuery(store),
+      hub,
+      exports: { source: store },
+      agentMcp: agentEndpoint(store, undefined),
+      capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() },
+    },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
     ...(options.webRoot !== undefined ? { webRoot: options.webRoot } : {}),
+  }).catch((err: unknown) => {
+    capture.close();
+    temp?.remove();
+    throw err;
   });
   return {
     ok: true,
@@ -106,12 +102,108 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       token: dashboard.token,
       report,
       store,
+      recordedElsewhere: capture.recordedElsewhere,
+      ...(temp ? { importedInto: temp.file } : {}),
       close: async () => {
         hub.close();
         await dashboard.close();
-        pipeline.close();
-        store.close();
+        capture.close();
+        temp?.remove();
       },
     },
   };
+}
+
+/** Why `file` cannot be opened at all (missing, a directory, empty), or undefined. */
+function unusable(file: string): string | undefined {
+  try {
+    const stat = statSync(file);
+    if (stat.isDirectory()) return `${file} is a directory, not a capture file`;
+    if (stat.size === 0) return `${file} is empty: a capture database, an mcpscope JSONL export or a HAR file was expected`;
+    return undefined;
+  } catch (err) {
+    return `cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`;
+  }
+}
+
+/** A capture database, read where it is. */
+function inPlace(file: string): { capture: ReadOnlyCapture; report: ImportReport } {
+  const capture = openReadOnly(file);
+  try {
+    return { capture, report: describe(capture.reader, basename(file)) };
+  } catch (err) {
+    capture.close();
+    throw err;
+  }
+}
+
+/**
+ * What the file holds, for the banner, from index ends and small tables only: no count walks a
+ * table, so this costs the same at a million exchanges as at ten. `frames` is the span of seqs
+ * stored (retention removes the oldest, so the span is what is there).
+ */
+function describe(reader: CaptureReader, name: string): ImportReport {
+  const head = reader.head();
+  const sessionKeys = (reader.stmt('SELECT session_key FROM sessions').all() as { session_key: string }[]).map((r) => r.session_key);
+  const links = (reader.stmt('SELECT COUNT(*) AS n FROM replay_links').get() as { n: number }).n;
+  return {
+    format: 'mcpscope-db',
+    name,
+    frames: head === 0 ? 0 : head - reader.oldest() + 1,
+    sessionKeys,
+    skipped: 0,
+    problems: [],
+    ...(links > 0 ? { links } : {}),
+  };
+}
+
+interface TempCapture {
+  file: string;
+  remove(): void;
+}
+
+/**
+ * A temporary capture file in its own private directory, removed by `remove` or, if mcpscope
+ * exits without closing (an uncaught error, process.exit), by an exit hook. Only a kill -9 leaves
+ * it behind, in the system's temporary directory.
+ */
+function tempCapture(): TempCapture {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpscope-open-'));
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove);
+  return {
+    file: join(dir, 'capture.db'),
+    remove: () => {
+      process.removeListener('exit', remove);
+      remove();
+    },
+  };
+}
+
+/** An export, imported into a temporary capture file, then read in place like a capture database. */
+async function imported(file: string): Promise<{ capture: ReadOnlyCapture; report: ImportReport; temp: TempCapture }> {
+  const temp = tempCapture();
+  try {
+    const store = new CaptureStore(temp.file);
+    // In process: a one-off import needs no engine thread (a live capture's reason for one).
+    const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'in-process' });
+    let report: ImportReport;
+    try {
+      report = await streamImport(createReadStream(file), basename(file), Infinity, () => pipeline.startImport());
+    } finally {
+      pipeline.close();
+      store.close();
+    }
+    return { capture: openReadOnly(temp.file), report, temp };
+  } catch (err) {
+    temp.remove();
+    throw err;
+  }
+}
+
+/** What went wrong opening `file`, in words. */
+function openMessage(file: string, err: unknown, database: boolean): string {
+  if (database) return databaseMessage(file, err);
+  if (err instanceof InspectorError) return err.message.startsWith(file) ? err.message : `${file}: ${err.message}`;
+  return `cannot read ${file}: ${(err as Error).message}`;
 }

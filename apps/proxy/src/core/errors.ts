@@ -31,8 +31,8 @@ const STATUS = {
   /** An import held nothing to import (the report says why). */
   import_empty: 422,
   import_too_large: 413,
-  /** This dashboard has no capture pipeline to import into. */
-  import_unavailable: 409,
+  /** `mcpscope open`: the dashboard shows a file read-only; what would write to it or send from it is refused. */
+  read_only: 409,
   /** Capture is paused (a full disk, a read-only file system): nothing can be stored now. */
   capture_paused: 503,
   /** A demo-only action while mcpscope proxies a real server. */

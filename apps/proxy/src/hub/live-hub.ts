@@ -120,7 +120,8 @@ export class LiveHub {
 
   constructor(
     private readonly store: CaptureReader,
-    pipeline: CapturePipeline,
+    /** Where batches come from (none ever comes from a file shown read-only). */
+    pipeline: Pick<CapturePipeline, 'onBatch'>,
     options: LiveHubOptions = {},
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 50;

@@ -15,7 +15,7 @@
  * the session key's prefix with substr, so a file name's `%` or `_` is never a LIKE wildcard.
  */
 import { classifyText, IMPORTED_SESSION_PREFIX, importedFilePrefix, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
-import type { CaptureStore } from '../capture/capture-store.js';
+import type { CaptureReader } from '../capture/capture-reader.js';
 import { sortKey } from '../capture/capture-store.js';
 
 /** How many candidate answers a lookup parses before giving up. */
@@ -35,7 +35,7 @@ export interface Found<T> {
 }
 
 export class WidgetCatalog {
-  constructor(private readonly store: CaptureStore) {}
+  constructor(private readonly store: CaptureReader) {}
 
   exchange(id: string): ExchangeSummary | undefined {
     return this.store.exchange(id);

@@ -26,10 +26,10 @@ export interface CaptureRouteDeps {
   };
 }
 
-const NOT_CAPTURING = 'This dashboard shows a file (mcpscope open): there is no capture to pause or mark.';
+const NOT_CAPTURING = 'This dashboard shows a file read-only (mcpscope open): there is no capture to pause, and a mark would write to the file.';
 
 function controlsOf(deps: CaptureRouteDeps | undefined): NonNullable<CaptureRouteDeps['controls']> {
-  if (!deps?.controls) throw new InspectorError('bad_request', NOT_CAPTURING);
+  if (!deps?.controls) throw new InspectorError('read_only', NOT_CAPTURING);
   return deps.controls;
 }
 

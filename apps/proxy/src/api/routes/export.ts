@@ -16,7 +16,7 @@ import { streamImport, type ImportTarget } from '../../interchange/import-stream
 
 export interface ExportRouteDeps {
   source: CaptureReader;
-  /** Starts an import through the capture pipeline (the same derivation live capture uses), a chunk at a time. */
+  /** Starts an import through the capture pipeline (the same derivation live capture uses), a chunk at a time; absent over a file shown read-only. */
   startImport?: () => ImportTarget;
   /** MAX_IMPORT_BYTES unless a test sets less. */
   maxImportBytes?: number;
@@ -100,7 +100,7 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
 
   app.post('/import', async (c) => {
     const startImport = deps.startImport;
-    if (!startImport) throw new InspectorError('import_unavailable', 'this dashboard cannot import');
+    if (!startImport) throw new InspectorError('read_only', 'This dashboard shows a file read-only (mcpscope open): an import would write to it. Import into a running mcpscope instead (its dashboard, or POST /api/import there).');
     const max = deps.maxImportBytes ?? MAX_IMPORT_BYTES;
     const announced = Number(c.req.header('content-length') ?? 0);
     if (announced > max) throw new InspectorError('import_too_large', `the file is ${announced} bytes; mcpscope imports up to ${max}`);

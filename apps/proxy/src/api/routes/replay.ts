@@ -5,14 +5,15 @@
  * - `GET /replay/links/:id` → `{ replayOf?, replays[] }`
  * - `GET /replay/tools?session=KEY` → the session's tools from its latest `tools/list`
  * - `GET /replay/inputs`, `POST /replay/inputs/:key` → server requests waiting for the user
- * Replay's error values become HTTP answers here and nowhere else.
+ * Replay's error values become HTTP answers here and nowhere else. A dashboard over a file
+ * (`mcpscope open`) has no replay: its sending routes say so (`replayRefusedRoutes`).
  */
 import { Hono, type Context } from 'hono';
 import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInputsResponse, type ReplayToolsResponse } from '@mcpscope/protocol';
 import { curlCommand } from '../../interchange/curl.js';
 import { parseReplayBody } from '../../replay/replay-body.js';
 import type { ReplayError } from '../../replay/replay-errors.js';
-import { errorStatus } from '../../core/errors.js';
+import { errorStatus, InspectorError } from '../../core/errors.js';
 import type { ReplayService } from '../../replay/replay-service.js';
 
 export interface ReplayRouteDeps {
@@ -87,4 +88,15 @@ export function failure(c: Context, error: ReplayError): Response {
   if (error.exchange) body.exchange = error.exchange;
   if (error.retryWith) body.retryWith = error.retryWith;
   return c.json(body, errorStatus(error.code) as 400);
+}
+
+/** Where nothing can be sent (`mcpscope open`): every sending route answers read_only, saying why. */
+export function replayRefusedRoutes(): Hono {
+  const app = new Hono();
+  const refuse = () => {
+    throw new InspectorError('read_only', 'This dashboard shows a file read-only (mcpscope open): nothing is sent from it. To replay, run mcpscope --target URL (the server to send to) and replay from its dashboard.');
+  };
+  app.post('/replay', refuse);
+  app.post('/replay/*', refuse);
+  return app;
 }
