@@ -130,7 +130,7 @@ export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.j
 export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
 export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
 export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
-export type { WidgetCallRequest, WidgetCallResponse, WidgetConsent, WidgetConsentRequest, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
+export type { WidgetCallRequest, WidgetCallResponse, WidgetCapturedResult, WidgetConsent, WidgetConsentRequest, WidgetFileEvent, WidgetFileRequest, WidgetFileState, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
 export type { CallVerdict, WidgetBridge, WidgetDeclaration } from './widget/widget-declaration.js';
 export {
   MCP_APP_MIME,
@@ -163,6 +163,7 @@ export {
   comparableStatus,
   compareOutcomes,
   describeCall,
+  detectVolatilePaths,
   firstDifference,
   maskVolatile,
   maskVolatileText,
@@ -171,6 +172,7 @@ export {
   parseIgnore,
   requestKey,
   similarity,
+  widenIndexes,
 } from './cassette/index.js';
 export type {
   CallOutcome,
@@ -190,5 +192,8 @@ export type {
   OutcomeStatus,
   Verdict,
   VolatileOptions,
+  AnswerPair,
+  VolatilePath,
 } from './cassette/index.js';
 export * from './audit/index.js';
+export type { RegressionTestPlan } from './contract/regression-api.js';
