@@ -104,7 +104,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     for (const f of options.widgetFiles ?? []) widgetFiles.open(f.uri, f.path);
   } catch (err) {
     widgetFiles.close();
-    throw new Error(`--widget-file: ${(err as Error).message}`);
+    throw new Error(`--widget-file: ${(err as Error).message}`, { cause: err });
   }
   const dbFile = options.db ?? defaultDbPath();
   // The store first: a capture file held by another mcpscope, or one that cannot be written,

@@ -64,8 +64,10 @@ function message(row: VerifyRow): string {
 }
 
 /**
- * The 1-based line of each frame in a mcpscope JSONL file, by the frame's seq (an exchange's id is
- * the seq of its request frame, `.N` after it for a batch's item). Empty for any other file.
+ * The 1-based line of each frame in a mcpscope JSONL file, by the id verify gives the exchange it
+ * opens: verify reads a file's frames numbered 1, 2, 3… in file order (compose/capture-file.ts),
+ * and an exchange's id is the number of its request frame (`.N` after it for a batch's item).
+ * Nothing for any other file.
  */
 export function jsonlFrameLines(path: string): (exchangeId: string) => number | undefined {
   const none = () => undefined;
@@ -77,11 +79,10 @@ export function jsonlFrameLines(path: string): (exchangeId: string) => number | 
   } catch {
     return none;
   }
-  const lines = new Map<number, number>();
+  // Frame lines open with their seq (jsonl.ts writes fields in a fixed order); other lines carry a `type` first.
+  const lines: number[] = [];
   text.split('\n').forEach((line, i) => {
-    // Frame lines open with their seq (jsonl.ts writes fields in a fixed order); other lines carry a `type` first.
-    const m = /^\{"seq":(\d+),/.exec(line);
-    if (m) lines.set(Number(m[1]), i + 1);
+    if (/^\{"seq":\d+,/.test(line)) lines.push(i + 1);
   });
-  return (exchangeId) => lines.get(Number.parseInt(exchangeId, 10));
+  return (exchangeId) => lines[Number.parseInt(exchangeId, 10) - 1];
 }
