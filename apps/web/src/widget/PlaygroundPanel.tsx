@@ -41,7 +41,9 @@ export function PlaygroundPanel({ preview, others, shown, onShow, htmlBusy, html
   const [texts, setTexts] = useState<DataTexts>(() => textsOf(shown.data));
   const [problem, setProblem] = useState<string>();
   const [path, setPath] = useState(preview.resource?.file?.path ?? '');
-  const [compareWith, setCompareWith] = useState(others[0]?.exchangeId ?? '');
+  // The other results arrive after the panel: until one is chosen, the newest.
+  const [chosen, setCompareWith] = useState('');
+  const compareWith = chosen || others[0]?.exchangeId || '';
   const show = (next: Shown) => {
     setTexts(textsOf(next.data));
     setProblem(undefined);
