@@ -162,7 +162,14 @@ export class WidgetFiles {
     this.emit({ type: 'changed', file: { ...entry.state } });
   }
 
+  /** Runs in a watcher's timer: a listener that throws (a stream that closed) is dropped, never thrown past here. */
   private emit(event: WidgetFileEvent): void {
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        this.listeners.delete(listener);
+      }
+    }
   }
 }

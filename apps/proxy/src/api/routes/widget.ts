@@ -57,7 +57,11 @@ export function widgetRoutes(deps: WidgetRouteDeps): Hono {
         unsubscribe = files.subscribe(send);
         c.req.raw.signal.addEventListener('abort', () => {
           unsubscribe();
-          controller.close();
+          try {
+            controller.close();
+          } catch {
+            // Already cancelled by the reader.
+          }
         });
       },
       cancel() {
