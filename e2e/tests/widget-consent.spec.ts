@@ -89,5 +89,7 @@ test('an imported call’s widget renders from its file and sends nothing', asyn
   await expect(widget.locator('#answer')).toContainText('sends nothing to a live server');
   await expect(logEntries(page, 'refused').filter({ hasText: 'sends nothing to a live server' })).toHaveCount(1);
   await expect(page.getByTestId('widget-consent')).toHaveCount(0);
+  // The playground cannot read the widget from the live server for it either.
+  await expect(page.getByTestId('playground-read-live')).toBeDisabled();
   expect(server.requestCount()).toBe(before);
 });

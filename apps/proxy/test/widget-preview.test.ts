@@ -54,7 +54,7 @@ describe('the demo widget', () => {
     expect(read.body.resource).toMatchObject({ uri: GIFT_WIDGET_URI, html: GIFT_WIDGET_HTML, source: 'read-now', sameSession: false, mimeType: 'text/html;profile=mcp-app' });
     expect(read.body.resource!.csp.declaredBy).toEqual(['mcp-apps', 'apps-sdk']);
     // The side read is captured, linked to the call, in a session labelled for what it is.
-    const side = app.store.exchange(read.body.resource!.exchangeId)!;
+    const side = app.store.exchange(read.body.resource!.exchangeId!)!;
     expect(side).toMatchObject({ method: 'resources/read', target: GIFT_WIDGET_URI, widgetOf: call.id, status: 'ok' });
     const labelled = session(app, side.sessionKey);
     expect(labelled.clientLabel).toBe('widget preview 1.0.0');
@@ -71,7 +71,7 @@ describe('the demo widget', () => {
     const call = lastCall(app, 'suggest_gifts');
     const preview = (await api<WidgetPreview>(app, `/widget/${call.id}`)).body;
     expect(preview.resource).toMatchObject({ source: 'captured', sameSession: true, html: GIFT_WIDGET_HTML });
-    expect(app.store.exchange(preview.resource!.exchangeId)!.sessionKey).toBe(call.sessionKey);
+    expect(app.store.exchange(preview.resource!.exchangeId!)!.sessionKey).toBe(call.sessionKey);
   });
 
   it('sends the widget’s wrap_gift to the upstream, linked to the call, in one shared widget-preview session', async () => {

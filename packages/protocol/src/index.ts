@@ -140,7 +140,7 @@ export { bearerChallenge, parseWwwAuthenticate } from './door/www-authenticate.j
 export type { ConnectionFlow, FlowFacts, FlowPhase, FlowStep, FlowVerdict, StepColour, VerdictKind } from './door/flow/flow-types.js';
 export { FLOW_PHASES, NO_FACTS, PHASE_LABELS } from './door/flow/flow-types.js';
 export { buildConnectionFlow, buildConnectionFlows } from './door/flow/build-flow.js';
-export type { WidgetCallRequest, WidgetCallResponse, WidgetConsent, WidgetConsentRequest, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
+export type { WidgetCallRequest, WidgetCallResponse, WidgetCapturedResult, WidgetConsent, WidgetConsentRequest, WidgetFileEvent, WidgetFileRequest, WidgetFileState, WidgetLint, WidgetPreview, WidgetResourceView } from './contract/widget-api.js';
 export type { CallVerdict, WidgetBridge, WidgetDeclaration } from './widget/widget-declaration.js';
 export {
   MCP_APP_MIME,
@@ -174,6 +174,7 @@ export {
   comparableStatus,
   compareOutcomes,
   describeCall,
+  detectVolatilePaths,
   firstDifference,
   maskVolatile,
   maskVolatileText,
@@ -183,6 +184,7 @@ export {
   requestKey,
   similarity,
   triggerKey,
+  widenIndexes,
 } from './cassette/index.js';
 export type {
   CallOutcome,
@@ -204,6 +206,8 @@ export type {
   PushTrigger,
   Verdict,
   VolatileOptions,
+  AnswerPair,
+  VolatilePath,
 } from './cassette/index.js';
 export * from './audit/index.js';
 export { formModel, inRange, lowest } from './form/form-model.js';
@@ -217,3 +221,4 @@ export { printAction, printCount, printDuration, printRule } from './intercept/r
 export { DEFAULT_PAUSE_DEADLINE_MS, MAX_INFLATE_BYTES, MAX_RULE_WAIT_MS, RULE_ACTIONS } from './intercept/rule-defaults.js';
 export { ruleSubject, type RuleSubject } from './intercept/rule-subject.js';
 export type { HeldFrameView, InterceptResponse, Intervention, Reaction, ReactionKind, RuleView, StoredRule } from './intercept/intervention.js';
+export type { RegressionTestPlan } from './contract/regression-api.js';

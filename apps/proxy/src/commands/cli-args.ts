@@ -2,6 +2,7 @@
  * The command line, as DESIGN.md's contract names it. Parsing is pure: argv in, options or a
  * usage error out.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { splitCommand } from '../upstream/split-command.js';
 import { isWildcardAddress } from '../core/addresses.js';
@@ -59,6 +60,9 @@ Options:
   --port N            tap port, the URL clients use (default ${DEFAULT_TAP_PORT})
   --ui-port N         dashboard port (default ${DEFAULT_UI_PORT})
   --widget-port N     widget sandbox port, its own origin for widget previews (default: random)
+  --widget-file [URI=]PATH  serve this local .html file as the widget URI's HTML (every widget's
+                      without URI=) in widget previews, read-only and watched: each save
+                      re-renders the widget (repeatable)
   --host ADDR         tap bind address (default 127.0.0.1; a tunnel connects locally; beyond
                       loopback the tap takes IP addresses, and names only by --allow-host)
   --ui-host ADDR      dashboard bind address (default 127.0.0.1; wildcards refused)
@@ -109,6 +113,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
         port: { type: 'string' },
         'ui-port': { type: 'string' },
         'widget-port': { type: 'string' },
+        'widget-file': { type: 'string', multiple: true },
         host: { type: 'string' },
         'ui-host': { type: 'string' },
         db: { type: 'string' },
@@ -203,6 +208,7 @@ export function parseCli(argv: string[], env: Record<string, string | undefined>
     if (values.stdio) throw new UsageError('--rule acts at the HTTP tap: it is not available with --stdio yet');
     options.rules = rules;
   }
+  if (values['widget-file'] !== undefined) options.widgetFiles = values['widget-file'].map(widgetFile);
   return options;
 }
 
@@ -222,6 +228,15 @@ function checkRule(text: string): void {
   if (parsed.ok) return;
   const { position, length, message } = parsed.error;
   throw new UsageError(`bad rule: ${message}\n  ${text}\n  ${' '.repeat(position)}${'^'.repeat(Math.max(1, Math.min(length, text.length - position)))}`);
+}
+
+/** `--widget-file [URI=]PATH`: a URI (it has a scheme) before the first `=` after it, else the path for every widget. */
+export function widgetFile(value: string): { uri: string; path: string } {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value);
+  const equals = scheme ? value.indexOf('=', scheme[0].length) : -1;
+  const [uri, path] = equals > 0 ? [value.slice(0, equals), value.slice(equals + 1)] : ['*', value];
+  if (path === '') throw new UsageError(`--widget-file needs a file path (got "${value}")`);
+  return { uri, path: resolve(path) };
 }
 
 /** `--allow-origin` values as browsers send them; "null" and non-URLs are usage errors. */

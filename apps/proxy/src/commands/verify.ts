@@ -9,6 +9,7 @@ import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, terminalLine, VOLATILE
 import { verifyCapture } from '../compose/verify-capture.js';
 import { DEFAULT_MAX_ANSWER_MB, DEFAULT_MAX_SERVER_REQUESTS } from '../verify/call-scope.js';
 import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, junitReport, type ReportMeta } from '../verify/verify-report.js';
+import { githubAnnotations, jsonlFrameLines } from '../verify/github-annotations.js';
 import { headerValues, UsageError } from './cli-args.js';
 import { terminalWriter, type CliIo } from './cli-io.js';
 
@@ -31,6 +32,10 @@ Options:
   --ignore '$.PATH'   leave this JSON path out of the comparison (repeatable), e.g.
                       '$.result.content[*].text' or '$..generatedAt'
   --report FILE       also write a report: FILE.xml is JUnit XML, FILE.json is JSON (repeatable)
+  --format github     also print each regression as a GitHub Actions workflow command
+                      (::error file=FILE,line=N,title=…::…), which a CI run shows as an annotation
+                      on the pull request, at the golden file's line of the call (format:
+                      docs.github.com/actions/reference/workflow-commands-for-github-actions)
   --header 'N: V'     send this header on every request, e.g. a token the capture redacted
   --timeout SECONDS   how long one call may take, its answer and the server requests during it
                       included (default 60)
@@ -61,6 +66,8 @@ export interface VerifyCli {
   ignore: PathPattern[];
   ignoreText: string[];
   reports: { file: string; format: 'junit' | 'json' }[];
+  /** `--format github`: workflow-command annotations after the table. */
+  github: boolean;
   headers: Record<string, string>;
   timeoutMs: number;
   maxTimeMs?: number;
@@ -81,6 +88,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
         strict: { type: 'boolean' },
         ignore: { type: 'string', multiple: true },
         report: { type: 'string', multiple: true },
+        format: { type: 'string' },
         header: { type: 'string', multiple: true },
         timeout: { type: 'string' },
         'max-time': { type: 'string' },
@@ -114,6 +122,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
     if (/\.json$/i.test(file)) return { file, format: 'json' as const };
     throw new UsageError(`--report ${file}: name a .xml file (JUnit) or a .json file`);
   });
+  if (values.format !== undefined && values.format !== 'github' && values.format !== 'table') throw new UsageError(`--format takes "github" (or "table", the default) (got "${values.format}")`);
   const headers = headerValues(values.header ?? []);
   const timeout = values.timeout === undefined ? 60 : Number(values.timeout);
   if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of seconds (got "${values.timeout}")`);
@@ -131,6 +140,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
     ignore: ignore.patterns,
     ignoreText: values.ignore ?? [],
     reports,
+    github: values.format === 'github',
     headers,
     timeoutMs: timeout * 1000,
     ...(maxTime !== undefined ? { maxTimeMs: maxTime * 1000 } : {}),
@@ -159,11 +169,14 @@ export async function runVerify(argv: string[], io: CliIo): Promise<number> {
   const run = await verifyCapture({ file: cli.file, target: cli.target, only: cli.only, compare: { expectOk: cli.expectOk, strict: cli.strict, ignore: cli.ignore }, headers: cli.headers, timeoutMs: cli.timeoutMs, maxAnswerBytes: cli.maxAnswerBytes, ...(cli.maxTimeMs !== undefined ? { maxTimeMs: cli.maxTimeMs } : {}) });
   if (!run.ok) {
     err(`mcpscope verify: ${terminalLine(run.message)}\n`);
+    if (cli.github) out(`${githubAnnotations({ rows: [], warnings: [], sessions: 0, durationMs: 0, couldNotRun: run.message }, cli.file)[0]}\n`);
     return EXIT_COULD_NOT_RUN;
   }
   const { result, cassette, report } = run;
   for (const p of [...report.problems, ...cassette.problems]) err(`mcpscope verify: note: ${terminalLine(p.where)}: ${terminalLine(p.message)}\n`);
   if (result.rows.length > 0) out(`\n${formatTable(result.rows)}\n`);
+  // Each annotation is one line (its own escaping); the writer still neutralises control characters.
+  if (cli.github) for (const line of githubAnnotations(result, cli.file, jsonlFrameLines(cli.file))) out(`${line}\n`);
   for (const w of result.warnings) err(`mcpscope verify: ${terminalLine(w)}\n`);
   out(`${formatSummary(result).split('\n').map(terminalLine).join('\n')}\n`);
   const meta: ReportMeta = { file: cli.file, target: cli.target.href, ...(cli.onlyText !== undefined ? { only: cli.onlyText } : {}), expectOk: cli.expectOk, strict: cli.strict, ignore: cli.ignoreText, startedAt };

@@ -13,6 +13,7 @@ import { closeServer, listen } from './listen.js';
 import { startWidgetListener } from '../widget-host/widget-listener.js';
 import { sandboxScriptFrom } from '../widget-host/sandbox-page.js';
 import type { WidgetService } from '../widget-host/widget-service.js';
+import type { WidgetFiles } from '../widget-host/widget-files.js';
 
 export const DEFAULT_WEB_ROOT = resolveWebRoot();
 
@@ -27,6 +28,8 @@ export interface DashboardListenerOptions {
   widgetPort?: number;
   /** Widget previews of captured calls (served at /api/widget/…). */
   widgets?: WidgetService;
+  /** The local widget files the previews serve (their change events at /api/widget-files/events). */
+  widgetFiles?: WidgetFiles;
 }
 
 export interface DashboardListener {
@@ -49,7 +52,7 @@ export async function startDashboardListener(options: DashboardListenerOptions):
   // The sandbox first: the dashboard's CSP names its port; it learns the dashboard's origins below.
   const dashboardOrigins = new Set<string>();
   const sandbox = await startWidgetListener({ dashboardOrigins, script: sandboxScriptFrom(webRoot), ...(options.widgetPort !== undefined ? { port: options.widgetPort } : {}) });
-  const services = options.widgets ? { ...options.services, widget: { service: options.widgets, sandboxPort: sandbox.port } } : options.services;
+  const services = options.widgets ? { ...options.services, widget: { service: options.widgets, sandboxPort: sandbox.port, ...(options.widgetFiles ? { files: options.widgetFiles } : {}) } } : options.services;
   const app = createDashboardApp({ services, token, allowedHosts, webRoot, frameSources: sandbox.frameSources });
   // The handshake answers WS_PROTOCOL when offered, else no subprotocol: never the token one, so
   // the secret is not echoed back in the response headers.
@@ -75,6 +78,7 @@ export async function startDashboardListener(options: DashboardListenerOptions):
     close: async () => {
       // A dashboard that stopped reading would hold the listener open: cut it.
       for (const socket of wss.clients) socket.terminate();
+      options.widgetFiles?.close();
       await Promise.all([closeServer(server), sandbox.close()]);
       wss.close();
     },

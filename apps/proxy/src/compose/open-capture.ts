@@ -31,6 +31,7 @@ import type { ImportReport } from '@mcpscope/protocol';
 import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
+import { WidgetFiles } from '../widget-host/widget-files.js';
 
 export interface OpenOptions {
   file: string;
@@ -74,6 +75,8 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
   const store = capture.reader;
   const hub = new LiveHub(store, NO_BATCHES);
   const name = basename(options.file);
+  // Local widget files the user names in the playground (no --widget-file here: the file is read-only data).
+  const widgetFiles = new WidgetFiles();
   const dashboard = await startDashboardListener({
     services: {
       store,
@@ -84,7 +87,8 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() },
     },
     // Widgets render from the file; with no upstream, what they send is refused.
-    widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK }),
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK, files: widgetFiles }),
+    widgetFiles,
     port: options.uiPort ?? 0,
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),
     ...(options.token !== undefined ? { token: options.token } : {}),
@@ -105,6 +109,7 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       recordedElsewhere: capture.recordedElsewhere,
       ...(temp ? { importedInto: temp.file } : {}),
       close: async () => {
+        widgetFiles.close();
         hub.close();
         await dashboard.close();
         capture.close();

@@ -16,6 +16,8 @@ export interface McpscopeOptions {
   uiPort?: number;
   /** Widget sandbox port (0 or absent: any free port). */
   widgetPort?: number;
+  /** `--widget-file`: local HTML files served as widget resources (`*`: every widget), absolute paths. */
+  widgetFiles?: { uri: string; path: string }[];
   /** Tap bind address. */
   host?: string;
   /** Dashboard bind address (loopback unless `dangerouslyExposeDashboard`). */

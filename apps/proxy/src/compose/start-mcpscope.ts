@@ -38,6 +38,7 @@ import { agentEndpoint } from './agent-endpoint.js';
 import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
+import { WidgetFiles } from '../widget-host/widget-files.js';
 import { closeServer, listen } from './listen.js';
 import { stableToken } from './stable-token.js';
 import { fingerprintKey } from './fingerprint-key.js';
@@ -100,6 +101,14 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   if (options.uiHost && isWildcardAddress(options.uiHost) && !options.dangerouslyExposeDashboard) {
     // parseCli refuses this too; this guards callers that build options themselves.
     throw new Error(`refusing to bind the dashboard to the wildcard address ${options.uiHost} without dangerouslyExposeDashboard`);
+  }
+  // A widget file named on the command line that cannot be served stops the start, before anything opens.
+  const widgetFiles = new WidgetFiles();
+  try {
+    for (const f of options.widgetFiles ?? []) widgetFiles.open(f.uri, f.path);
+  } catch (err) {
+    widgetFiles.close();
+    throw new Error(`--widget-file: ${(err as Error).message}`, { cause: err });
   }
   const dbFile = options.db ?? defaultDbPath();
   // The store first: a capture file held by another mcpscope, or one that cannot be written,
@@ -229,7 +238,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       store,
       query: new CaptureQuery(store),
       hub,
-      exports: { source: store, startImport: () => pipeline.startImport() },
+      exports: { source: store, startImport: () => pipeline.startImport(), upstream: shownUrl(upstreamUrl) },
       replay: { service: replay.service, tapOrigin: tapUrl },
       drive: { drive: replay.drive, service: replay.service },
       evidence: { source: store, controlReplay: evidenceReplay(replay.service) },
@@ -247,7 +256,8 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
         ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
       },
     },
-    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: shownUrl(upstreamUrl) }),
+    widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: shownUrl(upstreamUrl), files: widgetFiles }),
+    widgetFiles,
     ...(options.widgetPort !== undefined ? { widgetPort: options.widgetPort } : {}),
     ...(options.uiPort !== undefined ? { port: options.uiPort } : {}),
     ...(options.uiHost !== undefined ? { host: options.uiHost } : {}),

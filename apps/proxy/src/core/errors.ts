@@ -71,6 +71,8 @@ const STATUS = {
   no_upstream: 409,
   /** Widget preview: the upstream could not be reached, or failed, for a widget's side request. */
   widget_upstream_failed: 502,
+  /** Widget preview: a local widget file the user named cannot be served (not absolute, not .html, not a regular file, too large, not UTF-8). */
+  widget_file_refused: 422,
   /** `--tunnel`: the tunnel program is not installed, exited, or printed no public URL in time. */
   tunnel_failed: 502,
 } as const satisfies Record<string, number>;

@@ -28,6 +28,8 @@ export interface ExportRequest {
   session?: string;
   /** One exchange (required for curl). */
   exchange?: string;
+  /** Exactly these exchanges (a golden capture: the chosen calls and their handshakes). */
+  exchanges?: readonly string[];
   /** Extra keys or JSON paths to redact. */
   redact?: readonly string[];
   /** The explicit opt-out: export secrets as captured. */
@@ -75,10 +77,11 @@ function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
     if (!source.exchange(req.exchange)) return { ok: false, code: 'not_found', message: `no exchange ${req.exchange}` };
     selection.exchangeIds = [req.exchange];
   }
+  if (req.exchanges !== undefined) selection.exchangeIds = req.exchanges;
   const query = new CaptureQuery(source);
   const find: ExchangeFinder = (filter, limit, before) => query.exchanges(filter, limit, before);
   const out: Plan = { selection, find, redactor: new Redactor({ enabled: !req.unredacted, extra: req.redact ?? [] }) };
-  if (req.exchange === undefined) {
+  if (req.exchange === undefined && req.exchanges === undefined) {
     // Door records go along, selected by the same filter (fields about exchanges match none).
     const byFilter = compileDoorFilter(selection.filter ?? null);
     out.requests = req.session === undefined ? byFilter : (r) => r.sessionKey === req.session && byFilter(r);
@@ -88,7 +91,7 @@ function plan(source: CaptureReader, req: ExportRequest): Plan | ExportError {
 
 /** The marks an export carries: all of them with the capture or a filtered view of it, none with one exchange. */
 function marks(source: CaptureReader, req: ExportRequest): CaptureMark[] {
-  return req.exchange === undefined ? source.marks.list() : [];
+  return req.exchange === undefined && req.exchanges === undefined ? source.marks.list() : [];
 }
 
 export function buildExport(source: CaptureReader, req: ExportRequest, now = new Date()): ExportOutput | ExportError {

@@ -84,6 +84,36 @@ export class WidgetCatalog {
     return undefined;
   }
 
+  /**
+   * The resources/read exchange `id` when it read `uri` successfully on the call's side of the
+   * import line (the playground's "live server" source names the read it made).
+   */
+  resourceReadById(id: string, uri: string, call: ExchangeSummary): Found<JsonObject> | undefined {
+    const ex = this.store.exchange(id);
+    if (!ex || ex.method !== 'resources/read' || ex.target !== uri || ex.status !== 'ok') return undefined;
+    const side = sideOf(call);
+    if (this.store.stmt(`SELECT 1 FROM exchanges WHERE id = ? AND ${side.sql}`).get(id, ...side.params) === undefined) return undefined;
+    const result = this.result(ex);
+    return result && Array.isArray(result.contents) && result.contents.length > 0 ? { value: result, exchange: ex } : undefined;
+  }
+
+  /** Other client calls of the tool `name` on the call's side of the import line, newest first. */
+  otherCalls(name: string, call: ExchangeSummary, limit: number): CallParts[] {
+    const side = sideOf(call);
+    const rows = this.store
+      .stmt(`SELECT id FROM exchanges WHERE method = 'tools/call' AND target = ? AND requester = 'client' AND id <> ? AND ${side.sql} ORDER BY sort_key DESC LIMIT ?`)
+      .all(name, call.id, ...side.params, limit * 4) as { id: string }[];
+    const out: CallParts[] = [];
+    for (const { id } of rows) {
+      const parts = this.call(id);
+      // What mcpscope sent (replays, a widget's own calls) is not a captured result of the tool.
+      if (!parts || parts.exchange.replayOf !== undefined || parts.exchange.widgetOf !== undefined) continue;
+      out.push(parts);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
   /** The resources/list entry for `uri`, when any answer lists it. */
   listedResource(uri: string, call: ExchangeSummary): JsonObject | undefined {
     for (const ex of this.candidates('resources/list', undefined, call)) {

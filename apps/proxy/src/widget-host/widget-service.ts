@@ -10,6 +10,9 @@
  * traffic, linked to the call whose widget they serve, in one fresh session per call labelled
  * "widget preview" (or in the call's own session, when the user chooses it).
  *
+ * The playground picks the HTML: a resources/read it names (`resource`, one the preview read
+ * now), else a local file the user named for the widget (widget-files.ts), else the capture's.
+ *
  * Two rules hold here, on the server, whatever the dashboard shows:
  * - a call imported from a file is inert: its preview renders from that file alone and nothing is
  *   ever sent for it (`imported_session`);
@@ -35,14 +38,18 @@ import {
   type JsonObject,
   type WidgetBridge,
   type WidgetCallResponse,
+  type WidgetCapturedResult,
+  type WidgetFileState,
   type WidgetConsent,
   type WidgetDeclaration,
   type WidgetLint,
   type WidgetPreview,
+  type WidgetResourceView,
 } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
 import type { CallParts, WidgetCatalog } from './widget-catalog.js';
 import { WidgetConsents } from './widget-consents.js';
+import type { WidgetFiles } from './widget-files.js';
 
 export const WIDGET_PREVIEW_LABEL = 'widget preview';
 /** How long a side request may take before the preview gives up on it (ChatGPT is reported to wait about 60 s for a tool). */
@@ -65,7 +72,12 @@ export interface WidgetServiceDeps {
   linkMode: string;
   /** The live server `upstream` reaches (a URL, or `stdio: CMD`), as the consent prompt names it. */
   server?: string;
+  /** Local files standing in for widget resources (the playground, `--widget-file`). */
+  files?: WidgetFiles;
 }
+
+/** How many other captured calls of a tool the playground is offered. */
+export const OTHER_RESULTS = 20;
 
 export interface WidgetCallInput {
   bridge: WidgetBridge;
@@ -87,7 +99,8 @@ export class WidgetService {
     return { toolName: call.name, ...(widget ? { declaration: widget } : {}) };
   }
 
-  preview(exchangeId: string): WidgetPreview {
+  /** `resource`: take the HTML from that resources/read of the widget (one made by `readNow`). */
+  preview(exchangeId: string, options: { resource?: string } = {}): WidgetPreview {
     const { catalog } = this.deps;
     const call = this.callOf(exchangeId);
     const listed = catalog.toolsFor(call.exchange, call.name);
@@ -116,26 +129,24 @@ export class WidgetService {
       preview.lints.push(...widgetResultFindings(call.name, call.result, '$').map((f) => ({ ...f, exchangeId })));
     }
     if (call.error) preview.call.error = call.error;
-    const read = catalog.resourceRead(widget.uri, call.exchange);
+    const named = options.resource === undefined ? undefined : catalog.resourceReadById(options.resource, widget.uri, call.exchange);
+    if (options.resource !== undefined && !named) throw new InspectorError('not_found', `Exchange ${options.resource} is not a successful resources/read of ${widget.uri} this call's preview may use.`);
+    const read = named ?? catalog.resourceRead(widget.uri, call.exchange);
     const listedResource = catalog.listedResource(widget.uri, call.exchange);
-    if (!read) {
+    const file = named ? undefined : this.deps.files?.for(widget.uri);
+    if (!read && !file) {
       if (!catalog.everRead(widget.uri, call.exchange) && !listedResource) preview.lints.push({ ...widgetNeverReadFinding(call.name, widget.uri), exchangeId: listed.exchange.id });
       return preview;
     }
-    preview.lints.push(...widgetResourceFindings(widget.uri, read.value, '$').map((f): WidgetLint => ({ ...f, exchangeId: read.exchange.id })));
-    const resource = widgetResourceOf(read.value, widget.uri, listedResource);
+    if (read) preview.lints.push(...widgetResourceFindings(widget.uri, read.value, '$').map((f): WidgetLint => ({ ...f, exchangeId: read.exchange.id })));
+    // A local file replaces the HTML only: the sandbox (CSP, permissions) is what the resource declares.
+    const resource = widgetResourceOf(file ? fileRead(widget.uri, file.html, read?.value) : read!.value, widget.uri, listedResource);
     if (!resource?.html) {
-      preview.resourceProblem = `The resources/read answer #${read.exchange.id} for ${widget.uri} holds no HTML (neither text nor blob).`;
+      preview.resourceProblem = `The resources/read answer #${read!.exchange.id} for ${widget.uri} holds no HTML (neither text nor blob).`;
       return preview;
     }
-    const importedFrom = importedFileName(read.exchange.sessionKey);
-    preview.resource = {
+    const common = {
       uri: widget.uri,
-      exchangeId: read.exchange.id,
-      source: read.exchange.widgetOf !== undefined ? 'read-now' : importedFrom !== undefined ? 'imported' : 'captured',
-      ...(importedFrom !== undefined ? { importedFrom } : {}),
-      sameSession: read.exchange.sessionKey === call.exchange.sessionKey,
-      sameConversation: catalog.sameConversation(read.exchange, call.exchange),
       html: resource.html,
       bytes: new TextEncoder().encode(resource.html).length,
       csp: resource.csp,
@@ -144,7 +155,46 @@ export class WidgetService {
       ...(resource.domain !== undefined ? { domain: resource.domain } : {}),
       ...(resource.prefersBorder !== undefined ? { prefersBorder: resource.prefersBorder } : {}),
     };
+    if (file) {
+      preview.resource = { ...common, source: 'file', file: file.state, sameSession: false, sameConversation: false };
+      return preview;
+    }
+    const importedFrom = importedFileName(read!.exchange.sessionKey);
+    const view: WidgetResourceView = {
+      ...common,
+      exchangeId: read!.exchange.id,
+      source: read!.exchange.widgetOf !== undefined ? 'read-now' : importedFrom !== undefined ? 'imported' : 'captured',
+      ...(importedFrom !== undefined ? { importedFrom } : {}),
+      sameSession: read!.exchange.sessionKey === call.exchange.sessionKey,
+      sameConversation: catalog.sameConversation(read!.exchange, call.exchange),
+    };
+    preview.resource = view;
     return preview;
+  }
+
+  /** Other captured calls of the same tool (the playground's "flip to another result"). */
+  otherResults(exchangeId: string): WidgetCapturedResult[] {
+    const call = this.callOf(exchangeId);
+    return this.deps.catalog.otherCalls(call.name, call.exchange, OTHER_RESULTS).map((c) => ({
+      exchangeId: c.exchange.id,
+      startTs: c.exchange.startTs,
+      status: c.exchange.status,
+      arguments: c.arguments,
+      ...(c.result ? { result: c.result } : {}),
+      ...(c.error ? { error: c.error } : {}),
+    }));
+  }
+
+  /** The user names a local file to stand in for the call's widget resource (read-only, watched). */
+  useFile(exchangeId: string, path: string): WidgetFileState {
+    const files = this.deps.files;
+    if (!files) throw new InspectorError('no_upstream', 'This dashboard serves no local widget files.');
+    return files.open(this.widgetUri(this.callOf(exchangeId)), path);
+  }
+
+  /** Stops serving a local file for the call's widget; the capture's HTML is used again. */
+  stopFile(exchangeId: string): { stopped: boolean } {
+    return { stopped: this.deps.files?.stop(this.widgetUri(this.callOf(exchangeId))) ?? false };
   }
 
   /** Reads the widget resource now (the capture has none), then answers the preview. */
@@ -157,7 +207,7 @@ export class WidgetService {
     const sent = await this.send(call, { jsonrpc: '2.0', id: 0, method: 'resources/read', params: { uri: widget.uri } }, 'fresh', signal);
     const answer = this.deps.catalog.answer(sent.exchange);
     if (answer.error) throw new InspectorError('widget_upstream_failed', `The server answered resources/read of ${widget.uri} with error ${answer.error.code}: ${answer.error.message}`);
-    return this.preview(exchangeId);
+    return this.preview(exchangeId, { resource: sent.exchange.id });
   }
 
   /** A tool call the widget made: refused as a host would, else sent and answered. */
@@ -239,6 +289,15 @@ export class WidgetService {
     const where = result.error.exchange ? ` (captured as #${result.error.exchange.id})` : '';
     throw new InspectorError('widget_upstream_failed', `${result.error.message}${where}`);
   }
+}
+
+/** A resources/read answer carrying `html` in place of the resource's text, its `_meta` kept. */
+function fileRead(uri: string, html: string, read: JsonObject | undefined): JsonObject {
+  const contents = Array.isArray(read?.contents) ? read.contents : [];
+  const original = contents.find((c) => isJsonObject(c) && c.uri === uri) ?? contents.find(isJsonObject);
+  const base = isJsonObject(original) ? original : { uri, mimeType: MCP_APP_MIME };
+  const { blob: _blob, ...rest } = base;
+  return { contents: [{ ...rest, uri, text: html }] };
 }
 
 const noUpstream = () => new InspectorError('no_upstream', 'This dashboard has no upstream server (mcpscope open): a widget preview here cannot send anything.');

@@ -2,7 +2,7 @@
  * A deliberately changed server for `verify`: a real upstream (server-everything) behind a
  * pass-through that alters the answers of chosen tools, the way a careless release would:
  * one renames a field of its result, another breaks with a JSON-RPC error. Every other byte
- * passes through unchanged (the SSE stream is rewritten event by event, ids kept).
+ * passes through unchanged (the SSE stream is rewritten event by event, ids kept; a JSON answer whole).
  */
 import { createServer, type Server } from 'node:http';
 import { listenOnLoopback } from './loopback.js';
@@ -36,7 +36,8 @@ export async function startAlteredUpstream(upstreamUrl: string, tools: Record<st
       return void res.end();
     }
     const text = await answer.text();
-    res.writeHead(answer.status, out).end(text.replace(/^data: (.*)$/gm, (line, json: string) => `data: ${alter(json, call!.id, alteration)}`));
+    const sse = (answer.headers.get('content-type') ?? '').includes('text/event-stream');
+    res.writeHead(answer.status, out).end(sse ? text.replace(/^data: (.*)$/gm, (line, json: string) => `data: ${alter(json, call!.id, alteration)}`) : alter(text, call!.id, alteration));
   });
   const listening = await listenOnLoopback(server);
   return { url: `${listening.origin}${upstream.pathname}`, close: listening.close };

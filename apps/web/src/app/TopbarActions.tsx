@@ -1,5 +1,6 @@
 /**
- * The top bar's actions on the whole capture: compose a new request, export/import, the legend
+ * The top bar's actions on the whole capture: compose a new request, export/import, save as a
+ * regression test, the legend
  * and the theme.
  */
 import { useState } from 'react';
@@ -8,7 +9,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
 import { useReplayTarget } from '../replay/replay-host.js';
-import { ExportMenu } from '../export/index.js';
+import { ExportMenu, SaveAsTestButton } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
 import { DriveButton } from '../drive/index.js';
@@ -37,6 +38,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
       <DriveButton disabled={readOnly} {...(readOnly ? { title: READ_ONLY_HINT } : {})} />
       <RerunButton disabled={readOnly} />
       <ExportMenu api={api} filter={viewFilter} />
+      <SaveAsTestButton api={api} filter={viewFilter} />
       <button type="button" className="small" aria-expanded={legend} data-testid="legend-button" onClick={() => setLegend(!legend)}>
         Legend
       </button>

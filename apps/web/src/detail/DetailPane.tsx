@@ -19,6 +19,7 @@ import { FrameCard } from './FrameCard.js';
 import type { TreeMark } from '../ui/JsonTree.js';
 import { ToolSchemaCheck } from './ToolSchemaCheck.js';
 import { useWidgetDeclaration } from '../widget/use-widget-declaration.js';
+import { useWidgetEdited } from '../widget/edited-store.js';
 import { wholeExchange } from '../api/whole-exchange.js';
 import { CausalLinks } from './CausalLinks.js';
 import { AuthorizationNotice } from '../front-door/AuthorizationNotice.js';
@@ -63,6 +64,7 @@ export function DetailPane({ api }: { api: ApiClient }) {
   }, [api, id, summary?.updatedSeq, live]);
 
   const widget = useWidgetDeclaration(api, summary ?? (detail && detail.exchange.id === id ? detail.exchange : undefined));
+  const widgetEdited = useWidgetEdited((s) => (id ? s.edited.has(id) : false));
 
   if (!id) return null;
   if (error && detail?.exchange.id !== id) return <aside className="detail" data-testid="detail-pane">Could not load exchange {id}: {error}</aside>;
@@ -83,8 +85,8 @@ export function DetailPane({ api }: { api: ApiClient }) {
           <button type="button" role="tab" aria-selected={tab === 'exchange'} onClick={() => setTab('exchange')} data-testid="detail-tab-exchange">
             Exchange
           </button>
-          <button type="button" role="tab" aria-selected={tab === 'widget'} onClick={() => setTab('widget')} data-testid="detail-tab-widget" title={`Render ${widget.uri} from this call`}>
-            Widget
+          <button type="button" role="tab" aria-selected={tab === 'widget'} onClick={() => setTab('widget')} data-testid="detail-tab-widget" data-edited={widgetEdited} title={widgetEdited ? `${widget.uri} runs on data edited in the playground, not what the server sent` : `Render ${widget.uri} from this call`}>
+            {widgetEdited ? 'Widget · edited' : 'Widget'}
           </button>
         </div>
       )}

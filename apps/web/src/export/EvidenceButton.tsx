@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import type { ApiClient, EvidenceQuery } from '../api/client.js';
-import { saveFile } from './save-file.js';
+import { saveFile } from '../ui/save-file.js';
 import './evidence.css';
 
 export interface EvidenceButtonProps {

@@ -2,9 +2,9 @@
  * The export and import API as the dashboard calls it. The response shapes (ExportPreview,
  * ImportReport) are the shared contract in @mcpscope/protocol, the same types the proxy answers with.
  */
-import type { ExportPreview, ImportReport, ImportResponse } from '@mcpscope/protocol';
+import type { ExportPreview, ImportReport, ImportResponse, RegressionTestPlan } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
-import { saveFile } from './save-file.js';
+import { saveFile } from '../ui/save-file.js';
 
 export type ExportFormat = 'jsonl' | 'har';
 
@@ -50,4 +50,20 @@ export async function importFile(api: ApiClient, file: File): Promise<ImportRepo
   const res = await api.raw(`/api/import?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
   if (!res.ok) throw await errorOf(res);
   return ((await res.json()) as ImportResponse).report;
+}
+
+/** What "Save as regression test" saves: a filter's calls, a conversation's, or one exchange. */
+export type RegressionScope = { filter: string } | { conversation: string } | { exchange: string };
+
+const scopeQuery = (scope: RegressionScope) => new URLSearchParams(scope as Record<string, string>).toString();
+
+export function fetchRegressionPlan(api: ApiClient, scope: RegressionScope, signal?: AbortSignal): Promise<RegressionTestPlan> {
+  return api.request(`/api/regression-test?${scopeQuery(scope)}`, signal ? { signal } : {});
+}
+
+/** Downloads the golden capture (JSONL, redacted) the plan describes. */
+export async function downloadGolden(api: ApiClient, scope: RegressionScope, name: string): Promise<void> {
+  const res = await api.raw(`/api/regression-test/golden?${scopeQuery(scope)}`);
+  if (!res.ok) throw await errorOf(res);
+  saveFile(await res.blob(), name);
 }

@@ -4,3 +4,4 @@ export type { ExportMenuProps } from './ExportMenu.js';
 export { CopyAsCurl } from './CopyAsCurl.js';
 export { EvidenceButton } from './EvidenceButton.js';
 export type { EvidenceButtonProps } from './EvidenceButton.js';
+export { SaveAsTestButton } from './SaveAsTest.js';

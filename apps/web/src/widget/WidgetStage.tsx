@@ -21,6 +21,10 @@ interface Props {
   onDisplayMode(mode: DisplayMode): void;
   onWidgetState(state: unknown): void;
   askConsent(tool: string): Promise<boolean>;
+  /** What the widget is fed when it is not this call as captured (edited data, another call's result). */
+  dataLabel?: string;
+  /** The data was edited by the user: the frame's label says so. */
+  edited?: boolean;
 }
 
 const FULLSCREEN_MARGIN = 48;
@@ -28,7 +32,7 @@ const FULLSCREEN_MARGIN = 48;
 const EXIT_BAR = 34;
 const stageHeight = () => Math.max(200, window.innerHeight - 2 * FULLSCREEN_MARGIN - EXIT_BAR);
 
-export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState, askConsent }: Props) {
+export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayMode, onWidgetState, askConsent, dataLabel, edited = false }: Props) {
   const frame = useRef<HTMLIFrameElement>(null);
 
   const handle = useRef<WidgetBridgeHandle | undefined>(undefined);
@@ -63,6 +67,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
         onWidgetState: (s) => latest.current.onWidgetState(s),
         askConsent: (tool) => latest.current.askConsent(tool),
         onStopped: () => setStopped(true),
+        ...(dataLabel ? { dataLabel } : {}),
       },
       widgetOrigin,
     ).then(
@@ -84,7 +89,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
       // bridge's navigation to its sandbox. The next src replaces the old document.
     };
     // One bridge per widget and host profile (window.openai is injected at load): not per setting.
-  }, [preview.exchangeId, preview.resource.exchangeId, preview.call.status, preview.sandboxPort, settings.profile, reloadKey, api, log]);
+  }, [preview.exchangeId, preview.resource.exchangeId, preview.resource.file?.version, preview.resource.source, preview.call.status, preview.sandboxPort, settings.profile, reloadKey, api, log]);
 
   useEffect(() => {
     handle.current?.update(settings);
@@ -96,6 +101,11 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
   const style = settings.displayMode === 'fullscreen' ? {} : settings.displayMode === 'pip' ? { width, height: inlineHeight + EXIT_BAR } : { width, height: inlineHeight };
   return (
     <div className="widget-stage" data-testid="widget-stage">
+      {dataLabel && (
+        <p className={edited ? 'widget-data-label edited' : 'widget-data-label'} data-testid="widget-data-label" data-edited={edited}>
+          {edited ? 'EDITED — ' : ''}the widget shows {dataLabel}
+        </p>
+      )}
       <div className={`widget-box mode-${settings.displayMode}${preview.resource.prefersBorder !== false ? ' bordered' : ''}`} style={style} data-display-mode={settings.displayMode} data-testid="widget-box">
         {settings.displayMode !== 'inline' && (
           <button type="button" className="widget-exit small" onClick={() => latest.current.onDisplayMode('inline')} data-testid="widget-exit">
@@ -103,7 +113,7 @@ export function WidgetStage({ preview, settings, reloadKey, api, log, onDisplayM
           </button>
         )}
         {stopped && <p className="widget-stopped error-text" data-testid="widget-stopped">Stopped: the widget flooded the dashboard with messages. See the event log; Reload to run it again.</p>}
-        <iframe ref={frame} title={`${preview.toolName} widget`} sandbox="allow-scripts allow-same-origin allow-forms" data-testid="widget-frame" data-origin={origin} />
+        <iframe ref={frame} title={`${preview.toolName} widget${edited ? ' (edited data)' : ''}`} sandbox="allow-scripts allow-same-origin allow-forms" data-testid="widget-frame" data-origin={origin} />
       </div>
     </div>
   );

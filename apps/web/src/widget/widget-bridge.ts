@@ -40,6 +40,8 @@ export interface BridgeOptions {
   askConsent(tool: string): Promise<boolean>;
   /** The preview stopped a runaway widget. */
   onStopped(): void;
+  /** What `preview.call` is when it is not the call as captured (edited data, another call's result). */
+  dataLabel?: string;
 }
 
 export interface WidgetBridgeHandle {
@@ -151,7 +153,7 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
   });
   bridge.addEventListener('initialized', () => {
     const app = bridge.getAppVersion();
-    log.add('bridge', `ui/initialize from ${app ? `${app.name} ${app.version}` : 'the widget'}; sending the captured arguments and result`);
+    log.add('bridge', `ui/initialize from ${app ? `${app.name} ${app.version}` : 'the widget'}; sending ${o.dataLabel ?? 'the captured arguments and result'}`);
     void bridge.sendToolInput({ arguments: preview.call.arguments });
     if (preview.call.result) void bridge.sendToolResult(preview.call.result as never);
     else if (preview.call.error) void bridge.sendToolCancelled({ reason: `the call failed: ${preview.call.error.message}` });
@@ -240,7 +242,8 @@ export async function startWidgetBridge(o: BridgeOptions, origin: string): Promi
 
   await bridge.connect(new QuietPostMessageTransport(frame()!, frame()!, origin));
   o.iframe.src = `${origin}/sandbox?host=${encodeURIComponent(location.origin)}&csp=${encodeURIComponent(JSON.stringify(wireCsp(resource.csp)))}`;
-  log.add('host', `${preview.toolName}'s widget ${resource.uri} from resources/read #${resource.exchangeId}${resource.source === 'read-now' ? ' (read now by mcpscope)' : ''}; bridges: MCP Apps${settings.profile === 'chatgpt' ? ' and window.openai' : ''}`);
+  const from = resource.source === 'file' ? `the local file ${resource.file?.path ?? ''} (version ${resource.file?.version ?? 1})` : `resources/read #${resource.exchangeId ?? '?'}${resource.source === 'read-now' ? ' (read now by mcpscope)' : ''}`;
+  log.add('host', `${preview.toolName}'s widget ${resource.uri} from ${from}; bridges: MCP Apps${settings.profile === 'chatgpt' ? ' and window.openai' : ''}`);
 
   return {
     update(next) {

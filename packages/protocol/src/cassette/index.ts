@@ -15,3 +15,5 @@ export { comparableStatus, compareOutcomes, firstDifference, outcomeOf } from '.
 export type { CallOutcome, Comparison, CompareOptions, Difference, OutcomeStatus, Verdict } from './compare.js';
 export { DEFAULT_IGNORED_PATHS, VOLATILE_KEYS, VOLATILE_MARK, maskVolatile, maskVolatileText, parseIgnore } from './volatile.js';
 export type { VolatileOptions } from './volatile.js';
+export { detectVolatilePaths, widenIndexes } from './volatile-detect.js';
+export type { AnswerPair, VolatilePath } from './volatile-detect.js';

@@ -11,6 +11,15 @@
  * - `POST /api/widget/:exchangeId/consent` WidgetConsentRequest → WidgetConsent: the user allows
  *   (in the dashboard, never the widget) the call's widget to call a tool on the live server.
  *
+ * - `GET /api/widget/:exchangeId?resource=ID` → WidgetPreview with the HTML of that resources/read
+ *   (one `…/read` made: the playground's "live server" source), when it reads the call's widget.
+ * - `GET /api/widget/:exchangeId/results` → WidgetCapturedResult[]: other captured calls of the same
+ *   tool (the playground flips between two to see a shape change).
+ * - `PUT /api/widget/:exchangeId/file` WidgetFileRequest → WidgetFileState: the user names a local
+ *   HTML file that stands in for the call's widget resource, read-only and watched;
+ *   `DELETE …/file` stops it. `GET /api/widget-files/events` streams WidgetFileEvent lines
+ *   (NDJSON) as a watched file changes.
+ *
  * A call imported from a file is inert: its preview uses only that file's traffic and sends
  * nothing (`canCall: false`, read and call answer 409 `imported_session`).
  */
@@ -31,15 +40,18 @@ export interface WidgetLint {
 
 export interface WidgetResourceView {
   uri: string;
-  /** The resources/read exchange the HTML comes from. */
-  exchangeId: string;
+  /** The resources/read exchange the HTML comes from (absent for a local file). */
+  exchangeId?: string;
   /**
    * Where the HTML came from. `captured`: a client read it on the live server; `imported`: a
    * resources/read in the same imported file as the call (`importedFrom`); `read-now`: mcpscope
-   * read it for this preview. A live call never takes HTML from a file, nor a file's call from
-   * anywhere but its own file.
+   * read it for this preview; `file`: a local file the user named stands in for the resource
+   * (`file`). A live call never takes HTML from an imported capture, nor an imported call from
+   * anywhere but its own file (a local file the user named is neither: it serves either).
    */
-  source: 'captured' | 'imported' | 'read-now';
+  source: 'captured' | 'imported' | 'read-now' | 'file';
+  /** The local file the HTML was read from (source `file`): its path and how often it changed. */
+  file?: WidgetFileState;
   /** The file the HTML was imported from (source `imported`). */
   importedFrom?: string;
   /** Read in the call's own session (else its conversation, else any live session; an imported call: any session of its file). */
@@ -115,3 +127,34 @@ export interface WidgetConsent {
   server: string;
   allowedTools: string[];
 }
+
+/** Another captured call of the same tool, as the playground offers it beside the open one. */
+export interface WidgetCapturedResult {
+  exchangeId: string;
+  startTs: number;
+  status: ExchangeStatus;
+  arguments: JsonObject;
+  result?: JsonObject;
+  error?: { code: number; message: string; data?: JsonValue };
+}
+
+/** The body of `PUT …/file`: an absolute path to an .html or .htm file. */
+export interface WidgetFileRequest {
+  path: string;
+}
+
+/** A local file standing in for a widget resource. */
+export interface WidgetFileState {
+  /** The widget resource it stands in for (`*`: every widget, from `--widget-file PATH`). */
+  uri: string;
+  /** The file as resolved (symbolic links followed). */
+  path: string;
+  /** 1 when first read, +1 each time its content changed. */
+  version: number;
+  bytes: number;
+  /** Why the last change could not be read (the previous content is still served). */
+  problem?: string;
+}
+
+/** One line of `GET /api/widget-files/events`. */
+export type WidgetFileEvent = { type: 'changed'; file: WidgetFileState } | { type: 'stopped'; uri: string };

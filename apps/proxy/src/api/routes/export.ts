@@ -3,21 +3,26 @@
  * - `GET /export?format=jsonl|har|curl&filter=EXPR&session=KEY&exchange=ID&redact=K&unredacted=1`
  *   downloads the file (redacted unless `unredacted=1`);
  * - `GET /export/preview?…same…` says what the export holds and what it will redact;
+ * - `GET /regression-test?filter=EXPR|conversation=KEY|exchange=ID` → RegressionTestPlan, and
+ *   `GET /regression-test/golden?…same…` the golden capture (JSONL, redacted) it describes;
  * - `POST /import?name=FILE` takes a JSONL or HAR file as the body and adds it as imported,
  *   read-only sessions.
  * Failures are InspectorErrors, answered by the API's one error handler.
  */
 import { Hono, type Context } from 'hono';
 import { InspectorError } from '../../core/errors.js';
-import type { ImportResponse } from '@mcpscope/protocol';
+import type { ImportResponse, RegressionTestPlan } from '@mcpscope/protocol';
 import type { CaptureReader } from '../../capture/capture-reader.js';
-import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportRequest } from '../../interchange/export-service.js';
+import { buildExport, previewExport, EXPORT_FORMATS, type ExportFormat, type ExportOutput, type ExportRequest } from '../../interchange/export-service.js';
+import { goldenSelection, regressionPlan, scopeOf } from '../../interchange/regression-test.js';
 import { streamImport, type ImportTarget } from '../../interchange/import-stream.js';
 
 export interface ExportRouteDeps {
   source: CaptureReader;
   /** Starts an import through the capture pipeline (the same derivation live capture uses), a chunk at a time; absent over a file shown read-only. */
   startImport?: () => ImportTarget;
+  /** The live server this capture goes to (a URL), the regression test snippet's default target. */
+  upstream?: string;
   /** MAX_IMPORT_BYTES unless a test sets less. */
   maxImportBytes?: number;
 }
@@ -58,6 +63,35 @@ function exportRequest(c: Context): ExportRequest {
   return req;
 }
 
+/** The export as a download, pulled as the client reads: each pull writes about 64 KiB, so a large export streams. */
+function exportResponse(out: ExportOutput, filename = out.filename): Response {
+  const iterator = out.chunks[Symbol.iterator]();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let text = '';
+      while (text.length < 64 * 1024) {
+        const next = iterator.next();
+        if (next.done) {
+          if (text) controller.enqueue(encoder.encode(text));
+          controller.close();
+          return;
+        }
+        text += next.value;
+      }
+      controller.enqueue(encoder.encode(text));
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'content-type': out.contentType,
+      'content-disposition': `attachment; filename="${filename}"`,
+      'x-mcpscope-redacted': out.redactor.options.enabled ? 'yes' : 'no',
+      'cache-control': 'no-store',
+    },
+  });
+}
+
 export function exportRoutes(deps: ExportRouteDeps): Hono {
   const app = new Hono();
 
@@ -70,32 +104,16 @@ export function exportRoutes(deps: ExportRouteDeps): Hono {
   app.get('/export', (c) => {
     const out = buildExport(deps.source, exportRequest(c));
     if (!out.ok) throw new InspectorError(out.code, out.message);
-    const iterator = out.chunks[Symbol.iterator]();
-    const encoder = new TextEncoder();
-    // Pulled as the client reads: each pull writes about 64 KiB, so a large export streams.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        let text = '';
-        while (text.length < 64 * 1024) {
-          const next = iterator.next();
-          if (next.done) {
-            if (text) controller.enqueue(encoder.encode(text));
-            controller.close();
-            return;
-          }
-          text += next.value;
-        }
-        controller.enqueue(encoder.encode(text));
-      },
-    });
-    return new Response(body, {
-      headers: {
-        'content-type': out.contentType,
-        'content-disposition': `attachment; filename="${out.filename}"`,
-        'x-mcpscope-redacted': out.redactor.options.enabled ? 'yes' : 'no',
-        'cache-control': 'no-store',
-      },
-    });
+    return exportResponse(out);
+  });
+
+  app.get('/regression-test', (c) => c.json<RegressionTestPlan>(regressionPlan({ source: deps.source, ...(deps.upstream ? { target: deps.upstream } : {}) }, scopeOf((k) => c.req.query(k)))));
+
+  app.get('/regression-test/golden', (c) => {
+    const selection = goldenSelection(deps.source, scopeOf((k) => c.req.query(k)));
+    const out = buildExport(deps.source, { format: 'jsonl', exchanges: selection.exchangeIds });
+    if (!out.ok) throw new InspectorError(out.code, out.message);
+    return exportResponse(out, 'golden.jsonl');
   });
 
   app.post('/import', async (c) => {
