@@ -82,8 +82,8 @@ export type EngineRequest =
       id: number;
       /** tick-wire.ts `flattenFrames`. */
       frames: unknown[];
-      /** Door records as the JSON texts stored. */
-      requests: string[];
+      /** Door records as their rows (tick-ops.ts `doorRows`), stored as they are. */
+      doorRows: unknown[];
       /** Large frames' messages by index in `frames`. */
       messages: [number, Message][];
       /** Replay links made on the tap's thread since the last tick. */
