@@ -116,7 +116,7 @@ function stageRows(stages: StageReading, clients: number): BenchRow[] {
   const rows: BenchRow[] = [
     { bench: BENCH, metric: metric("the tap's thread"), value: stages.tapThread, unit: 'µs' },
     { bench: BENCH, metric: metric("the engine's worker"), value: stages.engineThread, unit: 'µs' },
-    { bench: BENCH, metric: metric('other threads (GC helpers, libuv)'), value: stages.otherThreads, unit: 'µs' },
+    { bench: BENCH, metric: metric("other threads (V8's GC helpers, libuv, the profiler's own sampling)"), value: stages.otherThreads, unit: 'µs' },
   ];
   for (const stage of STAGES) rows.push({ bench: BENCH, metric: metric(`stage: ${stage}`), value: stages.perCall.get(stage)!, unit: 'µs' });
   return rows;
