@@ -6,8 +6,9 @@
  *   README.md         the repository's
  *   dist/cli/mcpscope.js  the proxy and every workspace module it imports (packages/protocol), in
  *                     one ESM bundle; registry packages stay imports, installed by npm as usual.
- *   dist/cli/engine-worker.js  the capture engine's worker (capture/engine-worker.ts), a worker module
- *                     the bundle starts from beside itself, bundled the same way.
+ *   dist/cli/engine-worker.js, dist/cli/large-writer-worker.js  the capture engine's worker and the
+ *                     large-frame writer's (capture/engine-worker.ts, capture/large-writer-worker.ts),
+ *                     worker modules the bundle starts from beside itself, bundled the same way.
  *                     Two levels below the root, as apps/proxy/src/<layer>/ is below apps/proxy/,
  *                     so module-relative URLs (core/version.ts, core/web-root.ts) hold in both
  *   dist/web/         the dashboard as Vite built it (apps/web/dist), found by core/web-root.ts
@@ -83,9 +84,9 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
   try {
     const seen = new Set<string>();
     await build({
-      // The CLI, and the worker module it starts beside itself (capture/answering-worker.ts's
+      // The CLI, and the worker modules it starts beside itself (capture/answering-worker.ts's
       // `moduleWorkerUrl`): each a bundle of its own.
-      entryPoints: { mcpscope: path('apps/proxy/src/commands/cli.ts'), 'engine-worker': path('apps/proxy/src/capture/engine-worker.ts') },
+      entryPoints: { mcpscope: path('apps/proxy/src/commands/cli.ts'), 'engine-worker': path('apps/proxy/src/capture/engine-worker.ts'), 'large-writer-worker': path('apps/proxy/src/capture/large-writer-worker.ts') },
       outdir: join(stage, 'dist', 'cli'),
       bundle: true,
       platform: 'node',

@@ -12,9 +12,10 @@ export interface Helper {
   stop(): Promise<void>;
 }
 
-export function startHelper(script: string, env: Record<string, string> = {}): Promise<Helper> {
+/** `nodeArgs` go to Node before the script (e.g. `--cpu-prof`). */
+export function startHelper(script: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<Helper> {
   const path = fileURLToPath(new URL(script, import.meta.url));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', path], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   // A benchmark that dies must not leave its helpers running (they hold ports and CPU).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

@@ -44,7 +44,7 @@ afterAll(async () => {
 
 it('holds the bundle, the dashboard and a manifest of registry dependencies, and nothing else', () => {
   const paths = packed.files.map((f) => f.path).sort();
-  expect(paths.filter((p) => !p.startsWith('dist/web/'))).toEqual(['README.md', 'dist/cli/engine-worker.js', 'dist/cli/mcpscope.js', 'package.json']);
+  expect(paths.filter((p) => !p.startsWith('dist/web/'))).toEqual(['README.md', 'dist/cli/engine-worker.js', 'dist/cli/large-writer-worker.js', 'dist/cli/mcpscope.js', 'package.json']);
   expect(paths).toContain('dist/web/index.html');
   expect(paths.filter((p) => /\.(map|ts|tsx)$|test|spec/.test(p))).toEqual([]);
   for (const [name, version] of Object.entries(packed.dependencies)) {

@@ -16,9 +16,9 @@ describe('the capture engine', () => {
       const frames: Frame[] = traffic().map((f, i) => ({ ...f, seq: i + 1 }));
       // The worker's engine: its own engine on the file, whose last outcome never reached the tap.
       const worker = new CaptureEngine(store);
-      expect(worker.tick({ frames: frames.slice(0, 10), requests: [] }).ok).toBe(true);
+      expect(worker.tick({ frames: frames.slice(0, 10), doorRows: [] }).ok).toBe(true);
       const lost = frames.slice(10, 16);
-      const committed = worker.tick({ frames: lost, requests: [] });
+      const committed = worker.tick({ frames: lost, doorRows: [] });
       expect(committed.ok).toBe(true);
       const rows = snapshotDerived(file);
 

@@ -1,11 +1,10 @@
 /**
- * A capture worker thread (the large-frame writer, the capture engine's worker) that answers on a MessagePort
- * and counts its answers in shared memory, so the tap's thread can also wait for an answer
- * synchronously: closing a store must end with the file settled, and `close()` is synchronous.
+ * A capture worker thread (the large-frame writer's, the capture engine's) that answers on a
+ * MessagePort and counts its answers in shared memory, so the tap's thread can also wait for an
+ * answer synchronously: closing a store must end with the file settled, and `close()` is synchronous.
  *
- * A worker is either plain JavaScript evaluated from a string (WORKER_ANSWER defines its `port` and
- * `answer(message)`), or a module of its own (`workerAnswerer()` gives it the same two), started
- * from its URL beside the module that starts it (`moduleWorkerUrl`). Either must answer a
+ * A worker is a module of its own (`workerAnswerer()` gives it its `port` and `answer(message)`),
+ * started from its URL beside the module that starts it (`moduleWorkerUrl`). It must answer a
  * `{ type: 'stop' }` message (closing what it holds) with an answer whose `id` is -1, then close the port.
  *
  * A module worker runs from three layouts: the tsc build (`dist/capture/x.js`), the published
@@ -20,17 +19,6 @@ import { pathToFileURL } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MessageChannel, Worker, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-
-/** For a worker's source: `port`, and `answer(message)` which posts and counts. */
-export const WORKER_ANSWER = `
-const port = require('node:worker_threads').workerData.port;
-const answered = new Int32Array(require('node:worker_threads').workerData.answered);
-const answer = (message) => {
-  port.postMessage(message);
-  Atomics.add(answered, 0, 1);
-  Atomics.notify(answered, 0);
-};
-`;
 
 /** Where a worker started with `claimsLate` is in its start (the second slot of the shared counter). */
 const STARTING = 0;
@@ -75,8 +63,7 @@ import(workerData.tsx).then((tsx) => { tsx.register(); return import(workerData.
 /** A loader hook that resolves workspace packages to their TypeScript (package.json's `mcpscope-source`). */
 const SOURCE_CONDITION = `data:text/javascript,${encodeURIComponent('export async function resolve(s, c, next) { return next(s, { ...c, conditions: [...c.conditions, "mcpscope-source"] }); }')}`;
 
-function startWorker(entry: string | URL, workerData: Record<string, unknown>, transferList: MessagePort[]): Worker {
-  if (typeof entry === 'string') return new Worker(entry, { eval: true, workerData, transferList });
+function startWorker(entry: URL, workerData: Record<string, unknown>, transferList: MessagePort[]): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData, transferList });
   const tsx = pathToFileURL(tsxEsmApi(entry)).href;
   return new Worker(SOURCE_BOOT, { eval: true, workerData: { ...workerData, entry: entry.href, tsx, sourceCondition: SOURCE_CONDITION }, transferList });
@@ -101,8 +88,8 @@ export class AnsweringWorker<A> {
 
   /** Starts the thread. `onAnswer` gets each answer; `onGone` once, if the thread fails or exits before `stop()`. */
   constructor(
-    /** The worker's source text, or its module's URL (`moduleWorkerUrl`). */
-    source: string | URL,
+    /** The worker module's URL (`moduleWorkerUrl`). */
+    source: URL,
     workerData: Record<string, unknown>,
     private readonly onAnswer: (answer: A) => void,
     private readonly onGone: (error: Error) => void,
@@ -165,7 +152,7 @@ export class AnsweringWorker<A> {
       return;
     }
     port.postMessage({ type: 'stop' });
-    // Blocking on purpose, as the checkpointer: the store's close() must end with the file settled.
+    // Blocking on purpose: the store's close() must end with the file settled.
     // Its answer is the one with id -1: a worker still starting answers `ready` first.
     const deadline = Date.now() + STOP_WAIT_MS;
     for (;;) {

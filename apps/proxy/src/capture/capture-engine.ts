@@ -15,7 +15,7 @@
  *   derived again; `retry()` writes it. While one is held, no snapshot is taken (it would cover
  *   frames not stored).
  */
-import type { CaptureDeriver, DoorRecord, Frame, Message } from '@mcpscope/protocol';
+import type { CaptureDeriver, Frame, Message } from '@mcpscope/protocol';
 import type { CaptureReader } from './capture-reader.js';
 import type { SqliteStatement } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
@@ -27,12 +27,11 @@ import { engineFailure, type EngineFailure, type TickOutcome } from './engine-co
 /** A tick as the engine takes it; the texts, when given, are stored as they are. */
 export interface EngineTick {
   frames: readonly Frame[];
-  requests: readonly DoorRecord[];
+  /** The tick's door records as their rows (tick-ops.ts `doorRows`). */
+  doorRows: readonly unknown[];
   largeMessages?: WeakMap<Frame, Message>;
   /** `frames[i].http` as JSON text (tick-wire.ts). */
   httpJson?: readonly (string | null)[];
-  /** `requests[i]` as JSON text. */
-  requestTexts?: readonly string[];
 }
 
 interface Encoded {
@@ -130,7 +129,7 @@ export class CaptureEngine {
   private encode(tick: EngineTick, derived: DerivedBatch): Encoded {
     const ops = new TickOps();
     ops.frames(tick.frames, tick.httpJson);
-    if (tick.requests.length > 0) ops.door(tick.requests, tick.requestTexts);
+    ops.doorRows(tick.doorRows);
     ops.derived(derived, tick.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));
     return { ops: ops.ops, texts: ops.texts };
   }

@@ -82,8 +82,8 @@ export type EngineRequest =
       id: number;
       /** tick-wire.ts `flattenFrames`. */
       frames: unknown[];
-      /** Door records as the JSON texts stored. */
-      requests: string[];
+      /** Door records as their rows (tick-ops.ts `doorRows`), stored as they are. */
+      doorRows: unknown[];
       /** Large frames' messages by index in `frames`. */
       messages: [number, Message][];
       /** Replay links made on the tap's thread since the last tick. */
@@ -103,6 +103,34 @@ export interface EngineAnswer {
   held?: true;
   noted?: EngineFailure[];
 }
+
+/** What the large-frame writer's worker (large-writer-worker.ts) is started with. */
+export interface LargeWriterData {
+  file: string;
+  /** How long its connection waits for another connection's lock. */
+  busyMs: number;
+  /** Characters of a large frame's text stored in its row (the head); the rest goes in pieces. */
+  headChars: number;
+  /** Characters per stored piece (migration 8: `frame_parts`). */
+  partChars: number;
+  /** The thread's CPU priority (Linux nice). */
+  nice: number;
+}
+
+/** The large-frame writer's messages: a body's bytes as they stream, then its write (or its drop). */
+export type LargeRequest =
+  | { type: 'block'; id: number; block: Uint8Array }
+  | { type: 'drop'; id: number }
+  /** Stores body `id` as frame `seq`'s pieces: every earlier frame is committed. */
+  | { type: 'write'; id: number; seq: number }
+  | { type: 'stop' };
+
+/** The writer's answer for one body; `id` -1 says it stopped. */
+export type LargeAnswer =
+  | { id: number; kind: 'stored'; chars: number; bytes: number; head: string; pieces: number; skeleton: string }
+  /** The tap's thread must handle it (a secret's name in it, or no skeleton): the text, decoded. */
+  | { id: number; kind: 'returned'; text: string }
+  | { id: number; kind: 'failed'; error: EngineFailure };
 
 /** An error as the engine sends it. */
 export function engineFailure(err: unknown): EngineFailure {

@@ -8,7 +8,7 @@
  * derives made-up traffic on a throwaway deriver (prime-deriving.ts): the first real tick then
  * costs what any tick costs.
  */
-import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
+import type { Frame, Message } from '@mcpscope/protocol';
 import { workerData } from 'node:worker_threads';
 import { workerAnswerer } from './answering-worker.js';
 import { openSqlite, type SqliteDatabase } from './sqlite.js';
@@ -76,8 +76,7 @@ port.on('message', (m: EngineRequest) => {
     for (const link of m.links) reader!.replayLinks.learn(link);
     const { frames, httpJson } = readFrames(m.frames);
     const largeMessages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [frames[i]!, message]));
-    const requests = m.requests.map((t) => JSON.parse(t) as DoorRecord);
-    answer(sent(m.id, engine.tick({ frames, requests, largeMessages, httpJson, requestTexts: m.requests })));
+    answer(sent(m.id, engine.tick({ frames, doorRows: m.doorRows, largeMessages, httpJson })));
   } else if (m.type === 'retry') {
     answer(sent(m.id, engine.retry()));
   } else {

@@ -16,14 +16,10 @@ export const SKELETON_FROM_CHARS = 1024 * 1024;
 export const SKELETON_STRING_CHARS = 1024;
 
 /**
- * The skeleton of `raw`, or undefined when it has no long string or cannot be cut safely.
- *
- * Self-contained on purpose (its helpers and patterns inside, nothing from the module around it):
- * the large-frame writer thread runs it from its source text (large-writer.ts), which works the
- * same from the TypeScript source, the build and the bundle.
+ * The skeleton of `raw`, or undefined when it has no long string or cannot be cut safely. Run by
+ * the large-frame writer's worker (large-writer-worker.ts) and by re-deriving (rederive.ts).
  */
-// `keep` defaults to SKELETON_STRING_CHARS, spelt out: nothing outside the function may be named.
-export function frameSkeleton(raw: string, keep = 1024): string | undefined {
+export function frameSkeleton(raw: string, keep = SKELETON_STRING_CHARS): string | undefined {
   // JSON forbids raw control characters inside strings.
   // eslint-disable-next-line no-control-regex
   const CONTROL = /[\u0000-\u001f]/;

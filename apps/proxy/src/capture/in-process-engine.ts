@@ -4,8 +4,9 @@
  * it), `mcpscope open`, tests, and a capture whose worker died.
  */
 import type { CaptureStore } from './capture-store.js';
-import { CaptureEngine } from './capture-engine.js';
+import { CaptureEngine, type EngineTick } from './capture-engine.js';
 import type { EnginePort, TickDone, TickWork } from './engine-contract.js';
+import { doorRows } from './tick-ops.js';
 
 export class InProcessEngine implements EnginePort {
   readonly ready = true;
@@ -17,12 +18,12 @@ export class InProcessEngine implements EnginePort {
   }
 
   tick(work: TickWork, done: TickDone): void {
-    done(this.engine.tick(work));
+    done(this.engine.tick(engineTick(work)));
   }
 
   /** A tick a worker wrote before it died: derived and encoded for its texts, not written again. */
   tickCommitted(work: TickWork, done: TickDone): void {
-    done(this.engine.tick(work, true));
+    done(this.engine.tick(engineTick(work), true));
   }
 
   retry(done: TickDone): void {
@@ -34,4 +35,8 @@ export class InProcessEngine implements EnginePort {
   close(snapshot: boolean): void {
     if (snapshot) this.engine.snapshot();
   }
+}
+
+function engineTick(work: TickWork): EngineTick {
+  return { frames: work.frames, doorRows: doorRows(work.requests), largeMessages: work.largeMessages };
 }

@@ -9,7 +9,7 @@
  * time it fills: the tap's own chunks may still be queued on the client's socket, so they are
  * never transferred, and a reused block costs this thread no garbage). When the pipeline says
  * so (after every earlier frame is committed) the writer, which decoded the blocks as they came,
- * builds the body's skeleton (frame-skeleton.ts, run from its source text), inserts all of the
+ * builds the body's skeleton (frame-skeleton.ts), inserts all of the
  * text but its head (the first FRAME_RAW_LIMIT characters) as pieces of PART_CHARS characters on
  * its own connection, in one transaction (one 50 MB value made SQLite copy it twice, over 100 MB
  * for the write alone: migration 8), and answers with what the tap's thread needs to derive, write
@@ -18,19 +18,17 @@
  * and at once, and never holds the whole text.
  *
  * What the writer does not do: redaction (a body that mentions a secret's name, or has no
- * skeleton, comes back as bytes and takes the tap's thread's path). Small frames never
- * come here: the pipeline batches them per tick (redaction on the tap's thread, then deriving and
- * the write on the capture engine's worker: worker-engine.ts); a hand-off per frame costs more
- * than their whole capture.
+ * skeleton, comes back as text and takes the tap's thread's path). Small frames never come here:
+ * the pipeline batches them per tick (redaction on the tap's thread, then deriving and the write on
+ * the capture engine's worker: worker-engine.ts); a hand-off per frame costs more than their whole
+ * capture.
  *
- * The worker is plain JavaScript evaluated from a string, with the main
- * thread's SQLite driver (sqlite.ts's `workerSqlite`).
+ * The worker is large-writer-worker.ts; its messages are engine-contract.ts's `LargeRequest` and
+ * `LargeAnswer`.
  */
 import { FRAME_RAW_LIMIT, type Frame } from '@mcpscope/protocol';
-import { WORKER_OPEN_SQLITE, workerSqlite } from './sqlite.js';
-import { AnsweringWorker, WORKER_ANSWER } from './answering-worker.js';
-import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';
-import { MENTIONS_SECRET } from '../redaction/redact-body.js';
+import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
+import { failureError, type LargeAnswer, type LargeRequest, type LargeWriterData } from './engine-contract.js';
 import type { LargeBody } from './record-port.js';
 
 /** The blocks a large body crosses the thread in. */
@@ -41,7 +39,8 @@ const PART_CHARS = 1024 * 1024;
 const WRITER_NICE = 10;
 /** How long closing waits for a write under way. */
 const SETTLE_MS = 30_000;
-
+/** How long the writer's connection waits for another connection's lock (the engine's, a reader's). */
+const BUSY_MS = 10_000;
 
 /** The writer's answer for one frame. */
 export type LargeResult =
@@ -50,96 +49,9 @@ export type LargeResult =
   | { kind: 'returned'; text: string }
   | { kind: 'failed'; error: Error };
 
-const WORKER_SOURCE = `
-const { workerData } = require('node:worker_threads');
-const { StringDecoder } = require('node:string_decoder');
-// Forwarding first: on Linux this thread alone gets a lower CPU priority (nice 10), so on a busy
-// machine the tap's thread wins the CPU and the write waits (it holds capture, not traffic).
-try {
-  const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-  require('node:os').setPriority(tid, workerData.nice);
-} catch {}
-// tsx and esbuild may name nested functions through this helper inside the function's source.
-const __name = (f) => f;
-const frameSkeleton = (${frameSkeleton.toString()});
-const MENTIONS = new RegExp(workerData.mentions.source, workerData.mentions.flags);
-${WORKER_OPEN_SQLITE}
-${WORKER_ANSWER}
-const db = openWorkerSqlite(workerData.sqlite, workerData.file, 10000);
-db.exec('PRAGMA synchronous = NORMAL');
-const insertPart = db.prepare('INSERT INTO frame_parts (seq, part, raw) VALUES (?, ?, ?)');
-const begin = db.prepare('BEGIN');
-const commit = db.prepare('COMMIT');
-const rollback = db.prepare('ROLLBACK');
-/** Bodies being received, decoded as their blocks come (the tap decodes the same way, chunk by chunk). */
-const bodies = new Map();
-/** Where the text's pieces end: the head, then every partChars characters, never inside a surrogate pair. */
-const pieceEnds = (text) => {
-  const ends = [];
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + (at === 0 ? workerData.headChars : workerData.partChars));
-    if (end < text.length && (text.charCodeAt(end - 1) & 0xfc00) === 0xd800) end--;
-    ends.push(end);
-    at = end;
-  }
-  return ends;
-};
-const write = (m) => {
-  const body = bodies.get(m.id) || { decoder: new StringDecoder('utf8'), pieces: [] };
-  bodies.delete(m.id);
-  const rest = body.decoder.end();
-  if (rest.length > 0) body.pieces.push(rest);
-  const text = body.pieces.join('');
-  body.pieces = [];
-  const skeleton = text.length >= workerData.skeletonFrom ? frameSkeleton(text, workerData.keep) : undefined;
-  if (skeleton === undefined || MENTIONS.test(text)) return answer({ id: m.id, kind: 'returned', text });
-  const bytes = Buffer.byteLength(text);
-  const ends = pieceEnds(text);
-  // Every piece but the head; the tap's thread writes the frame's row with the head, with its
-  // derived rows, in its next tick: until then no reader sees the frame (see the header).
-  begin.run();
-  try {
-    for (let i = 1; i < ends.length; i++) insertPart.run(m.seq, i, text.slice(ends[i - 1], ends[i]));
-    commit.run();
-  } catch (err) {
-    try { rollback.run(); } catch {}
-    throw err;
-  }
-  answer({ id: m.id, kind: 'stored', chars: text.length, bytes, head: text.slice(0, ends[0]), pieces: ends.length - 1, skeleton });
-};
-port.on('message', (m) => {
-  if (m.type === 'block') {
-    let body = bodies.get(m.id);
-    if (!body) bodies.set(m.id, (body = { decoder: new StringDecoder('utf8'), pieces: [] }));
-    const piece = body.decoder.write(Buffer.from(m.block.buffer, m.block.byteOffset, m.block.length));
-    if (piece.length > 0) body.pieces.push(piece);
-  } else if (m.type === 'drop') {
-    bodies.delete(m.id);
-  } else if (m.type === 'write') {
-    try { write(m); } catch (err) { bodies.delete(m.id); answer({ id: m.id, kind: 'failed', error: err }); }
-  } else if (m.type === 'stop') {
-    try { db.close(); } catch {}
-    answer({ id: -1, kind: 'stopped' });
-    port.close();
-  }
-});
-`;
-
-interface Answer {
-  id: number;
-  kind: LargeResult['kind'] | 'stopped';
-  chars?: number;
-  bytes?: number;
-  head?: string;
-  pieces?: number;
-  skeleton?: string;
-  text?: string;
-  error?: Error;
-}
-
 /** One capture file's large-frame writer: a worker thread, started on the first large body. */
 export class LargeWriter {
-  private thread: AnsweringWorker<Answer> | undefined;
+  private thread: AnsweringWorker<LargeAnswer> | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, (result: LargeResult) => void>();
   private failed: Error | undefined;
@@ -158,7 +70,7 @@ export class LargeWriter {
       if (used === 0) return;
       // Cloned into the message (one copy, outside this thread's heap), so the block is reused:
       // a fresh block per MiB would leave this thread's GC a trail of 1 MiB buffers to collect.
-      thread.post({ type: 'block', id, block: block.subarray(0, used) });
+      thread.post({ type: 'block', id, block: block.subarray(0, used) } satisfies LargeRequest);
       used = 0;
     };
     const body: LargeBody & { id: number; seal(): void } = {
@@ -177,7 +89,7 @@ export class LargeWriter {
       abandon() {
         if (gone) return;
         gone = true;
-        thread.post({ type: 'drop', id });
+        thread.post({ type: 'drop', id } satisfies LargeRequest);
       },
       seal() {
         send();
@@ -202,7 +114,7 @@ export class LargeWriter {
       return void setImmediate(() => landed({ kind: 'failed', error }));
     }
     this.waiting.set(b.id, landed);
-    this.thread.post({ type: 'write', id: b.id, seq: frame.seq });
+    this.thread.post({ type: 'write', id: b.id, seq: frame.seq } satisfies LargeRequest);
   }
 
   /** Waits (blocking, bounded) for every write under way and delivers its outcome now. */
@@ -217,20 +129,20 @@ export class LargeWriter {
     this.thread = undefined;
   }
 
-  private start(): AnsweringWorker<Answer> {
+  private start(): AnsweringWorker<LargeAnswer> {
     if (this.thread) return this.thread;
-    const workerData = { sqlite: workerSqlite(), file: this.file, skeletonFrom: SKELETON_FROM_CHARS, keep: SKELETON_STRING_CHARS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE, mentions: { source: MENTIONS_SECRET.source, flags: MENTIONS_SECRET.flags } };
-    this.thread = new AnsweringWorker<Answer>(WORKER_SOURCE, workerData, (answer) => this.answered(answer), (error) => this.fail(new Error(`the large-frame writer stopped: ${error.message}`)));
+    const data: LargeWriterData = { file: this.file, busyMs: BUSY_MS, headChars: FRAME_RAW_LIMIT, partChars: PART_CHARS, nice: WRITER_NICE };
+    this.thread = new AnsweringWorker<LargeAnswer>(moduleWorkerUrl('large-writer-worker', import.meta.url), { ...data }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the large-frame writer stopped: ${error.message}`)));
     return this.thread;
   }
 
-  private answered(message: Answer): void {
-    const landed = this.waiting.get(message.id);
+  private answered(answer: LargeAnswer): void {
+    const landed = this.waiting.get(answer.id);
     if (!landed) return;
-    this.waiting.delete(message.id);
-    if (message.kind === 'stored') landed({ kind: 'stored', chars: message.chars!, bytes: message.bytes!, head: message.head!, pieces: message.pieces!, skeleton: message.skeleton! });
-    else if (message.kind === 'returned') landed({ kind: 'returned', text: message.text! });
-    else landed({ kind: 'failed', error: message.error ?? new Error('the large-frame writer failed') });
+    this.waiting.delete(answer.id);
+    if (answer.kind === 'failed') landed({ kind: 'failed', error: failureError(answer.error) });
+    else if (answer.kind === 'returned') landed({ kind: 'returned', text: answer.text });
+    else landed({ kind: 'stored', chars: answer.chars, bytes: answer.bytes, head: answer.head, pieces: answer.pieces, skeleton: answer.skeleton });
   }
 
   /** The worker died: what waits fails (counted by the pipeline), and no new body comes here. */

@@ -1,6 +1,6 @@
 /**
- * The one door to SQLite: every connection the proxy opens (the store, the file lock, the WAL
- * checkpointer's worker, a read-only export) comes from `openSqlite`, through one of two drivers.
+ * The one door to SQLite: every connection the proxy opens (the store, the file lock, the capture
+ * engine's worker, the large-frame writer's, a read-only export) comes from `openSqlite`, through one of two drivers.
  *
  * - `node:sqlite`, built into Node from 22.16 (the first release with every piece used here:
  *   `function()`, `timeout`, `isTransaction`). Nothing to compile or download, so `npx mcpscope`
@@ -58,13 +58,6 @@ export interface OpenOptions {
 }
 
 export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
-
-/** What a worker thread needs to open its own connection with the same driver. */
-export interface WorkerSqlite {
-  driver: SqliteDriver;
-  /** better-sqlite3's resolved entry point (a worker cannot resolve from this module's URL). */
-  path?: string;
-}
 
 /** node:sqlite's surface as used here (the workspace's @types/node is Node 20's, without it). */
 interface NodeDatabaseSync {
@@ -143,26 +136,6 @@ function choose(): NonNullable<typeof chosen> {
 /** The driver connections are opened with (chosen once per process). */
 export function sqliteDriver(): SqliteDriver {
   return choose().driver;
-}
-
-/**
- * JavaScript for a worker evaluated from a string: defines `openWorkerSqlite(sqlite, file, timeout)`,
- * which opens `file` with the driver `workerSqlite()` named (a worker cannot import this module
- * the same way from the source, the build and the bundle).
- */
-export const WORKER_OPEN_SQLITE = `
-const openWorkerSqlite = (sqlite, file, timeout) => {
-  if (sqlite.driver !== 'node:sqlite') return new (require(sqlite.path))(file, { timeout });
-  // As in sqlite.ts: keep node:sqlite's "experimental" notice out of the user's terminal.
-  const emitWarning = process.emitWarning;
-  process.emitWarning = (w, ...rest) => String(w).includes('SQLite is an experimental') || emitWarning.call(process, w, ...rest);
-  try { return new (require('node:sqlite').DatabaseSync)(file, { timeout }); } finally { process.emitWarning = emitWarning; }
-};
-`;
-
-export function workerSqlite(): WorkerSqlite {
-  const c = choose();
-  return c.driver === 'node:sqlite' ? { driver: c.driver } : { driver: c.driver, path: c.path };
 }
 
 export function openSqlite(file: string, options: OpenOptions = {}): SqliteDatabase {

@@ -118,6 +118,27 @@ export interface TickTexts {
   requests: string[];
 }
 
+/** Values per door record in `doorRows`: the door statement's parameters, the record's JSON text last. */
+export const DOOR_ROW_FIELDS = 12;
+
+/**
+ * Door records as the door statement's parameters, flat (DOOR_ROW_FIELDS each), the record's JSON
+ * text (stored, and sent to dashboards) last: made where the records are, so whoever writes them
+ * needs neither the objects nor to read the text back.
+ */
+export function doorRows(records: readonly DoorRecord[]): unknown[] {
+  const out: unknown[] = [];
+  for (const r of records) out.push(r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, JSON.stringify(r));
+  return out;
+}
+
+/** The JSON texts of `doorRows`' records, in order. */
+export function doorRowTexts(rows: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (let i = DOOR_ROW_FIELDS - 1; i < rows.length; i += DOOR_ROW_FIELDS) out.push(rows[i] as string);
+  return out;
+}
+
 /** Builds one write's list; each `add…` appends in the order the transaction runs them. */
 export class TickOps {
   readonly ops: unknown[] = [];
@@ -136,13 +157,18 @@ export class TickOps {
     }
   }
 
-  /** Door records (their `rev` already set); `texts[i]`, when given, is `records[i]` as JSON text. */
-  door(records: readonly DoorRecord[], texts?: readonly string[]): void {
-    for (let i = 0; i < records.length; i++) {
-      const r = records[i]!;
-      const text = texts ? texts[i]! : JSON.stringify(r);
-      this.texts.requests.push(text);
-      this.ops.push(OP.door, r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, text);
+  /** Door records (their `rev` already set), as `doorRows` makes them. */
+  door(records: readonly DoorRecord[]): void {
+    this.doorRows(doorRows(records));
+  }
+
+  /** Door records as `doorRows` made them (on another thread): stored as they are. */
+  doorRows(rows: readonly unknown[]): void {
+    const o = this.ops;
+    for (let i = 0; i < rows.length; i += DOOR_ROW_FIELDS) {
+      o.push(OP.door);
+      for (let k = 0; k < DOOR_ROW_FIELDS; k++) o.push(rows[i + k]);
+      this.texts.requests.push(rows[i + DOOR_ROW_FIELDS - 1] as string);
     }
   }
 

@@ -1,14 +1,15 @@
 /**
- * How a tick's frames and door records cross to the capture engine's worker (worker-engine.ts): as a
- * flat list of strings and numbers, the HTTP layer and each door record as JSON text.
+ * How a tick's frames cross to the capture engine's worker (worker-engine.ts): as a flat list of
+ * strings and numbers, the HTTP layer as JSON text (door records cross as their rows: tick-ops.ts
+ * `doorRows`).
  *
  * Why not the objects: a structured clone of an object walks its shape field by field (and a
  * frame's HTTP layer is two header maps), while a flat list of primitives is copied almost as
  * bytes, and V8's JSON.stringify is faster than the clone's object path. The texts are no extra
- * work on the tap's thread: the store writes the HTTP layer and the door record as exactly this
- * JSON, which the worker stores as it is.
+ * work on the tap's thread: the store writes the HTTP layer as exactly this JSON, which the worker
+ * stores as it is.
  */
-import type { DoorRecord, Frame, StoredText } from '@mcpscope/protocol';
+import type { Frame, StoredText } from '@mcpscope/protocol';
 
 /** Fields per frame in the flat list. */
 const FRAME_FIELDS = 9;
@@ -45,9 +46,4 @@ export function readFrames(flat: readonly unknown[]): { frames: Frame[]; httpJso
     httpJson.push(http);
   }
   return { frames, httpJson };
-}
-
-/** Door records as the JSON texts stored (and sent to dashboards). */
-export function doorTexts(records: readonly DoorRecord[]): string[] {
-  return records.map((r) => JSON.stringify(r));
 }

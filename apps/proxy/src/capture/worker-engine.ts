@@ -14,7 +14,8 @@ import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
 import { failureError, type EngineAnswer, type EnginePort, type EngineRequest, type EngineWorkerData, type TickDone, type TickWork } from './engine-contract.js';
 import type { ReplayLinks } from './replay-links.js';
 import { AUTOCHECKPOINT_PAGES } from './capture-store.js';
-import { doorTexts, flattenFrames } from './tick-wire.js';
+import { flattenFrames } from './tick-wire.js';
+import { doorRowTexts, doorRows } from './tick-ops.js';
 
 /** How long `settle()` waits for the worker's start or a tick under way (a large frame's pieces may hold the file's lock). */
 const SETTLE_MS = 30_000;
@@ -49,8 +50,8 @@ export class WorkerEngine implements EnginePort {
   }
 
   tick(work: TickWork, done: TickDone): void {
-    const requests = doorTexts(work.requests);
-    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), requests, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew() }), done, requests);
+    const rows = doorRows(work.requests);
+    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew() }), done, doorRowTexts(rows));
   }
 
   retry(done: TickDone): void {

@@ -11,7 +11,7 @@ import type { FrameInput } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { openCaptureStore } from '../capture/open-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
-import type { LargeBody } from '../capture/record-port.js';
+import type { LargeBody } from '../capture/index.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';

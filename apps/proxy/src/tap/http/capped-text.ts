@@ -18,7 +18,7 @@
  * nothing more is decoded here. The decoded head stays, in case the body then passes the limit.
  */
 import { StringDecoder } from 'node:string_decoder';
-import { LARGE_BODY_BYTES, type LargeBody } from '../../capture/record-port.js';
+import { LARGE_BODY_BYTES, type LargeBody } from '../../capture/index.js';
 
 /** Bytes of one HTTP body kept whole for capture: above the 50 MB results users inspect whole. */
 export const MAX_CAPTURED_BODY_BYTES = 64 * 1024 * 1024;

@@ -5,7 +5,7 @@
  */
 import { transportFrameText, type FrameInput, type HttpInfo, type Transport } from '@mcpscope/protocol';
 import type { RequestWatch } from '../../core/request-watch.js';
-import type { LargeBody } from '../../capture/record-port.js';
+import type { LargeBody } from '../../capture/index.js';
 
 /** Records a frame; a large one's text comes from `large` (capture/large-writer.ts), not `raw`. */
 export type RecordFrame = (frame: FrameInput, large?: LargeBody) => number;

@@ -15,7 +15,7 @@
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrameInput, HttpInfo } from '@mcpscope/protocol';
-import type { LargeBody } from '../../capture/record-port.js';
+import type { LargeBody } from '../../capture/index.js';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 import { answerUpstreamFailure, describeError } from '../../upstream/failure.js';
 import { downstreamResponseHeaders, headerValue, upstreamRequestHeaders } from '../../upstream/http-headers.js';

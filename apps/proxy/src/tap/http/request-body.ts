@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough } from 'node:stream';
-import type { LargeBody } from '../../capture/record-port.js';
+import type { LargeBody } from '../../capture/index.js';
 import { CappedText } from './capped-text.js';
 
 /**

@@ -8,7 +8,7 @@ import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseIt
 import type { RecordFrame } from './door-frames.js';
 import { CappedText } from './capped-text.js';
 import { looksLikeReply } from './request-count.js';
-import type { LargeBody } from '../../capture/record-port.js';
+import type { LargeBody } from '../../capture/index.js';
 
 /** Where one response's frames go. */
 export interface ResponseFrames {
