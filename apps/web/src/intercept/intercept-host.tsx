@@ -31,6 +31,8 @@ export function InterceptHost({ api }: { api: ApiClient }) {
 export function RulesButton() {
   const held = useIntercept((s) => s.state?.held.length ?? 0);
   const rules = useIntercept((s) => s.state?.rules.filter((r) => r.enabled).length ?? 0);
+  const available = useIntercept((s) => s.available);
+  if (!available) return null;
   return (
     <button type="button" className="small" data-testid="intercept-open" title="Rules: pause, delay, fail or change traffic on purpose" onClick={() => useIntercept.getState().setOpen(true)}>
       Rules{rules > 0 ? ` (${rules})` : ''}

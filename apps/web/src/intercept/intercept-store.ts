@@ -5,12 +5,14 @@
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import type { InterceptResponse } from '@mcpscope/protocol';
-import type { ApiClient } from '../api/client.js';
+import { ApiError, type ApiClient } from '../api/client.js';
 import { InterceptApi } from './intercept-api.js';
 import { pollInterval } from './intercept-model.js';
 
 interface InterceptState {
   state?: InterceptResponse;
+  /** False when this proxy has no intercept routes (a stdio server, a reopened capture): nothing to show. */
+  available: boolean;
   open: boolean;
   /** Bumped to ask the poll for a fresh answer now (after a control). */
   nudge: number;
@@ -19,6 +21,7 @@ interface InterceptState {
 }
 
 export const useIntercept = create<InterceptState>((set) => ({
+  available: true,
   open: false,
   nudge: 0,
   setOpen: (open) => set({ open }),
@@ -27,7 +30,7 @@ export const useIntercept = create<InterceptState>((set) => ({
 
 /**
  * Keeps `state` fresh: fast while the panel is open, a frame is held or a pause rule is on, slowly
- * otherwise (rules may come from the command line). A proxy without the routes is left alone.
+ * otherwise (rules may come from the command line). A proxy without the routes (404) is not asked again.
  */
 export function useInterceptPoll(client: ApiClient): void {
   const open = useIntercept((s) => s.open);
@@ -41,7 +44,11 @@ export function useInterceptPoll(client: ApiClient): void {
       try {
         next = await api.state();
         if (!stopped) useIntercept.setState({ state: next });
-      } catch {
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) {
+          useIntercept.setState({ available: false });
+          return;
+        }
         next = useIntercept.getState().state;
       }
       if (!stopped) timer = setTimeout(() => void tick(), pollInterval(next, useIntercept.getState().open));
