@@ -49,7 +49,7 @@ export function RulesPanel({ client, onClose }: { client: ApiClient; onClose(): 
       {!live && <div className="replay-warning">A reopened capture: its rules are shown, not run.</div>}
       <RuleInput disabled={!live} onAdd={(text) => run(() => api.addRule(text))} />
       {error && <div className="replay-error" role="alert">{error}</div>}
-      <HeldFrames held={state?.held ?? []} controls={controls} />
+      <HeldFrames client={client} held={state?.held ?? []} controls={controls} />
       <table className="intercept-rules">
         <tbody>
           {rows.map(({ rule, hits, did }) => (
