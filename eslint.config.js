@@ -50,7 +50,7 @@ function proxyLayerRules() {
 const WEB_LAYERS = [
   ['app'],
   ['timeline', 'detail', 'door', 'frames', 'conversations', 'first-run', 'readiness'],
-  ['capture', 'compare', 'rerun', 'export', 'filter', 'sessions', 'widget', 'front-door', 'drive'],
+  ['capture', 'compare', 'rerun', 'export', 'filter', 'sessions', 'widget', 'front-door', 'drive', 'intercept'],
   ['replay'],
   ['ui'],
   ['store'],

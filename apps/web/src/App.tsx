@@ -30,6 +30,7 @@ import { ConnectionsView } from './door/ConnectionsView.js';
 import { ReadinessView } from './readiness/ReadinessView.js';
 import { RerunHost } from './rerun/index.js';
 import { DriveHost } from './drive/index.js';
+import { InterceptHost } from './intercept/index.js';
 import { CompareBar, CompareHost } from './compare/index.js';
 import { CaptureControls } from './capture/CaptureControls.js';
 import { RefusedHostBanner } from './front-door/RefusedHostBanner.js';
@@ -132,6 +133,9 @@ export function App({ token }: { token: string }) {
       </PanelBoundary>
       <PanelBoundary name="the drive panel">
         <DriveHost api={api} />
+      </PanelBoundary>
+      <PanelBoundary name="the rules panel">
+        <InterceptHost api={api} />
       </PanelBoundary>
       <PanelBoundary name="the compare panel">
         <CompareHost api={api} />

@@ -13,6 +13,7 @@ import { ExportMenu, SaveAsTestButton } from '../export/index.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
 import { DriveButton } from '../drive/index.js';
+import { RulesButton } from '../intercept/index.js';
 import { READ_ONLY_HINT, useReadOnly } from '../store/read-only.js';
 
 export function TopbarActions({ api }: { api: ApiClient }) {
@@ -36,6 +37,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
         Compose
       </button>
       <DriveButton disabled={readOnly} {...(readOnly ? { title: READ_ONLY_HINT } : {})} />
+      <RulesButton />
       <RerunButton disabled={readOnly} />
       <ExportMenu api={api} filter={viewFilter} />
       <SaveAsTestButton api={api} filter={viewFilter} />

@@ -23,6 +23,7 @@ import { useWidgetEdited } from '../widget/edited-store.js';
 import { wholeExchange } from '../api/whole-exchange.js';
 import { CausalLinks } from './CausalLinks.js';
 import { AuthorizationNotice } from '../front-door/AuthorizationNotice.js';
+import { InterceptMark, InterventionCard } from '../intercept/index.js';
 
 // The widget preview (and ext-apps' bridge) load only when a Widget tab opens.
 const WidgetTab = lazy(() => import('../widget/WidgetTab.js'));
@@ -158,6 +159,12 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
             <dd data-testid="detail-widget-calls"><ReplayedAs ids={widgetCalls.split(' ')} kind="widget" /></dd>
           </>
         )}
+        {ex.intercepted && (
+          <>
+            <dt>intercepted</dt>
+            <dd data-testid="detail-intercepted">by rule <code className="mono">{ex.intercepted.text}</code> <InterceptMark rule={ex.intercepted.text} action={ex.intercepted.action} /></dd>
+          </>
+        )}
         <CausalLinks api={api} detail={detail} />
         {ex.errorMessage && (
           <>
@@ -167,6 +174,7 @@ function ExchangeView({ api, ex, detail, replays, widgetCalls }: { api: ApiClien
         )}
       </dl>
       <AuthorizationNotice ex={ex} frames={detail.frames} />
+      <InterventionCard ex={ex} frames={detail.frames} />
       <Diagnostics diagnostics={detail.diagnostics} count={ex.diagnostics} />
       {ex.method === 'tools/call' && ex.target && <ToolSchemaCheck api={api} ex={ex} frames={detail.frames} />}
       <h4>Frames ({detail.frames.length})</h4>

@@ -6,6 +6,7 @@ import { FrameBody } from '../ui/FrameBody.js';
 import { HttpLayer } from '../ui/HttpLayer.js';
 import type { TreeMark } from '../ui/JsonTree.js';
 import { ROLE_LABELS, frameRole } from './frame-role.js';
+import { InterceptMark } from '../intercept/index.js';
 
 export function FrameCard({ api, frame, ex, t0, marks }: { api: ApiClient; frame: FrameView; ex: ExchangeSummary; t0: number; marks: readonly TreeMark[] }) {
   const role = frameRole(frame, ex);
@@ -15,6 +16,7 @@ export function FrameCard({ api, frame, ex, t0, marks }: { api: ApiClient; frame
       <header>
         <strong>{ROLE_LABELS[role]}</strong>
         <span className="muted">{arrow}</span>
+        {frame.http?.injected && <InterceptMark rule={frame.http.injected.text} action={frame.http.injected.action} what={frame.http.injected.what} />}
         <span className="rel-time" title={new Date(frame.ts).toISOString()}>
           {frame.ts === t0 ? 't = 0' : `+${formatDuration(frame.ts - t0)}`}
         </span>

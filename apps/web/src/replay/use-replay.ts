@@ -77,7 +77,7 @@ function useOriginal(replayApi: ReplayApi, exchangeId: string | undefined, onTex
 }
 
 /** The tools the session's server listed, for the tool picker and the editor's completions. */
-function useSessionTools(replayApi: ReplayApi, sessionKey: string | undefined): ToolInfo[] {
+export function useSessionTools(replayApi: ReplayApi, sessionKey: string | undefined): ToolInfo[] {
   const [tools, setTools] = useState<ToolInfo[]>([]);
   useEffect(() => {
     if (!sessionKey) return setTools([]);

@@ -14,6 +14,7 @@ const OTHER_MARKS: [string, string][] = [
   ['—', 'Dir: no direction to show, the bytes were not a JSON-RPC message'],
   ['△ N', 'Diag: N protocol diagnostics on this exchange (schema, pairing or header problems); open the row to read them'],
   ['↻', 'a replay of another exchange; click to open the original'],
+  ['⚡ action', 'an intercept rule acted on this exchange (paused, delayed, failed or changed it): not plain traffic; hover for the rule, open the row for the original beside what was delivered'],
   ['▬ ╎', 'Waterfall: a bar from request to answer on one time scale for the rows in view (side by side = at once); ticks are progress notifications, a striped bar still waits, a dot is a notification'],
   ['▸ ‖ ▶', 'a line across the timeline: a mark you dropped, or where capture was paused and resumed (frames in between were not stored)'],
   ['Ctrl/⌘-click', 'picks a row to compare; pick two, then Compare diffs their requests and answers'],

@@ -7,6 +7,7 @@ import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
 import { DashboardMark, ReplayMark } from '../ui/ReplayMark.js';
+import { InterceptMark } from '../intercept/index.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
 import { formatDuration, formatSize } from '../ui/status.js';
 import { specOf } from './column-layout.js';
@@ -50,11 +51,12 @@ export const columns = helper.columns([
     id: 'method',
     header: specOf('method').label,
     cell: (info) => {
-      const { replayOf, widgetOf, fromDashboard, id, requester } = info.row.original;
-      if (replayOf !== undefined) return <>{info.getValue()} <ReplayMark of={replayOf} /></>;
-      if (fromDashboard !== undefined) return <>{info.getValue()} <DashboardMark id={id} from={fromDashboard} answered={requester === 'server'} /></>;
-      if (widgetOf !== undefined) return <>{info.getValue()} <ReplayMark of={widgetOf} kind="widget" /></>;
-      return info.getValue();
+      const { replayOf, widgetOf, fromDashboard, id, requester, intercepted } = info.row.original;
+      const rule = intercepted && <InterceptMark rule={intercepted.text} action={intercepted.action} />;
+      if (replayOf !== undefined) return <>{info.getValue()} <ReplayMark of={replayOf} />{rule}</>;
+      if (fromDashboard !== undefined) return <>{info.getValue()} <DashboardMark id={id} from={fromDashboard} answered={requester === 'server'} />{rule}</>;
+      if (widgetOf !== undefined) return <>{info.getValue()} <ReplayMark of={widgetOf} kind="widget" />{rule}</>;
+      return rule ? <>{info.getValue()} {rule}</> : info.getValue();
     },
   }),
   helper.accessor((ex) => ex.target ?? '', { id: 'target', header: specOf('target').label }),
