@@ -12,7 +12,10 @@ step() { echo "── $1"; shift; "$@" || { echo "✗ failed: $*"; status=1; }; 
 step build pnpm run build
 step typecheck pnpm run typecheck
 step lint pnpm run lint
-unit() { step "unit: $1${2:+ ($2)}" bash -c "cd $1 && MCPSCOPE_TEST_LANE=$2 npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json=../../reports/unit-$(basename "$1")${2:+-$2}.json"; }
+unit() {
+  local lane=${2:-}
+  step "unit: $1${lane:+ ($lane)}" bash -c "cd $1 && ${lane:+MCPSCOPE_TEST_LANE=$lane} npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json=../../reports/unit-$(basename "$1")${lane:+-$lane}.json"
+}
 unit packages/protocol
 # The proxy's files that load the machine on their own run one at a time, the rest two at a time
 # (apps/proxy/vitest.config.ts).
