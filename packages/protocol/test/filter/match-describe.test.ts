@@ -165,7 +165,7 @@ describe('describeFilter', () => {
     expect(sentence('')).toBe('Every exchange (the filter is empty).');
     expect(sentence('method:tools/* latency>500')).toBe('Exchanges where the method starts with tools/ and it took longer than 500 ms.');
     expect(sentence('status:err | size>10kb')).toBe(
-      'Exchanges where it failed (protocol, business or transport error, or invalid) or its bodies are larger than 10 KB (10,240 bytes).',
+      'Exchanges where it failed (protocol, business or transport error, invalid, or an answer hosts reject) or its bodies are larger than 10 KB (10,240 bytes).',
     );
     expect(sentence('id:"7" !dir:c2s')).toBe('Exchanges where the JSON-RPC id is the string "7" and not (the client sent it).');
     expect(sentence('!(tool:search | "rate limit")')).toBe(
