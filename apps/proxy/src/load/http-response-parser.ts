@@ -133,19 +133,25 @@ export class HttpResponseParser {
   }
 
   private readHead(head: string, out: HttpResponseEvent[]): void {
-    const lines = head.split('\r\n');
-    const status = STATUS_LINE.exec(lines[0]!);
-    if (!status) throw new HttpResponseError(`not an HTTP/1.x status line: ${JSON.stringify(lines[0]!.slice(0, 60))}`);
+    const firstEnd = head.indexOf('\r\n');
+    const statusLine = firstEnd < 0 ? head : head.slice(0, firstEnd);
+    const status = STATUS_LINE.exec(statusLine);
+    if (!status) throw new HttpResponseError(`not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 60))}`);
     const code = Number(status[2]);
     const headers: Record<string, string> = {};
-    for (let i = 1; i < lines.length; i++) {
-      const [name, value] = headerField(lines[i]!);
+    // Lines of `name: value` after the status line; the head never holds an empty line.
+    for (let at = firstEnd < 0 ? head.length : firstEnd + 2; at < head.length; ) {
+      let eol = head.indexOf('\r\n', at);
+      if (eol < 0) eol = head.length;
+      const [name, value] = headerField(head.slice(at, eol));
       headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      at = eol + 2;
     }
     if (code === 101) throw new HttpResponseError('the server switched protocols (HTTP 101), which a load generator cannot follow');
     if (code < 200) return;
-    const connection = (headers.connection ?? '').toLowerCase();
-    this.keepAlive = status[1] === '1' ? !/(?:^|,)\s*close\s*(?:,|$)/.test(connection) : /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(connection);
+    const connection = headers.connection?.toLowerCase();
+    if (status[1] === '1') this.keepAlive = connection === undefined || !/(?:^|,)\s*close\s*(?:,|$)/.test(connection);
+    else this.keepAlive = connection !== undefined && /(?:^|,)\s*keep-alive\s*(?:,|$)/.test(connection);
     out.push({ kind: 'head', status: code, headers });
     const te = headers['transfer-encoding'];
     const length = headers['content-length'];

@@ -207,10 +207,19 @@ class RawConnection {
   }
 }
 
+/** Hints seen (a server sends the same one on every answer), to their reuse time. */
+const keepAliveHints = new Map<string, number>();
+
 /** The server's keep-alive hint less a second (RFC 9112 leaves idle time to the server), else 4 s. */
 function keepAliveMs(hint: string | undefined): number {
-  const seconds = hint !== undefined ? /(?:^|[,;\s])timeout=(\d+)/i.exec(hint)?.[1] : undefined;
-  return seconds !== undefined ? Math.max(0, Number(seconds) * 1000 - 1000) : DEFAULT_KEEP_ALIVE_MS;
+  if (hint === undefined) return DEFAULT_KEEP_ALIVE_MS;
+  let ms = keepAliveHints.get(hint);
+  if (ms === undefined) {
+    const seconds = /(?:^|[,;\s])timeout=(\d+)/i.exec(hint)?.[1];
+    ms = seconds !== undefined ? Math.max(0, Number(seconds) * 1000 - 1000) : DEFAULT_KEEP_ALIVE_MS;
+    if (keepAliveHints.size < 64) keepAliveHints.set(hint, ms);
+  }
+  return ms;
 }
 
 class RawResponse implements WireResponse {
