@@ -5,6 +5,7 @@
  * The capture is made by the tap from that one request; `mcpscope load` replays it from the
  * built CLI, autocannon from its own CLI, each in its own process, interleaved round by round.
  * Budget (issue): the generator must not be the bottleneck, ≥ 70 % of autocannon's calls/s.
+ * `BENCH_BEFORE=<built checkout>` runs that checkout's `mcpscope load` too, in the same rounds.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startMcpscope } from '@mcpscope/proxy/server';
+import { BEFORE } from './paths.js';
 import { measured, skipped, type BenchOptions, type BenchRow } from './report.js';
 import { startHelper } from './support/processes.js';
 
@@ -51,13 +53,17 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
     const capture = join(dir, 'one-call.jsonl');
     writeFileSync(capture, await captureOneCall(url));
     const ours: number[] = [];
+    const before: number[] = [];
     const theirs: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      const report = join(dir, `load-${r}.json`);
-      await run(process.execPath, [CLI, 'load', capture, '--target', url, '--concurrency', String(concurrency), '--duration', `${seconds}s`, '--report', report, '--max-errors', '100'], { maxBuffer: 16 * 1024 * 1024 });
+    const loadRate = async (cli: string, report: string) => {
+      await run(process.execPath, [cli, 'load', capture, '--target', url, '--concurrency', String(concurrency), '--duration', `${seconds}s`, '--report', report, '--max-errors', '100'], { maxBuffer: 16 * 1024 * 1024 });
       const loaded = JSON.parse(readFileSync(report, 'utf8')) as { total: { count: number; outcomes: { ok: number } }; elapsedMs: number };
-      if (loaded.total.outcomes.ok !== loaded.total.count) throw new Error(`mcpscope load: ${loaded.total.count - loaded.total.outcomes.ok} calls did not end ok`);
-      ours.push((loaded.total.count * 1000) / loaded.elapsedMs);
+      if (loaded.total.outcomes.ok !== loaded.total.count) throw new Error(`mcpscope load (${cli}): ${loaded.total.count - loaded.total.outcomes.ok} calls did not end ok`);
+      return (loaded.total.count * 1000) / loaded.elapsedMs;
+    };
+    for (let r = 0; r < rounds; r++) {
+      if (BEFORE) before.push(await loadRate(join(BEFORE, 'apps/proxy/bin/mcpscope.js'), join(dir, `before-${r}.json`)));
+      ours.push(await loadRate(CLI, join(dir, `load-${r}.json`)));
       const args = [AUTOCANNON, '-j', '-c', String(concurrency), '-d', String(seconds), '-m', 'POST', '-b', BODY, ...Object.entries(HEADERS).flatMap(([k, v]) => ['-H', `${k}=${v}`]), url];
       const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
       const cannon = JSON.parse(stdout) as { requests: { total: number }; duration: number; non2xx: number; errors: number };
@@ -68,7 +74,11 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
     const row = measured({ bench: BENCH, metric: `mcpscope load ${metric}`, unit: '/s', baseline: { name: 'autocannon', value: baseline.value }, ratioAs: '%', budget }, ours);
     row.met = row.value >= 0.7 * baseline.value;
     console.log(`   mcpscope load ${row.value.toFixed(0)}/s, autocannon ${baseline.value.toFixed(0)}/s (${((row.value / baseline.value) * 100).toFixed(1)} %)`);
-    return [baseline, row];
+    if (!BEFORE) return [baseline, row];
+    const old = measured({ bench: BENCH, metric: `before: mcpscope load ${metric}`, unit: '/s', baseline: { name: 'autocannon', value: baseline.value }, ratioAs: '%', budget }, before);
+    old.met = old.value >= 0.7 * baseline.value;
+    console.log(`   before: mcpscope load ${old.value.toFixed(0)}/s (${((old.value / baseline.value) * 100).toFixed(1)} %)`);
+    return [baseline, old, row];
   } finally {
     await upstream.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -2,7 +2,8 @@
 // client's session with server-everything captured through the tap, replayed by virtual clients:
 // the counts add up (every row a whole number of passes, the rows and outcomes summing to the
 // total). Against a small server of our own that errs by percentage, every outcome class
-// appears, and the exit code follows --max-errors. Bad input says why it could not run; an
+// appears, and the exit code follows --max-errors. Answers framed every way HTTP/1.1 allows
+// (chunked, close-delimited, Connection: close, an SSE stream) are read whole. Bad input says why it could not run; an
 // interrupt prints the table of what was measured; --record captures the load's own traffic.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -161,6 +162,45 @@ describe('mcpscope load against a server that errs by percentage', () => {
       expect(run.stdout).toContain('INTERRUPTED: the table holds what was measured until then');
     } finally {
       clearInterval(watch);
+    }
+  });
+});
+
+describe('mcpscope load reads answers however HTTP/1.1 frames them', () => {
+  it('chunked, close-delimited, Content-Length with Connection: close, and an SSE stream: every call ok', async () => {
+    let slot = 0;
+    const framed = await startScriptedMcpServer((message, res) => {
+      const text = JSON.stringify({ jsonrpc: '2.0', id: message.id, result: { content: [{ type: 'text', text: 'flaky answer' }] } });
+      const half = Math.floor(text.length / 2);
+      switch (slot++ % 4) {
+        case 0:
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(text.slice(0, half));
+          return void res.end(text.slice(half));
+        case 1:
+          res.useChunkedEncodingByDefault = false;
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.write(text.slice(0, half));
+          return void res.end(text.slice(half));
+        case 2:
+          return void res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+        default:
+          res.writeHead(200, { 'content-type': 'text/event-stream' });
+          res.write(`event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"working"}}\n\n`);
+          return void res.end(`event: message\ndata: ${text}\n\n`);
+      }
+    });
+    try {
+      const reportFile = join(dir, 'framed.json');
+      const run = await load([flakyCapture, '--target', framed.url, '--requests', '80', '--concurrency', '4', '--report', reportFile]);
+      expect(run.code).toBe(0);
+      const report = JSON.parse(readFileSync(reportFile, 'utf8')) as Report;
+      expect(report.total.outcomes).toEqual({ ok: 80, protocol_error: 0, business_error: 0, transport_error: 0 });
+      const calls = report.rows.find((r) => r.call === 'tools/call flaky')!;
+      expect(calls.count).toBeGreaterThanOrEqual(36);
+      expect(framed.calls).toBe(calls.count);
+    } finally {
+      await framed.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The wire of `mcpscope load`: one POST per step on a keep-alive pool of its own (undici, no
- * fetch layer), the answer read as one JSON body or as the request's SSE stream, and classified
+ * The wire of `mcpscope load`: one POST per step on a keep-alive pool of its own (raw sockets
+ * for http:, raw-http-pool.ts; undici for https:), the answer read as one JSON body or as the
+ * request's SSE stream, and classified
  * as an outcome (ok, protocol error, business error, transport error). Server requests on an
  * answer's stream (sampling, elicitation) are answered as the captured client answered them in
  * that call, else with a JSON-RPC error; nothing waits on a standalone GET stream.
@@ -13,6 +14,7 @@ import { answerAsCaptured, classifyText, idKey, isJsonObject, outcomeOf, SsePars
 import { Agent, request } from 'undici';
 import { describeError } from '../upstream/failure.js';
 import { headerValue } from '../upstream/http-headers.js';
+import { RawHttpPool, type WireResponse } from './raw-http-pool.js';
 
 export interface PostResult {
   outcome: CallOutcome;
@@ -25,25 +27,28 @@ export interface PostResult {
   refused?: boolean;
 }
 
+interface Pool {
+  request(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: Buffer): Promise<WireResponse>;
+  close(): Promise<void> | void;
+}
+
 export class LoadWire {
-  private readonly agent: Agent;
+  private readonly pool: Pool;
 
   constructor(
     readonly url: string,
     timeoutMs: number,
     concurrency: number,
   ) {
-    // Two connections per virtual client: its call, and a reply to a server request made while
-    // that call's stream is open. Without a cap, a request sent the moment the previous answer
-    // ended finds its connection not yet free and opens another, and the pool churns.
-    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000, connections: concurrency * 2, pipelining: 1 });
+    const target = new URL(url);
+    this.pool = target.protocol === 'http:' ? new RawHttpPool(target, timeoutMs) : new UndiciPool(url, timeoutMs, concurrency);
   }
 
   /** Sends one message; for a request, resolves with its outcome (never throws). */
   async post(body: Buffer, headers: Record<string, string>, expectsAnswer: boolean, call: CassetteCall | undefined): Promise<PostResult> {
     let res;
     try {
-      res = await request(this.url, { method: 'POST', headers, body, dispatcher: this.agent });
+      res = await this.pool.request('POST', headers, body);
     } catch (err) {
       const code = (err as { code?: string }).code;
       return { outcome: outcomeOf(undefined, describeError(err)), refused: code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' };
@@ -52,18 +57,18 @@ export class LoadWire {
     const sessionId = headerValue(res.headers, 'mcp-session-id');
     if (sessionId !== undefined) out.sessionId = sessionId;
     if (res.statusCode >= 300 && res.statusCode < 400) {
-      res.body.resume();
+      res.discard();
       out.redirect = headerValue(res.headers, 'location') ?? '(no Location)';
       out.outcome = outcomeOf(undefined, `HTTP ${res.statusCode} redirect to ${out.redirect}`);
       return out;
     }
     try {
       if ((headerValue(res.headers, 'content-type') ?? '').startsWith('text/event-stream')) {
-        const answer = await this.readStream(res.body, body, headers, call);
+        const answer = await this.readStream(res.chunks(), body, headers, call);
         out.outcome = outcomeOf(answer, answer ? undefined : `the server ended its stream (HTTP ${res.statusCode}) without answering`);
         return out;
       }
-      const text = await res.body.text();
+      const text = await res.text();
       if (!expectsAnswer) {
         out.outcome = outcomeOf({}, res.statusCode >= 400 ? `HTTP ${res.statusCode}` : undefined);
         return out;
@@ -79,8 +84,8 @@ export class LoadWire {
   /** Ends a session the server opened (DELETE), as a polite client does; never throws. */
   async end(sessionId: string, protocolVersion: string | undefined, headers: Record<string, string>): Promise<void> {
     try {
-      const res = await request(this.url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': sessionId, ...(protocolVersion !== undefined ? { 'mcp-protocol-version': protocolVersion } : {}) }, dispatcher: this.agent });
-      await res.body.dump();
+      const res = await this.pool.request('DELETE', { ...headers, 'mcp-session-id': sessionId, ...(protocolVersion !== undefined ? { 'mcp-protocol-version': protocolVersion } : {}) });
+      await res.text();
     } catch {
       // The session's calls are counted; a server that will not end it changes none of them.
     }
@@ -88,7 +93,7 @@ export class LoadWire {
 
   /** Ends every request in flight and the pool's connections. */
   async close(): Promise<void> {
-    await this.agent.destroy().catch(() => {});
+    await this.pool.close();
   }
 
   private async readStream(stream: AsyncIterable<Buffer>, body: Buffer, headers: Record<string, string>, call: CassetteCall | undefined): Promise<JsonObject | undefined> {
@@ -109,6 +114,33 @@ export class LoadWire {
     }
     await Promise.all(replies);
     return undefined;
+  }
+}
+
+/** The https: wire: undici's pool, its answers seen as `WireResponse`s. */
+class UndiciPool implements Pool {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly url: string,
+    timeoutMs: number,
+    concurrency: number,
+  ) {
+    // Two connections per virtual client: its call, and a reply to a server request made while
+    // that call's stream is open. Without a cap, a request sent the moment the previous answer
+    // ended finds its connection not yet free and opens another, and the pool churns.
+    this.agent = new Agent({ headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 4_000, connections: concurrency * 2, pipelining: 1 });
+  }
+
+  async request(method: 'POST' | 'DELETE', headers: Record<string, string>, body?: Buffer): Promise<WireResponse> {
+    const res = await request(this.url, { method, headers, ...(body ? { body } : {}), dispatcher: this.agent });
+    const flat: Record<string, string> = {};
+    for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+    return { statusCode: res.statusCode, headers: flat, text: () => res.body.text(), chunks: () => res.body, discard: () => void res.body.resume() };
+  }
+
+  async close(): Promise<void> {
+    await this.agent.destroy().catch(() => {});
   }
 }
 
