@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExchangesPage, SessionSummary } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
+import { InterceptTables } from '../src/capture/intercept-tables.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { openCapture } from '../src/compose/open-capture.js';
@@ -28,6 +29,8 @@ function recorder(file: string): { store: CaptureStore; pipeline: CapturePipelin
 function recorded(file: string, frames = traffic()): void {
   const { store, pipeline } = recorder(file);
   for (const f of frames) pipeline.record(f);
+  // The rule set a live capture saves beside its frames.
+  new InterceptTables(store.db).saveRule({ id: 'r1', text: 'tool:search => delay 5s', enabled: true, hits: 2 });
   pipeline.close();
   store.close();
 }
@@ -68,6 +71,9 @@ describe('mcpscope open FILE', () => {
       // Read where it is: the sessions keep their own keys.
       expect((await apiGet<{ sessions: SessionSummary[] }>(app, '/api/sessions')).sessions.map((s) => s.sessionKey).sort()).toEqual(['s1', 's2']);
       expect(await apiGet(app, '/api/capture')).toMatchObject({ readOnly: { file: 'capture.db' } });
+      // The rules the capture ran are shown, never run: adding one is refused.
+      expect(await apiGet(app, '/api/intercept')).toMatchObject({ live: false, rules: [{ id: 'r1', text: 'tool:search => delay 5s', hits: 2, action: 'delay' }], held: [] });
+      expect((await api(app, '/api/intercept/rules', { text: 'tool:x => drop' })).status).toBe(409);
       jsonl = await (await apiFetch(app, '/api/export?format=jsonl')).text();
       // What would write to the file or send from it is refused, saying why.
       for (const [path, body] of [['/api/marks', { label: 'here' }], ['/api/capture/pause', {}], ['/api/replay', { exchangeId: page.exchanges[0]!.id, mode: 'fresh', message: { jsonrpc: '2.0', id: 1, method: 'ping' } }]] as const) {

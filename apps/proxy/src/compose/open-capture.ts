@@ -32,6 +32,7 @@ import { WIDGET_LINK } from '../capture/replay-links.js';
 import { WidgetCatalog } from '../widget-host/widget-catalog.js';
 import { WidgetService } from '../widget-host/widget-service.js';
 import { WidgetFiles } from '../widget-host/widget-files.js';
+import { storedInterceptRoutes } from './intercept-wiring.js';
 
 export interface OpenOptions {
   file: string;
@@ -85,6 +86,8 @@ export async function openCapture(options: OpenOptions): Promise<OpenResult> {
       exports: { source: store },
       agentMcp: agentEndpoint(store, undefined),
       capture: { status: () => ({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, readOnly: { file: name } }), marks: () => store.marks.list() },
+      // What rules the capture ran and what they did, shown and never run.
+      intercept: storedInterceptRoutes(store.db),
     },
     // Widgets render from the file; with no upstream, what they send is refused.
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), linkMode: WIDGET_LINK, files: widgetFiles }),
