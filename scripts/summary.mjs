@@ -36,7 +36,7 @@ for (const file of files) {
     broken++;
   }
 }
-const expected = ['unit-protocol.json', 'unit-proxy-serial.json', 'unit-proxy-parallel.json', 'unit-web.json', 'release.json', 'e2e.json'];
+const expected = ['unit-protocol.json', 'unit-proxy-heavy.json', 'unit-proxy-light.json', 'unit-web.json', 'release.json', 'e2e.json'];
 for (const name of expected) {
   if (!files.some((f) => f.endsWith(name))) {
     console.error(`summary: missing report ${name}`);

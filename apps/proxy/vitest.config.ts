@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Files that load the machine on their own (hundreds of sessions, 100,000-frame imports, memory
- * ceilings, kill -9 and full disks, multi-second stalls): CI runs them one at a time in the
- * `serial` lane, and everything else two files at a time in the `parallel` lane
- * (`MCPSCOPE_TEST_LANE`, scripts/test.sh). Without a lane every file runs, vitest's way.
+ * ceilings, kill -9 and full disks, multi-second stalls) form the `heavy` lane, everything else the
+ * `light` lane (`MCPSCOPE_TEST_LANE`). CI runs the two lanes side by side, each one file at a time,
+ * so a heavy file never shares the machine with another heavy file (scripts/test.sh). Without a
+ * lane every file runs, vitest's way.
  */
-const SERIAL = [
+const HEAVY = [
   'test/reliability/**/*.test.ts',
   'test/store-warm-start.test.ts',
   'test/tick-writer.test.ts',
@@ -22,16 +23,16 @@ const SERIAL = [
 ];
 const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 const lane = process.env.MCPSCOPE_TEST_LANE;
-if (lane !== undefined && lane !== 'serial' && lane !== 'parallel') throw new Error(`MCPSCOPE_TEST_LANE is serial or parallel, not ${lane}`);
+if (lane !== undefined && lane !== 'heavy' && lane !== 'light') throw new Error(`MCPSCOPE_TEST_LANE is heavy or light, not ${lane}`);
 
 // `mcpscope-source` makes workspace packages resolve to their TypeScript, not a stale dist/.
 export default defineConfig({
   resolve: { conditions: ['mcpscope-source'] },
   ssr: { resolve: { conditions: ['mcpscope-source'] } },
   test: {
-    include: lane === 'serial' ? SERIAL : ALL,
-    exclude: lane === 'parallel' ? ['**/node_modules/**', ...SERIAL] : ['**/node_modules/**'],
-    ...(lane === 'serial' ? { maxWorkers: 1 } : lane === 'parallel' ? { maxWorkers: 2 } : {}),
+    include: lane === 'heavy' ? HEAVY : ALL,
+    exclude: lane === 'light' ? ['**/node_modules/**', ...HEAVY] : ['**/node_modules/**'],
+    ...(lane !== undefined ? { maxWorkers: 1 } : {}),
     // A hang guard, not a speed check (speed lives in bench/): tests that move tens of MB or
     // spawn a CLI through tsx need more than 20 s when the two cores are shared.
     testTimeout: 60_000,
