@@ -109,7 +109,7 @@ export class CaptureHealth {
     this.changed();
   }
 
-  /** A frame forwarded but not stored because capture fell behind (see CapturePipeline's held bound). */
+  /** A frame forwarded but not stored because capture fell behind (the queue's bound behind a write: pipeline-limits.ts HELD_LIMITS). */
   fellBehind(): void {
     this.notRecorded(1);
     if (!this.behind) this.log('mcpscope: capture fell behind a large write; frames past its bound are forwarded but not stored (GET /api/capture counts them).');

@@ -25,7 +25,7 @@ export interface ImportBatch {
 
 type DoorSink = Pick<CapturePipeline, 'nextDoorId' | 'doorChanged'>;
 
-/** Frames an import hands the pipeline at once, at most: a tick's worth (capture-pipeline.ts, WRITE_LIMIT). */
+/** Frames an import hands the pipeline at once, at most: a tick's worth (pipeline-limits.ts, WRITE_LIMIT). */
 export const IMPORT_CHUNK_FRAMES = 512;
 /** Text an import hands the pipeline at once, at most (a large frame alone may pass it). */
 export const IMPORT_CHUNK_CHARS = 4 * 1024 * 1024;

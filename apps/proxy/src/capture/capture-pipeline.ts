@@ -20,10 +20,10 @@
  * Large frames (a body past LARGE_BODY_BYTES, on a capture file) are stored by the large-frame
  * writer (large-writer.ts) and this thread never holds their text. Order and the promise stay: the
  * tick that reaches a large frame writes the frames before it, then hands the large one to the
- * writer and holds everything after it (frames, door records, hub publishes) until the writer has
+ * writer, and everything after it (frames, door records, hub publishes) waits until the writer has
  * committed the text's pieces; then the next tick writes the frame's row (its head) with its
- * derived rows, so readers see the frame whole and at once, and the held traffic follows,
- * TICK_LIMIT frames a tick. A crash in that window loses the large frame and what was held, as a
+ * derived rows, so readers see the frame whole and at once, and the traffic that waited follows,
+ * TICK_LIMIT frames a tick. A crash in that window loses the large frame and what waited, as a
  * crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
@@ -34,22 +34,22 @@
  * usable snapshot, every stored frame), so capture that continues after a restart pairs and counts
  * exactly as if it had never stopped (deriver-snapshot.ts).
  *
+ * What the pipeline is doing with the store is one state (pipeline-state.ts: idle, writing,
+ * writingLarge, paused, closed), changed in one place (`enter`); only `idle` starts a tick.
+ *
  * A capture failure never stops forwarding and never escapes a tick (capture-health.ts): a store
- * that cannot take writes (disk full, read-only) pauses capture — the engine holds the tick's
+ * that cannot take writes (disk full, read-only) pauses capture — the engine keeps the refused
  * write, retried every RETRY_MS, and frames and door records meanwhile are counted as not
  * recorded — and a tick the deriver or the store fails on for any other reason keeps its frames
  * without derived rows (`mcpscope rebuild` derives them again), or at worst counts them as not
  * recorded.
  */
-import { classifyText, type DoorRecord, type Frame, type FrameInput, type Message } from '@mcpscope/protocol';
+import type { DoorRecord, Frame, FrameInput, Message } from '@mcpscope/protocol';
 import type { DerivedBatch } from './rederive.js';
-import { isOAuthEndpoint, redactBodySecrets } from '../redaction/redact-body.js';
-import { redactUrlSecrets } from '../redaction/redact-url.js';
-import type { CaptureStore } from './capture-store.js';
+import type { CaptureStore, WriteResult } from './capture-store.js';
 import { Retention, type RetentionLimits } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import type { WriteResult } from './capture-store.js';
 import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
 import { LargeWriter, type LargeResult } from './large-writer.js';
 import type { LargeBody } from './record-port.js';
@@ -58,45 +58,17 @@ import { InProcessEngine } from './in-process-engine.js';
 import { WorkerEngine } from './worker-engine.js';
 import { DoorQueue } from './door-queue.js';
 import { CaptureImport } from './capture-import.js';
+import { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+import type { PipelineState, RefusedWrite } from './pipeline-state.js';
+import { FrameQueue } from './frame-queue.js';
+import { redactFrameBody } from '../redaction/redact-body.js';
+import { redactFramePath } from '../redaction/redact-url.js';
+import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';
-
 export type { BatchListener, CaptureBatch } from './capture-batch.js';
-
-/**
- * How long frames gather before they are written (see the header). Each tick has a cost of its
- * own (a transaction, a message to the engine's worker and its wake-up), paid per tick rather than
- * per frame; nobody sees 5 ms in a dashboard.
- */
-export const WRITE_EVERY_MS = 5;
-
-/**
- * Frames one tick writes at most (the rest follow in the next turn of the event loop). A tick's
- * batch goes to every live dashboard as one message: past the hub's buffer bound (8 MiB) a
- * dashboard is told to resync instead of receiving it, which a burst (frames that piled up behind
- * a slow write, an import) must not cause. Ticks of a busy tap hold tens of frames.
- */
-export const WRITE_LIMIT = 512;
-
+export { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
-
-/**
- * Frames (and door records) one tick writes at most when a backlog waits (after a large frame's
- * write, which holds the traffic behind it: about 5,000 frames a second at 10 clients).
- */
-export const TICK_LIMIT = 100;
-
-/**
- * How much traffic may wait in memory behind a write (a large frame's, a tick's on the engine's
- * worker, or the worker's start): past either bound, frames are forwarded but not stored, and counted
- * (`fellBehind` in GET /api/capture), so a write that lags (a slow disk, a starved writer thread)
- * costs capture, never the tap's memory or its clients. About 20 s of 10 busy clients, or 256 MiB
- * of text.
- */
-export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
-
-/** How often a paused capture tries its held write again. */
-export const RETRY_MS = 2000;
 
 export interface PipelineOptions {
   /**
@@ -106,12 +78,14 @@ export interface PipelineOptions {
   engine?: 'worker' | 'in-process';
 }
 
-
 export class CapturePipeline {
+  /** What the pipeline is doing with the store (pipeline-state.ts); changed only by `enter`. */
+  private state: PipelineState = { kind: 'idle' };
+  /** The highest seq given to a frame (queued or written). */
   private seq: number;
-  private queue: Frame[] = [];
-  private scheduled = false;
-  private closed = false;
+  private readonly queue = new FrameQueue();
+  /** Set while a tick is armed (`armTick`): at most one at a time. Any tick that runs clears it. */
+  private tickArmed = false;
   private readonly listeners = new Set<BatchListener>();
   /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
   private engine: EnginePort;
@@ -119,25 +93,19 @@ export class CapturePipeline {
   /** Door records waiting for a tick (door-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
-  /** While paused: the write the store refused, retried by `retryTimer`. */
-  private held: { frames: Frame[]; requests: DoorRecord[] } | undefined;
+  /** Set exactly while the state is `paused`: retries the refused write. */
   private retryTimer: NodeJS.Timeout | undefined;
   /** Writes large frames off this thread (a capture file only: a worker cannot share `:memory:`). */
   private readonly largeWriter: LargeWriter | undefined;
-  /** Queued large frames whose text is with the writer, until it has stored them. */
-  private readonly largeBodies = new Map<Frame, LargeBody>();
-  /** The large frame the writer is storing now; the queue waits behind it. */
-  private storing: Frame | undefined;
   /** What the stored large frames' skeletons read as, for the deriver. */
   private readonly largeMessages = new WeakMap<Frame, Message>();
-  /** Set from a large frame's landing until the traffic held behind it is written (TICK_LIMIT). */
-  private draining = false;
-  /** Text in the queue (HELD_LIMITS; large frames' text is with their writer, not counted). */
-  private queuedChars = 0;
+  /**
+   * Set from a large frame's write until the backlog queued behind it is written: ticks then take
+   * TICK_LIMIT frames, not WRITE_LIMIT. Not a state: it sizes the next tick, whatever the state.
+   */
+  private backlogBehindLarge = false;
   /** The user's pause and resume, and labelled marks (capture-marks.ts). */
   readonly marks: CaptureMarks;
-  /** Set while a tick is with the engine: the next one waits for its outcome. */
-  private writing = false;
   /**
    * The highest seq written (and told to listeners): a batch's `head`. Not `seq`, which counts
    * frames recorded since, still queued: a dashboard resuming after a batch's head would skip them.
@@ -146,13 +114,13 @@ export class CapturePipeline {
   /** Callers of `started`, until the engine takes ticks. */
   private readonly startWaiters: (() => void)[] = [];
   /** Callers of `whenWritten`, each waiting for the frames up to its seq. */
-  private waiters: { seq: number; resolve: () => void }[] = [];
+  private writtenWaiters: { seq: number; resolve: () => void }[] = [];
 
   constructor(
     private readonly store: CaptureStore,
     limits: RetentionLimits = {},
     health = new CaptureHealth(),
-    private readonly heldLimits = HELD_LIMITS,
+    private readonly queueLimits = HELD_LIMITS,
     options: PipelineOptions = {},
   ) {
     this.health = health;
@@ -163,8 +131,34 @@ export class CapturePipeline {
     this.engine = inProcess ? new InProcessEngine(store) : new WorkerEngine(store.file, store.replayLinks, () => this.engineStarted(), (err) => this.engineGone(err));
     this.retention = new Retention(store, limits);
     this.retention.enforce();
-    this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (now) => this.schedule(now), tick: () => this.tick() });
+    this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (nextTurn) => this.armTick(nextTurn), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
+  }
+
+  /**
+   * The one place the state changes. `closed` is final. Entering `paused` pauses the capture's
+   * health and arms the retry; leaving it disarms the retry, and resumes the health unless the
+   * capture closes paused (the next start sees the store as it is).
+   */
+  private enter(next: PipelineState): void {
+    const from = this.state;
+    if (from.kind === 'closed') return;
+    this.state = next;
+    if (next.kind === 'paused' && from.kind !== 'paused') {
+      this.health.pause(next.reason, next.error);
+      this.retryTimer = setInterval(() => this.retryRefused(), RETRY_MS);
+      this.retryTimer.unref();
+    }
+    if (from.kind === 'paused' && next.kind !== 'paused') {
+      clearInterval(this.retryTimer);
+      this.retryTimer = undefined;
+      if (next.kind !== 'closed') this.health.resume();
+    }
+  }
+
+  /** Whether a write is with the engine (a tick, or a paused capture's retry). */
+  private get writing(): boolean {
+    return this.state.kind === 'writing' || (this.state.kind === 'paused' && this.state.retrying);
   }
 
   /**
@@ -180,16 +174,16 @@ export class CapturePipeline {
 
   private engineStarted(): void {
     for (const resolve of this.startWaiters.splice(0)) resolve();
-    this.schedule();
+    this.armTick();
   }
 
   /** The engine's worker died or could not start: capture goes on in process (slower, so it is said, not silent). */
   private engineGone(err: Error): void {
     this.health.noteError(err);
+    // A write in flight: its outcome (`gone`) replaces the engine (see `rewriteInProcess`).
     if (!this.writing) this.engine = new InProcessEngine(this.store);
-    // A tick in flight: its outcome (`gone`) replaces the engine (see `replayOnEngineInProcess`).
     for (const resolve of this.startWaiters.splice(0)) resolve();
-    if (!this.closed) this.schedule();
+    if (this.state.kind !== 'closed') this.armTick();
   }
 
   /** Whether ticks are derived and written on the engine's worker now (else in this process, or it is still starting). */
@@ -199,53 +193,51 @@ export class CapturePipeline {
 
   /** A body for the large-frame writer, or undefined (no capture file, paused, or closed). */
   largeBody(): LargeBody | undefined {
-    if (this.closed || !this.health.storing) return undefined;
+    if (this.state.kind === 'closed' || !this.health.storing) return undefined;
     return this.largeWriter?.open();
   }
 
   /**
-   * Queues a frame; it is stored with the next tick (within WRITE_EVERY_MS). Returns its seq.
-   * With `large`, the frame's text is that body's (large-writer.ts) and `input.raw` is ignored; it
-   * is stored once the frames before it are (see the header).
+   * Queues a frame, redacted; it is stored with the next tick (within WRITE_EVERY_MS). Returns its
+   * seq, or -1 when it is not recorded. With `large`, the frame's text is that body's
+   * (large-writer.ts) and `input.raw` is ignored; it is stored once the frames before it are (see
+   * the header).
    */
   record(input: FrameInput, large?: LargeBody): number {
     // After shutdown, streams that are still unwinding have nowhere to go.
-    if (this.closed) {
+    if (this.state.kind === 'closed') {
       large?.abandon();
       return -1;
     }
+    // Paused (by the store, or by the user): counted, not stored.
     if (!this.health.storing) {
       large?.abandon();
       this.health.notRecorded(1);
       return -1;
     }
-    if ((this.storing || this.writing || !this.engine.ready) && (this.queue.length >= this.heldLimits.frames || this.queuedChars >= this.heldLimits.chars)) {
+    const behindWrite = this.state.kind === 'writing' || this.state.kind === 'writingLarge' || !this.engine.ready;
+    if (behindWrite && this.queue.full(this.queueLimits)) {
       large?.abandon();
       this.health.fellBehind();
       return -1;
     }
-    if (!large) this.queuedChars += input.raw.length;
     if (large) {
-      const frame: Frame = { ...this.redactedHttp(input), raw: '', seq: ++this.seq };
-      this.largeBodies.set(frame, large);
-      this.queue.push(frame);
-      this.schedule();
-      return frame.seq;
+      const frame: Frame = { ...redactFramePath(input), raw: '', seq: ++this.seq };
+      this.queue.pushLarge(frame, large);
+    } else {
+      const frame: Frame = { ...redactFramePath(input), raw: redactFrameBody(input.http?.path, input.raw), seq: ++this.seq };
+      this.queue.push(frame, input.raw.length);
     }
-    // JSON on an MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool
-    // argument or junk, never an OAuth code, and stays as sent. OAuth endpoints and form bodies
-    // are read as OAuth traffic, where `code` is the authorization code.
-    const mcp = isMcpBody(input.http?.path, input.raw);
-    const frame: Frame = { ...this.redactedHttp(input), raw: redactBodySecrets(input.raw, mcp), seq: ++this.seq };
-    this.queue.push(frame);
-    this.schedule();
-    return frame.seq;
+    this.armTick();
+    return this.seq;
   }
 
-  /** `?api_key=…` in the URL a client used is a credential too: every frame's path loses it. */
-  private redactedHttp(input: FrameInput): FrameInput {
-    const path = input.http && redactUrlSecrets(input.http.path);
-    return path !== undefined && path !== input.http!.path ? { ...input, http: { ...input.http!, path } } : input;
+  /** Arms a tick unless one is armed: within WRITE_EVERY_MS, or with `nextTurn` (a backlog being worked off) in the next turn of the event loop. */
+  private armTick(nextTurn = false): void {
+    if (this.tickArmed) return;
+    this.tickArmed = true;
+    if (nextTurn) setImmediate(() => this.tick());
+    else setTimeout(() => this.tick(), WRITE_EVERY_MS);
   }
 
   /** The id for a new door record (arrival order, continuing the file's). */
@@ -253,26 +245,12 @@ export class CapturePipeline {
     return this.doorQueue.nextId();
   }
 
-  /** The highest door-record `rev` written (the WebSocket's door cursor). */
-  get requestsRev(): number {
-    return this.doorQueue.rev;
-  }
-
   /** A door record was created or changed (in place): it is written with a coming tick (door-queue.ts). */
   doorChanged(record: DoorRecord): void {
-    if (this.closed) return;
+    if (this.state.kind === 'closed') return;
     // Paused: the record's later changes are written once capture resumes; this state is not.
     if (!this.health.storing) return;
     this.doorQueue.changed(record);
-  }
-
-  /** A tick within WRITE_EVERY_MS, or, for a backlog being worked off (`soon`), in the next turn of the event loop. */
-  private schedule(soon = false): void {
-    if (!this.scheduled) {
-      this.scheduled = true;
-      if (soon) setImmediate(() => this.tick());
-      else setTimeout(() => this.tick(), WRITE_EVERY_MS);
-    }
   }
 
   /**
@@ -282,26 +260,34 @@ export class CapturePipeline {
   whenWritten(): Promise<void> {
     const seq = this.seq;
     if (this.settledThrough(seq)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+    return new Promise((resolve) => this.writtenWaiters.push({ seq, resolve }));
   }
 
   /** Whether nothing up to `seq` is still queued or on its way to the store. */
   private settledThrough(seq: number): boolean {
-    if (this.closed || this.held) return true;
-    if (this.writing || this.storing) return false;
-    const first = this.queue[0];
-    return first === undefined || first.seq > seq;
+    switch (this.state.kind) {
+      case 'closed':
+      case 'paused':
+        return true;
+      case 'writing':
+      case 'writingLarge':
+        return false;
+      case 'idle': {
+        const first = this.queue.firstSeq();
+        return first === undefined || first > seq;
+      }
+    }
   }
 
-  /** Tells the waiters whose frames are all written (after each write's answer). */
+  /** Tells the waiters whose frames are all written (after each write's outcome). */
   private wake(): void {
-    if (this.waiters.length === 0) return;
-    const still: typeof this.waiters = [];
-    for (const w of this.waiters) {
+    if (this.writtenWaiters.length === 0) return;
+    const still: typeof this.writtenWaiters = [];
+    for (const w of this.writtenWaiters) {
       if (this.settledThrough(w.seq)) w.resolve();
       else still.push(w);
     }
-    this.waiters = still;
+    this.writtenWaiters = still;
   }
 
   /** Starts an import into this capture, stored a chunk at a time (capture-import.ts). */
@@ -318,6 +304,10 @@ export class CapturePipeline {
     return this.seq;
   }
 
+  private get nothingQueued(): boolean {
+    return this.queue.length === 0 && this.doorQueue.size === 0;
+  }
+
   /**
    * Writes everything queued before returning, WRITE_LIMIT frames a tick, waiting for the
    * engine (an import is stored when its request is answered; a mark goes after what was
@@ -327,7 +317,7 @@ export class CapturePipeline {
   flush(everything = false): void {
     for (;;) {
       this.engine.settle();
-      if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing) break;
+      if (this.nothingQueued || this.state.kind === 'closed' || this.state.kind === 'paused' || this.state.kind === 'writingLarge') break;
       const before = this.queue.length + this.doorQueue.size;
       this.tick(everything);
       // Door records still under way stay queued (their timer writes them): nothing more to do now.
@@ -339,119 +329,98 @@ export class CapturePipeline {
   /** Writes what is queued, and the deriver's snapshot, and accepts nothing more. */
   close(): void {
     this.doorQueue.stop();
-    if (this.retryTimer) clearInterval(this.retryTimer);
     this.engine.settle();
-    if (this.held) this.retryHeld();
+    if (this.state.kind === 'paused') this.retryRefused();
     this.flush(true);
     // Large frames in the queue: each is written (waiting for the writer), then what follows it.
-    while (this.storing && this.largeWriter) {
+    while (this.isWritingLarge() && this.largeWriter) {
       this.largeWriter.settle();
-      if (this.storing) break;
+      if (this.isWritingLarge()) break;
       this.flush(true);
     }
     this.largeWriter?.stop();
-    // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
-    const snapshot = !this.closed && this.store.db.open && !this.health.paused;
-    if (!this.closed) this.guard(() => this.engine.close(snapshot));
-    this.closed = true;
+    if (this.state.kind !== 'closed') {
+      // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
+      const snapshot = this.store.db.open && !this.health.paused;
+      this.guard(() => this.engine.close(snapshot));
+    }
+    this.enter({ kind: 'closed' });
     this.wake();
   }
 
-  /** One tick: writes what is queued, up to its limit (see schedule). Never throws. */
+  /** Read through a call, so a check after `settle()` is not narrowed away. */
+  private isWritingLarge(): boolean {
+    return this.state.kind === 'writingLarge';
+  }
+
+  /** One tick: writes what is queued, up to its limit. Only `idle` starts one. Never throws. */
   private tick(everything = false): void {
-    this.scheduled = false;
-    // A large frame being stored holds everything behind it (see the header); a tick with the
-    // engine schedules the next one with its outcome; a worker still starting, with its start.
-    if ((this.queue.length === 0 && this.doorQueue.size === 0) || this.closed || this.held || this.storing || this.writing || !this.engine.ready) return;
-    let frames = this.queue;
-    // The first large frame not stored yet: the frames before it are written now, it goes to the
-    // writer, and the rest wait for it. (No large frame queued: nothing to look for.)
-    const at = this.largeBodies.size === 0 ? -1 : frames.findIndex((f) => this.largeBodies.has(f));
-    const large = at === -1 ? undefined : frames[at]!;
-    if (at === 0) return this.storeLarge(large!);
-    const ready = at === -1 ? frames.length : at;
-    // The backlog held behind a large frame is written TICK_LIMIT frames at a time, so no one tick
+    this.tickArmed = false;
+    if (this.state.kind !== 'idle' || !this.engine.ready || this.nothingQueued) return;
+    // The backlog queued behind a large frame is written TICK_LIMIT frames at a time, so no one tick
     // holds the event loop for long; door records follow once their frames are written. Any other
     // tick writes at most WRITE_LIMIT (what piled up behind a slow write, an import): one batch
     // stays small enough for a dashboard to take live. Shutdown writes everything, as one.
-    const limit = everything ? Infinity : this.draining ? TICK_LIMIT : WRITE_LIMIT;
-    const split = ready > limit;
-    const requests = split ? [] : this.doorQueue.take(everything, limit);
-    if (!split && requests.length < limit) this.draining = false;
-    if (frames.length === 0 && requests.length === 0) return;
-    const cut = split ? limit : ready;
-    if (cut === frames.length) {
-      this.queue = [];
-      this.queuedChars = 0;
-    } else {
-      this.queue = frames.slice(cut);
-      frames = frames.slice(0, cut);
-      // (A stored large frame's text is read back from the store: never counted, never measured.)
-      for (const f of frames) if (!f.stored) this.queuedChars -= f.raw.length;
-      this.queuedChars = Math.max(0, this.queuedChars);
-    }
-    if (split) this.schedule(true);
-    // The large frame goes to its writer once the frames before it are committed.
-    this.write(frames, requests, large && !split ? () => this.storeLarge(large) : undefined);
+    const limit = everything ? Infinity : this.backlogBehindLarge ? TICK_LIMIT : WRITE_LIMIT;
+    const cut = this.queue.cut(limit);
+    if (cut.write === 0 && cut.large) return this.writeLarge(cut.large);
+    const doorRecords = cut.split ? [] : this.doorQueue.take(everything, limit);
+    if (!cut.split && doorRecords.length < limit) this.backlogBehindLarge = false;
+    if (this.queue.length === 0 && doorRecords.length === 0) return;
+    const frames = this.queue.take(cut.write);
+    if (cut.split) this.armTick(true);
+    this.write(frames, doorRecords, cut.large);
   }
 
-  /** Hands the large frame at the head of the queue to the writer; the queue waits for it. */
-  private storeLarge(frame: Frame): void {
-    this.storing = frame;
-    this.largeWriter!.write(this.largeBodies.get(frame)!, frame, (result) => this.largeLanded(frame, result));
+  /** Hands the large frame at the head of the queue to its writer; the queue waits for it. */
+  private writeLarge(frame: Frame): void {
+    this.enter({ kind: 'writingLarge', frame });
+    this.largeWriter!.write(this.queue.largeBody(frame)!, frame, (result) => this.largeWritten(frame, result));
   }
 
   /** The writer is done with a large frame: it joins the queue's next tick, whatever the outcome. */
-  private largeLanded(frame: Frame, result: LargeResult): void {
-    this.storing = undefined;
-    this.draining = true;
-    this.largeBodies.delete(frame);
-    if (result.kind === 'stored') {
-      frame.stored = { chars: result.chars, bytes: result.bytes, head: result.head, pieces: result.pieces };
-      // Whoever reads the whole text (an export of the batch, a listener) reads it back.
-      const store = this.store;
-      Object.defineProperty(frame, 'raw', { enumerable: true, configurable: true, get: () => store.frameRaw(frame.seq)?.raw ?? '' });
-      const message = classifyText(result.skeleton);
-      if (message.kind !== 'invalid') this.largeMessages.set(frame, message);
-    } else if (result.kind === 'returned') {
-      // Redaction, or no skeleton to derive from: this thread's path, as for any frame.
-      frame.raw = redactBodySecrets(result.text, isMcpBody(frame.http?.path, result.text));
-    } else {
+  private largeWritten(frame: Frame, result: LargeResult): void {
+    this.enter({ kind: 'idle' });
+    this.backlogBehindLarge = true;
+    this.queue.largeDone(frame);
+    if (result.kind === 'failed') {
       this.health.noteError(result.error);
       this.health.notRecorded(1);
-      this.queue = this.queue.filter((f) => f !== frame);
+      this.queue.drop(frame);
+    } else {
+      applyLargeResult(frame, result, this.store, this.largeMessages);
     }
-    if (this.closed) return;
-    this.schedule(true);
+    if (this.state.kind === 'closed') return;
+    this.armTick(true);
     this.wake();
   }
 
   /**
    * Hands one tick to the engine; its outcome comes later (or at once, in process). On a storage
-   * failure the engine holds the write and capture pauses (see the header). `then` runs after a
-   * successful write.
+   * failure the engine holds the write and capture pauses (see the header). `largeNext` goes to
+   * its writer once the tick is committed.
    */
-  private write(frames: Frame[], requests: DoorRecord[], then?: () => void): void {
-    this.writing = true;
-    const work: TickWork = { frames, requests, largeMessages: this.largeMessages };
+  private write(frames: Frame[], doorRecords: DoorRecord[], largeNext?: Frame): void {
+    this.enter({ kind: 'writing' });
+    const work: TickWork = { frames, requests: doorRecords, largeMessages: this.largeMessages };
     this.engine.tick(work, (outcome) => {
-      this.writing = false;
-      this.ticked(outcome, work, then);
-      if (!this.closed && (this.queue.length > 0 || this.doorQueue.size > 0)) this.schedule();
+      this.enter({ kind: 'idle' });
+      this.tickDone(outcome, work, largeNext);
+      if (this.state.kind !== 'closed' && !this.nothingQueued) this.armTick();
       this.wake();
     });
   }
 
-  private ticked(outcome: TickOutcome, work: TickWork, then?: () => void): void {
+  private tickDone(outcome: TickOutcome, work: TickWork, largeNext?: Frame): void {
     for (const noted of outcome.noted ?? []) this.health.noteError(noted);
     if (outcome.ok) {
-      this.written(outcome.texts, work.frames, work.requests, outcome.derived);
-      then?.();
+      this.tellListeners(outcome.texts, work.frames, work.requests, outcome.derived);
+      if (largeNext) this.writeLarge(largeNext);
       return;
     }
-    if (outcome.gone) return this.replayOnEngineInProcess(work, then);
+    if (outcome.gone) return this.rewriteInProcess(work, largeNext);
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined && outcome.held) return this.pause(problem, outcome.failure, { frames: work.frames, requests: work.requests });
+    if (problem !== undefined && outcome.held) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
     this.health.noteError(outcome.failure);
     this.health.notRecorded(work.frames.length, work.requests.length);
   }
@@ -461,62 +430,50 @@ export class CapturePipeline {
    * as opening a capture is, through the frames before this tick; the tick is then written again,
    * or, if the worker had committed it, derived for its texts only.
    */
-  private replayOnEngineInProcess(work: TickWork, then?: () => void): void {
+  private rewriteInProcess(work: TickWork, largeNext?: Frame): void {
     const first = work.frames[0]?.seq;
     const committed = first !== undefined && this.store.hasFrame(first);
     const engine = new InProcessEngine(this.store, first === undefined ? undefined : first - 1);
     this.engine = engine;
-    const done = (outcome: TickOutcome) => this.ticked(outcome, work, then);
+    const done = (outcome: TickOutcome) => this.tickDone(outcome, work, largeNext);
     if (committed) engine.tickCommitted(work, done);
     else engine.tick(work, done);
   }
 
-  private pause(reason: string, err: unknown, held: NonNullable<CapturePipeline['held']>): void {
-    this.held = held;
-    this.health.pause(reason, err);
-    // Waiting frames are not stored either; new ones are counted as they come (record()).
+  /** The store refused `refused` for where it lives: nothing is queued until it takes writes again. */
+  private pause(reason: string, error: unknown, refused: RefusedWrite): void {
+    this.enter({ kind: 'paused', refused, reason, error, retrying: false });
+    // Queued frames are not stored either; new ones are counted as they come (record()).
     this.health.notRecorded(this.queue.length, this.doorQueue.clear());
-    this.queue = [];
-    this.queuedChars = 0;
-    for (const body of this.largeBodies.values()) body.abandon();
-    this.largeBodies.clear();
-    this.retryTimer ??= setInterval(() => this.retryHeld(), RETRY_MS);
-    this.retryTimer.unref();
+    this.queue.clear();
   }
 
-  /** Has the engine write the held write again; resumes capture when the store takes it. */
-  private retryHeld(): void {
-    const held = this.held!;
-    if (this.writing || !this.engine.ready) return;
-    this.writing = true;
+  /** Has the engine write the refused write again; resumes capture when the store takes it. */
+  private retryRefused(): void {
+    const paused = this.state;
+    if (paused.kind !== 'paused' || paused.retrying || !this.engine.ready) return;
+    const { refused } = paused;
+    this.enter({ ...paused, retrying: true });
     this.engine.retry((outcome) => {
-      this.writing = false;
-      if (!outcome.ok) {
-        if (outcome.gone || storageProblem(outcome.failure) === undefined) {
-          // The store answers again but not for this write: give it up, resume with what comes next.
-          this.health.noteError(outcome.failure);
-          this.health.notRecorded(held.frames.length, held.requests.length);
-          this.resume();
-        }
-        return;
+      if (outcome.ok) {
+        this.enter({ kind: 'idle' });
+        this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
+      } else if (outcome.gone || storageProblem(outcome.failure) === undefined) {
+        // The store answers again but not for this write: give it up, resume with what comes next.
+        this.health.noteError(outcome.failure);
+        this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
+        this.enter({ kind: 'idle' });
+      } else {
+        this.enter({ ...paused, retrying: false });
       }
-      this.resume();
-      this.written(outcome.texts, held.frames, held.requests, outcome.derived);
     });
   }
 
-  private resume(): void {
-    this.held = undefined;
-    if (this.retryTimer) clearInterval(this.retryTimer);
-    this.retryTimer = undefined;
-    this.health.resume();
-  }
-
   /** After a write: retention, then the listeners. */
-  private written(texts: WriteResult, frames: Frame[], requests: DoorRecord[], derived?: DerivedBatch): void {
+  private tellListeners(texts: WriteResult, frames: Frame[], doorRecords: DoorRecord[], derived?: DerivedBatch): void {
     if (frames.length > 0) this.writtenHead = Math.max(this.writtenHead, frames[frames.length - 1]!.seq);
-    const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: requests.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
-    const trim = this.guard(() => this.retention.afterWrite(frames, requests.length));
+    const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: doorRecords.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
+    const trim = this.guard(() => this.retention.afterWrite(frames, doorRecords.length));
     if (trim) batch.retention = trim;
     for (const listener of this.listeners) this.guard(() => listener(batch));
   }
@@ -530,9 +487,4 @@ export class CapturePipeline {
       return undefined;
     }
   }
-}
-
-/** Whether a body is read as MCP traffic when redacting (see `record`). */
-function isMcpBody(path: string | undefined, raw: string): boolean {
-  return !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw);
 }

@@ -10,9 +10,9 @@ import type { DoorRecord } from '@mcpscope/protocol';
 /** How long a door record whose answer is still under way waits for its first write. */
 export const OPEN_RECORD_DELAY_MS = 1000;
 
-/** What the queue asks of its pipeline: a tick soon (`now` for a backlog), and one when the delay is up. */
+/** What the queue asks of its pipeline: a tick soon (`nextTurn` for a backlog), and one when the delay is up. */
 export interface DoorTicks {
-  schedule(now: boolean): void;
+  schedule(nextTurn: boolean): void;
   tick(): void;
 }
 

@@ -17,6 +17,7 @@ import type { TickTexts } from './tick-ops.js';
 /** What one tick stores: the frames and door records gathered since the last. */
 export interface TickWork {
   frames: Frame[];
+  /** The door records (every HTTP request at the tap) to write, each at its latest state. */
   requests: DoorRecord[];
   /** What the stored large frames among `frames` read as (from their skeletons). */
   largeMessages: WeakMap<Frame, Message>;

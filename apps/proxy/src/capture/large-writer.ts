@@ -102,18 +102,18 @@ export class LargeWriter {
 
   /**
    * Stores `frame`'s text (`body`'s bytes) but its head, once every earlier frame is committed:
-   * the caller says so by calling this. `landed` runs once with the outcome, from a later turn of the event
+   * the caller says so by calling this. `done` runs once with the outcome, from a later turn of the event
    * loop, or from `settle()`.
    */
-  write(body: LargeBody, frame: Frame, landed: (result: LargeResult) => void): void {
+  write(body: LargeBody, frame: Frame, done: (result: LargeResult) => void): void {
     const b = body as LargeBody & { id: number; seal(): void };
     b.seal();
     if (!this.thread?.alive) {
       // The worker died after the body began: the frame is lost (the pipeline counts it).
       const error = this.failed ?? new Error('the large-frame writer is stopped');
-      return void setImmediate(() => landed({ kind: 'failed', error }));
+      return void setImmediate(() => done({ kind: 'failed', error }));
     }
-    this.waiting.set(b.id, landed);
+    this.waiting.set(b.id, done);
     this.thread.post({ type: 'write', id: b.id, seq: frame.seq } satisfies LargeRequest);
   }
 
@@ -137,12 +137,12 @@ export class LargeWriter {
   }
 
   private answered(answer: LargeAnswer): void {
-    const landed = this.waiting.get(answer.id);
-    if (!landed) return;
+    const done = this.waiting.get(answer.id);
+    if (!done) return;
     this.waiting.delete(answer.id);
-    if (answer.kind === 'failed') landed({ kind: 'failed', error: failureError(answer.error) });
-    else if (answer.kind === 'returned') landed({ kind: 'returned', text: answer.text });
-    else landed({ kind: 'stored', chars: answer.chars, bytes: answer.bytes, head: answer.head, pieces: answer.pieces, skeleton: answer.skeleton });
+    if (answer.kind === 'failed') done({ kind: 'failed', error: failureError(answer.error) });
+    else if (answer.kind === 'returned') done({ kind: 'returned', text: answer.text });
+    else done({ kind: 'stored', chars: answer.chars, bytes: answer.bytes, head: answer.head, pieces: answer.pieces, skeleton: answer.skeleton });
   }
 
   /** The worker died: what waits fails (counted by the pipeline), and no new body comes here. */
@@ -150,6 +150,6 @@ export class LargeWriter {
     this.failed = error;
     const waiting = [...this.waiting.values()];
     this.waiting.clear();
-    for (const landed of waiting) landed({ kind: 'failed', error });
+    for (const done of waiting) done({ kind: 'failed', error });
   }
 }

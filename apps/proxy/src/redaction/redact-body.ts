@@ -65,3 +65,13 @@ export function isOAuthEndpoint(path: string | undefined): boolean {
   const pathname = path.split('?')[0]!;
   return /(^|\/)(token|authorize|register|oauth2?)(\/|$)/i.test(pathname);
 }
+
+/**
+ * A captured frame's body with its secrets redacted, read by the endpoint it went to. JSON on an
+ * MCP endpoint is MCP traffic, even when malformed: a string "code" there is a tool argument or
+ * junk, never an OAuth code, and stays as sent. OAuth endpoints and form bodies are read as OAuth
+ * traffic, where `code` is the authorization code.
+ */
+export function redactFrameBody(path: string | undefined, raw: string): string {
+  return redactBodySecrets(raw, !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw));
+}

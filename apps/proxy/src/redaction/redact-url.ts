@@ -4,6 +4,7 @@
  * by a marker that keeps its length, and every other byte of the URL stays as sent — percent
  * escapes, order and even invalid encodings included, since the URL is evidence.
  */
+import type { FrameInput } from '@mcpscope/protocol';
 import { REDACTED } from './redact.js';
 import { isSecretQueryKey } from './secret-names.js';
 
@@ -56,4 +57,10 @@ function decodeSafe(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** A captured frame with the secret query values of its HTTP path redacted; the same object when none. */
+export function redactFramePath(input: FrameInput): FrameInput {
+  const path = input.http && redactUrlSecrets(input.http.path);
+  return path !== undefined && path !== input.http!.path ? { ...input, http: { ...input.http!, path } } : input;
 }
