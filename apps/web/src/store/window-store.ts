@@ -72,6 +72,13 @@ export class WindowFetcher {
   private inFlight = false;
   private again = false;
   private serial = 0;
+  /**
+   * Every read is numbered when asked; an answer older than the one already shown is dropped, so a
+   * window read before a `locate` cannot replace the rows it brought (the screen would sit on
+   * positions whose rows were thrown away, and nothing would ask again).
+   */
+  private asked = 0;
+  private shown = 0;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly api: WindowApi) {}
@@ -117,8 +124,11 @@ export class WindowFetcher {
   /** Finds where `id` is in the list and holds the rows around it (`located` says where). */
   async locate(id: string): Promise<number> {
     const serial = this.serial;
+    const asked = ++this.asked;
     const page = await this.api.exchangeWindow(this.query, { around: id }, MAX_ROWS / 2);
     if (serial !== this.serial) return -1;
+    // The selection's rows are shown even over a read asked after them: the screen moves to them next.
+    this.shown = Math.max(this.shown, asked);
     this.apply(page);
     const position = page.position ?? -1;
     useWindow.setState({ located: { id, position } });
@@ -140,10 +150,13 @@ export class WindowFetcher {
     const { first, last, follow } = this.wanted;
     const limit = Math.min(MAX_ROWS, last - first + 1 + 2 * MARGIN);
     const at: WindowAt = follow ? { end: true } : { offset: Math.max(0, first - MARGIN) };
+    const asked = ++this.asked;
     this.api
       .exchangeWindow(this.query, at, limit)
       .then((page) => {
-        if (serial === this.serial) this.apply(page);
+        if (serial !== this.serial || asked < this.shown) return;
+        this.shown = asked;
+        this.apply(page);
       })
       .catch(() => {
         // The connection banner says when the proxy is gone; the next change asks again.
