@@ -42,7 +42,7 @@ test('1440 px with the Widget tab: the 768 px desktop widget shows whole, with n
   await expect(box).toBeVisible();
   expect((await box.boundingBox())!.width).toBeGreaterThanOrEqual(768);
   // Neither the pane nor anything inside it scrolls sideways to show the widget.
-  const sideways = await page.getByTestId('detail-pane').evaluate((pane) => [pane, ...pane.querySelectorAll('*')].filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)).map((el) => el.className || el.tagName));
+  const sideways = await page.getByTestId('detail-pane').evaluate((pane) => [pane, ...pane.querySelectorAll('*')].filter((el) => el.scrollWidth > el.clientWidth + 1 && ['auto', 'scroll'].includes(el.ownerDocument.defaultView?.getComputedStyle(el).overflowX ?? '')).map((el) => el.className || el.tagName));
   expect(sideways).toEqual([]);
   const paneRight = (await page.getByTestId('detail-pane').boundingBox())!;
   const boxRight = (await box.boundingBox())!;
