@@ -4,7 +4,7 @@
  * that match nothing": five enabled rules on tools no client calls, so every request is parsed and
  * filtered and then forwarded as it was), at 1 client, rounds interleaving the two, same run.
  *
- * Budget (issue 39): a rule set that matches nothing costs no measurable latency: p50 within 1.1×
+ * Budget: a rule set that matches nothing costs no measurable latency: p50 within 1.1×
  * of no rules.
  */
 import { skipped, type BenchOptions, type BenchRow } from './report.js';

@@ -1,5 +1,5 @@
-// A capture past the size where the dashboard used to break (clearing a filter blanked the page
-// from ~125,000 exchanges): built through the real capture pipeline, then scrolled to the middle,
+// A capture past the size where a browser-held list breaks (spreading every id into one call
+// overflows V8's stack from ~125,000 exchanges): built through the real capture pipeline, then scrolled to the middle,
 // filtered, cleared and searched in Chromium. The browser holds a window of it, so rows far from
 // the top are read from the server when scrolled to; each is checked against the API's list.
 import { mkdtempSync } from 'node:fs';
@@ -10,7 +10,7 @@ import type { ExchangeWindowPage } from '@mcpscope/protocol';
 import { buildCaptureFile } from '../../bench/support/dashboard-traffic.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
 
-/** Past ~125,000, where a cleared filter used to blank the page. MCPSCOPE_E2E_LARGE_DB names a capture built before (local runs on a busy machine). */
+/** Past ~125,000, where a list rebuilt by spreading its ids would overflow the stack. MCPSCOPE_E2E_LARGE_DB names a capture built before (local runs on a busy machine). */
 const EXCHANGES = 130_000;
 const ROW_HEIGHT = 26;
 
@@ -68,7 +68,7 @@ test('a capture of 130,000 exchanges scrolls, filters, clears and searches', asy
   expect(statuses.length).toBeGreaterThan(0);
   for (const s of statuses) expect(['protocol_error', 'business_error', 'transport_error', 'invalid', 'rejected']).toContain(s);
 
-  // Cleared: every row is back (the page used to go blank here), still scrollable to the middle.
+  // Cleared: every row is back and the page stays whole, still scrollable to the middle.
   await page.getByTestId('filter-input').fill('');
   await expect(page.getByTestId('filter-status')).not.toContainText(' of ');
   await scrollToRow(page, middle);
