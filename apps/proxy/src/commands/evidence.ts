@@ -5,11 +5,12 @@
  * made here (the dashboard of a running mcpscope makes one).
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { CaptureReader } from '../capture/capture-reader.js';
 import { isSqliteFile } from '../compose/capture-file.js';
 import { isEvidenceFormat, writeEvidence, type EvidenceRequest } from '../evidence/evidence-service.js';
+import { UsageError } from './cli-args.js';
 import type { CliIo } from './cli-io.js';
+import { parseFileCommandArgs } from './command-args.js';
 
 export const EVIDENCE_USAGE = `Usage:
   mcpscope evidence FILE (--exchange ID | --conversation KEY) [--format md|html] [--out PATH] [--unredacted]
@@ -37,22 +38,21 @@ export function parseEvidenceArgs(argv: string[]): EvidenceCli {
   if (argv.includes('--replay')) return { kind: 'usage', message: '--replay needs the live server: a capture file has none. Use "Evidence pack" with "control replay" in the dashboard of a running mcpscope.' };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { exchange: { type: 'string' }, conversation: { type: 'string' }, format: { type: 'string' }, out: { type: 'string', short: 'o' }, unredacted: { type: 'boolean' } },
-    });
+    parsed = parseFileCommandArgs(
+      argv,
+      { exchange: { type: 'string' }, conversation: { type: 'string' }, format: { type: 'string' }, out: { type: 'string', short: 'o' }, unredacted: { type: 'boolean' } },
+      'evidence takes one FILE, a capture database',
+    );
   } catch (err) {
-    return { kind: 'usage', message: (err as Error).message };
+    if (err instanceof UsageError) return { kind: 'usage', message: err.message };
+    throw err;
   }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) return { kind: 'usage', message: 'evidence takes one FILE, a capture database' };
+  const { values, file } = parsed;
   if ((values.exchange === undefined) === (values.conversation === undefined)) return { kind: 'usage', message: 'name one --exchange ID or one --conversation KEY' };
   const format = values.format ?? 'md';
   if (!isEvidenceFormat(format)) return { kind: 'usage', message: `--format must be md or html (got "${format}")` };
   const subject = values.exchange !== undefined ? { kind: 'exchange' as const, id: values.exchange } : { kind: 'conversation' as const, key: values.conversation! };
-  return { kind: 'evidence', file: positionals[0]!, ...(values.out ? { out: values.out } : {}), request: { subject, format, unredacted: values.unredacted ?? false } };
+  return { kind: 'evidence', file, ...(values.out ? { out: values.out } : {}), request: { subject, format, unredacted: values.unredacted ?? false } };
 }
 
 /** Runs `mcpscope evidence`; returns the exit code (2: the arguments, the file or the id is wrong). */

@@ -5,13 +5,13 @@
  * An interrupt (Ctrl-C) stops the run and prints the table of what was measured.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { terminalLine } from '@mcpscope/protocol';
 import { loadCapture } from '../compose/load-capture.js';
 import type { LoadResult, LoadRunOptions } from '../load/load-run.js';
 import { formatLoadTable, formatProgress, loadReport } from '../load/load-report.js';
 import { headerValues, UsageError } from './cli-args.js';
 import { terminalWriter, type CliIo } from './cli-io.js';
+import { parseFileCommandArgs } from './command-args.js';
 
 export const LOAD_USAGE = `Usage:
   mcpscope load FILE --target URL [--concurrency N] [--requests N | --duration D] [options]
@@ -65,32 +65,24 @@ const EXIT_COULD_NOT_RUN = 2;
 const EXIT_INTERRUPTED = 130;
 
 export function parseLoadArgs(argv: string[]): LoadCli {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        target: { type: 'string' },
-        concurrency: { type: 'string' },
-        requests: { type: 'string' },
-        duration: { type: 'string' },
-        pace: { type: 'string' },
-        auth: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        'max-errors': { type: 'string' },
-        report: { type: 'string' },
-        record: { type: 'boolean' },
-        db: { type: 'string' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('load takes one FILE (a capture database, a .jsonl or a .har export)');
+  const { values, file } = parseFileCommandArgs(
+    argv,
+    {
+      target: { type: 'string' },
+      concurrency: { type: 'string' },
+      requests: { type: 'string' },
+      duration: { type: 'string' },
+      pace: { type: 'string' },
+      auth: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      'max-errors': { type: 'string' },
+      report: { type: 'string' },
+      record: { type: 'boolean' },
+      db: { type: 'string' },
+    },
+    'load takes one FILE (a capture database, a .jsonl or a .har export)',
+  );
   if (values.target === undefined) throw new UsageError('--target URL is required: the live server to load');
   let target: URL;
   try {
@@ -109,7 +101,7 @@ export function parseLoadArgs(argv: string[]): LoadCli {
   const maxErrors = values['max-errors'] === undefined ? 0 : Number(values['max-errors'].replace(/%$/, ''));
   if (!Number.isFinite(maxErrors) || maxErrors < 0 || maxErrors > 100) throw new UsageError(`--max-errors must be a percentage from 0 to 100 (got "${values['max-errors']}")`);
   return {
-    file: positionals[0]!,
+    file,
     target,
     concurrency: whole(values.concurrency, 10, '--concurrency'),
     ...(values.requests !== undefined ? { requests: whole(values.requests, 1, '--requests') } : {}),

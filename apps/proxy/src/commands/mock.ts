@@ -3,11 +3,11 @@
  * a tap of its own (`--record`). Parsing is pure (argv in, options or a usage error out); running
  * prints the banner and returns a stop function.
  */
-import { parseArgs } from 'node:util';
 import { terminalLine, type MatchMode } from '@mcpscope/protocol';
 import { startMock, type MockStartOptions, type RunningMock } from '../compose/start-mock.js';
 import { allowOrigins, DEFAULT_TAP_PORT, DEFAULT_UI_PORT, port, UsageError } from './cli-args.js';
 import { terminalWriter, type CliIo } from './cli-io.js';
+import { parseFileCommandArgs } from './command-args.js';
 import { openBrowser } from './open-browser.js';
 
 export const MOCK_USAGE = `Usage:
@@ -58,33 +58,25 @@ export interface MockReadyLine {
 }
 
 export function parseMockArgs(argv: string[], env: Record<string, string | undefined> = {}): MockCli {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        match: { type: 'string' },
-        speed: { type: 'string' },
-        record: { type: 'boolean' },
-        db: { type: 'string' },
-        'ui-port': { type: 'string' },
-        token: { type: 'string' },
-        'allow-host': { type: 'string', multiple: true },
-        'allow-origin': { type: 'string', multiple: true },
-        'no-open': { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        'ready-json': { type: 'boolean' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('mock takes one FILE (a capture database, a .jsonl or a .har export)');
+  const { values, file } = parseFileCommandArgs(
+    argv,
+    {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      match: { type: 'string' },
+      speed: { type: 'string' },
+      record: { type: 'boolean' },
+      db: { type: 'string' },
+      'ui-port': { type: 'string' },
+      token: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'allow-origin': { type: 'string', multiple: true },
+      'no-open': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'ready-json': { type: 'boolean' },
+    },
+    'mock takes one FILE (a capture database, a .jsonl or a .har export)',
+  );
   const mode = (values.match ?? 'strict') as MatchMode;
   if (mode !== 'strict' && mode !== 'loose') throw new UsageError(`--match must be strict or loose (got "${values.match}")`);
   const speed = values.speed === undefined ? 1 : Number(values.speed);
@@ -93,7 +85,7 @@ export function parseMockArgs(argv: string[], env: Record<string, string | undef
   const token = values.token ?? env.MCPSCOPE_TOKEN;
   if (token !== undefined && token.length < 16) throw new UsageError('--token must be at least 16 characters');
   return {
-    file: positionals[0]!,
+    file,
     port: port(values.port, DEFAULT_TAP_PORT, '--port'),
     host: values.host ?? '127.0.0.1',
     mode,

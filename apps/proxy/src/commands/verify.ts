@@ -4,7 +4,6 @@
  * regressed), 1 (something did) or 2 (could not run). Parsing is pure.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { DEFAULT_IGNORED_PATHS, parseFilter, parseIgnore, terminalLine, VOLATILE_KEYS, type Filter, type PathPattern } from '@mcpscope/protocol';
 import { verifyCapture } from '../compose/verify-capture.js';
 import { DEFAULT_MAX_ANSWER_MB, DEFAULT_MAX_SERVER_REQUESTS } from '../verify/call-scope.js';
@@ -12,6 +11,7 @@ import { EXIT_COULD_NOT_RUN, exitCode, formatSummary, formatTable, jsonReport, j
 import { githubAnnotations, jsonlFrameLines } from '../verify/github-annotations.js';
 import { headerValues, UsageError } from './cli-args.js';
 import { terminalWriter, type CliIo } from './cli-io.js';
+import { parseFileCommandArgs } from './command-args.js';
 
 export const VERIFY_USAGE = `Usage:
   mcpscope verify FILE --target URL [options]
@@ -75,31 +75,23 @@ export interface VerifyCli {
 }
 
 export function parseVerifyArgs(argv: string[]): VerifyCli {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        target: { type: 'string' },
-        only: { type: 'string' },
-        expect: { type: 'string' },
-        strict: { type: 'boolean' },
-        ignore: { type: 'string', multiple: true },
-        report: { type: 'string', multiple: true },
-        format: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        timeout: { type: 'string' },
-        'max-time': { type: 'string' },
-        'max-answer-mb': { type: 'string' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) throw new UsageError('verify takes one FILE (a capture database, a .jsonl or a .har export)');
+  const { values, file } = parseFileCommandArgs(
+    argv,
+    {
+      target: { type: 'string' },
+      only: { type: 'string' },
+      expect: { type: 'string' },
+      strict: { type: 'boolean' },
+      ignore: { type: 'string', multiple: true },
+      report: { type: 'string', multiple: true },
+      format: { type: 'string' },
+      header: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      'max-time': { type: 'string' },
+      'max-answer-mb': { type: 'string' },
+    },
+    'verify takes one FILE (a capture database, a .jsonl or a .har export)',
+  );
   if (!values.target) throw new UsageError('verify needs --target URL, the live server to check');
   let target: URL;
   try {
@@ -131,7 +123,7 @@ export function parseVerifyArgs(argv: string[]): VerifyCli {
   const maxAnswerMb = values['max-answer-mb'] === undefined ? DEFAULT_MAX_ANSWER_MB : Number(values['max-answer-mb']);
   if (!Number.isFinite(maxAnswerMb) || maxAnswerMb <= 0) throw new UsageError(`--max-answer-mb must be a positive number of megabytes (got "${values['max-answer-mb']}")`);
   return {
-    file: positionals[0]!,
+    file,
     target,
     only,
     ...(values.only !== undefined ? { onlyText: values.only } : {}),
