@@ -81,6 +81,13 @@ describe('mcpscope open FILE', () => {
         expect([path, refused.status, refused.body.error.code]).toEqual([path, 409, 'read_only']);
         expect(refused.body.error.message).toContain('read-only (mcpscope open)');
       }
+      // The Drive panel's routes are there to say why nothing can be driven, never a 404.
+      for (const [method, path] of [['POST', '/api/drive/own'], ['POST', '/api/drive/send'], ['GET', '/api/drive/lists?session=s1'], ['GET', '/api/drive/answers'], ['PUT', '/api/drive/answers']] as const) {
+        const refused = await apiFetch(app, path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });
+        const body = (await refused.json()) as { error: { code: string; message: string } };
+        expect([method, path, refused.status, body.error.code]).toEqual([method, path, 409, 'read_only']);
+        expect(body.error.message).toBe('This capture is opened read-only (mcpscope open): there is no live server to drive. To call its tools, run mcpscope --target URL (the server) and use Drive in that dashboard.');
+      }
       const imported = await apiFetch(app, '/api/import?name=more.jsonl', { method: 'POST', body: jsonl });
       expect(imported.status).toBe(409);
       expect(((await imported.json()) as { error: { message: string } }).error.message).toContain('an import would write to it');

@@ -13,6 +13,7 @@ import { useCloseOnEscape } from '../replay/use-close-on-escape.js';
 import { useLive } from '../store/live-store.js';
 import { shortSessionKey } from '../ui/short-key.js';
 import { DriveItems, type Tab } from './DriveItems.js';
+import { DriveReadOnly } from './DriveReadOnly.js';
 import { ServerAsks } from './ServerAsks.js';
 import { useDrive, type DriveState } from './use-drive.js';
 import '../replay/replay.css';
@@ -101,18 +102,24 @@ export function DrivePanel({ api, onClose }: { api: ApiClient; onClose(): void }
         <span className="replay-what">call tools, get prompts, read resources — and answer what the server asks</span>
         <button type="button" className="ghost replay-close" onClick={onClose} aria-label="Close drive" data-testid="drive-close">✕</button>
       </header>
-      <Target drive={drive} />
-      {drive.error && <div className="replay-error" role="alert">{drive.error}</div>}
-      <ServerAsks api={drive.api} />
-      <div className="drive-tabs" role="tablist">
-        {(['tools', 'prompts', 'resources'] as const).map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={tab === t} data-testid={`drive-tab-${t}`} className={tab === t ? 'active' : ''} onClick={() => setTab(t)}>
-            {t} ({counts[t]})
-          </button>
-        ))}
-      </div>
-      <DriveItems key={`${drive.sessionKey ?? ''}`} drive={drive} tab={tab} />
-      <Outcome drive={drive} />
+      {drive.readOnly !== undefined ? (
+        <DriveReadOnly message={drive.readOnly} />
+      ) : (
+        <>
+          <Target drive={drive} />
+          {drive.error && <div className="replay-error" role="alert">{drive.error}</div>}
+          <ServerAsks api={drive.api} />
+          <div className="drive-tabs" role="tablist">
+            {(['tools', 'prompts', 'resources'] as const).map((t) => (
+              <button key={t} type="button" role="tab" aria-selected={tab === t} data-testid={`drive-tab-${t}`} className={tab === t ? 'active' : ''} onClick={() => setTab(t)}>
+                {t} ({counts[t]})
+              </button>
+            ))}
+          </div>
+          <DriveItems key={`${drive.sessionKey ?? ''}`} drive={drive} tab={tab} />
+          <Outcome drive={drive} />
+        </>
+      )}
     </div>
   );
 }

@@ -29,6 +29,8 @@ export interface DriveState {
   refused?: Pending;
   detail?: ExchangeDetail;
   error?: string;
+  /** Why nothing can be driven here, as the server says it (a capture opened read-only). */
+  readOnly?: string;
   send(pending: Pending, anyway?: boolean): Promise<void>;
 }
 
@@ -44,7 +46,16 @@ export function useDrive(client: ApiClient, initialTarget: string): DriveState {
   const [refused, setRefused] = useState<Pending>();
   const [detail, setDetail] = useState<ExchangeDetail>();
   const [error, setError] = useState<string>();
+  const [readOnly, setReadOnly] = useState<string>();
   const sessionKey = target || ownKey;
+
+  useEffect(() => {
+    let live = true;
+    api.unavailable().then((why) => live && setReadOnly(why), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [api]);
 
   const refresh = useCallback(async (key: string | undefined) => {
     if (!key) return setLists(undefined);
@@ -86,5 +97,5 @@ export function useDrive(client: ApiClient, initialTarget: string): DriveState {
     }
   }, [api, target, refresh]);
 
-  return { api, target, setTarget, ...(sessionKey ? { sessionKey } : {}), startOwn, ...(lists ? { lists } : {}), busy, ...(outcome ? { outcome } : {}), ...(refused ? { refused } : {}), ...(detail ? { detail } : {}), ...(error ? { error } : {}), send };
+  return { api, target, setTarget, ...(sessionKey ? { sessionKey } : {}), startOwn, ...(lists ? { lists } : {}), busy, ...(outcome ? { outcome } : {}), ...(refused ? { refused } : {}), ...(detail ? { detail } : {}), ...(error ? { error } : {}), ...(readOnly ? { readOnly } : {}), send };
 }

@@ -6,9 +6,11 @@
  *   the schema and `anyway` is not set
  * - `GET /drive/lists?session=KEY` → the session's latest tools, prompts, resources, templates
  * - `GET /drive/answers`, `PUT /drive/answers` → the answers for unattended runs
- * Like replay, it only ever sends to the configured upstream.
+ * Like replay, it only ever sends to the configured upstream. Where there is none (`mcpscope
+ * open`), `driveRefusedRoutes` answers every one of these routes read_only, saying why.
  */
 import { Hono } from 'hono';
+import { InspectorError } from '../../core/errors.js';
 import { isJsonObject, type DriveLists, type DriveOwnResponse, type DriveRefusal, type ServerAnswerDefaults } from '@mcpscope/protocol';
 import { parseReplayBody } from '../../replay/replay-body.js';
 import type { DriveService } from '../../replay/drive-service.js';
@@ -63,6 +65,15 @@ export function driveRoutes(deps: DriveRouteDeps): Hono {
     return c.json<ServerAnswerDefaults>(parsed.value);
   });
 
+  return app;
+}
+
+/** Where nothing can be driven (`mcpscope open`): every Drive route answers read_only, saying why. */
+export function driveRefusedRoutes(): Hono {
+  const app = new Hono();
+  app.all('/drive/*', () => {
+    throw new InspectorError('read_only', 'This capture is opened read-only (mcpscope open): there is no live server to drive. To call its tools, run mcpscope --target URL (the server) and use Drive in that dashboard.');
+  });
   return app;
 }
 
