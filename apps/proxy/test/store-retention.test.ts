@@ -81,6 +81,48 @@ describe('retention', () => {
     expect(store.meta('retention.removed_frames')).toBe(20);
   });
 
+  /** One run of a writer on `file`: opens it with `limits`, records `calls`, closes; then what the file holds. */
+  function runOn(file: string, limits: { maxFrames?: number; maxBytes?: number }, calls: FrameInput[]) {
+    const store = new CaptureStore(file);
+    const pipeline = new CapturePipeline(store, limits, undefined, undefined, { engine: 'in-process' });
+    for (const c of calls) pipeline.record(c);
+    pipeline.close();
+    const held = {
+      frames: count(store, 'frames'),
+      oldest: store.framesAfter(0, 1)[0]?.seq,
+      bytes: (store.db.prepare('SELECT COALESCE(SUM(bytes), 0) AS b FROM frames').get() as { b: number }).b,
+      removed: store.meta('retention.removed_frames'),
+    };
+    store.close();
+    return held;
+  }
+  const calls = (from: number, to: number, pad = 0) => Array.from({ length: to - from + 1 }, (_, i) => call(from + i, pad));
+
+  it('holds --max-frames across restarts on the same file, counting frames a run without limits added', () => {
+    const file = tempDbFile();
+    expect(runOn(file, { maxFrames: 50 }, calls(1, 80))).toMatchObject({ frames: 50, oldest: 31, removed: 30 });
+    // A run without limits keeps everything it adds.
+    expect(runOn(file, {}, calls(81, 100))).toMatchObject({ frames: 70, oldest: 31, removed: 30 });
+    // Opened again with the limit: trimmed to the newest 50 at once, and kept there while it records.
+    expect(runOn(file, { maxFrames: 50 }, calls(101, 105))).toMatchObject({ frames: 50, oldest: 56, removed: 55 });
+    expect(runOn(file, { maxFrames: 50 }, calls(106, 106))).toMatchObject({ frames: 50, oldest: 57, removed: 56 });
+  });
+
+  it('holds --max-bytes across restarts on the same file, also when the last run kept only --max-frames', () => {
+    const file = tempDbFile();
+    const first = runOn(file, { maxBytes: 10_000 }, calls(1, 40, 900));
+    expect(first.bytes).toBeLessThanOrEqual(10_000);
+    const second = runOn(file, { maxBytes: 10_000 }, calls(41, 50, 900));
+    expect(second.bytes).toBeLessThanOrEqual(10_000);
+    expect(second.bytes).toBeGreaterThan(10_000 - 1100);
+    expect(second.oldest).toBeGreaterThan(first.oldest!);
+    // A run with a frame limit only adds bytes it does not keep count of; the next byte limit still holds.
+    expect(runOn(file, { maxFrames: 1000 }, calls(51, 70, 900)).bytes).toBeGreaterThan(10_000);
+    const last = runOn(file, { maxBytes: 10_000 }, calls(71, 71, 900));
+    expect(last.bytes).toBeLessThanOrEqual(10_000);
+    expect(last.bytes).toBeGreaterThan(10_000 - 1100);
+  });
+
   it('tells live dashboards and the API how many frames it removed', async () => {
     const app: Mcpscope = await startTestMcpscope({ db: tempDbFile(), maxFrames: 20, hub: { flushIntervalMs: 5 } });
     open.push(app);

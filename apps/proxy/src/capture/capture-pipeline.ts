@@ -339,6 +339,7 @@ export class CapturePipeline {
       this.flush(true);
     }
     this.largeWriter?.stop();
+    if (this.state.kind !== 'closed' && this.store.db.open && !this.health.paused) this.guard(() => this.retention.saveTally());
     if (this.state.kind !== 'closed') {
       // A full disk at shutdown loses only the snapshot: the next start replays the frames instead.
       const snapshot = this.store.db.open && !this.health.paused;

@@ -10,6 +10,13 @@
  *
  * Door records (HTTP requests at the tap) follow: none older than the oldest frame kept, and with
  * `--max-frames N` at most N of them (their bodies are bounded, so a count bounds their bytes).
+ *
+ * The frames' count and bytes are kept as a running tally, never counted over the whole table
+ * when a writer starts (a full read of a multi-GB file): with limits, each trim and each close
+ * saves the tally in the meta table with the head it covers, and a start adds only the frames
+ * after that head (a range of the primary key). A tally no longer true is recounted once: when
+ * frames were removed since it was saved (the oldest kept moved), or the bytes were not kept
+ * (saved without --max-bytes). Without limits nothing is counted.
  */
 import type { Frame, RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
@@ -28,22 +35,42 @@ export interface Trim {
 
 const REMOVED_KEY = 'retention.removed_frames';
 const OLDEST_KEY = 'retention.oldest_seq';
+/** The tally: frames and bytes up to frame `head`, saved when the oldest kept was `oldest`; bytes -1 when not kept. */
+const TALLY = { head: 'retention.tally_head', count: 'retention.tally_frames', bytes: 'retention.tally_bytes', oldest: 'retention.tally_oldest' } as const;
 
 /** Door records are counted against `--max-frames` every this many writes, not on every tick. */
 const DOOR_CHECK_EVERY = 1000;
 
 export class Retention {
-  private count: number;
-  private bytes: number;
+  private count = 0;
+  private bytes = 0;
   private doorWrites = 0;
 
   constructor(
     private readonly store: CaptureStore,
     private readonly limits: RetentionLimits,
   ) {
-    const row = store.db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(bytes), 0) AS b FROM frames').get() as { n: number; b: number };
-    this.count = row.n;
-    this.bytes = row.b;
+    if (!this.active) return;
+    const meta = (key: string) => store.meta(key);
+    const usable = meta(TALLY.oldest) === meta(OLDEST_KEY) && (limits.maxBytes === undefined || meta(TALLY.bytes) >= 0);
+    const from = usable ? { head: meta(TALLY.head), count: meta(TALLY.count), bytes: Math.max(0, meta(TALLY.bytes)) } : { head: 0, count: 0, bytes: 0 };
+    const sum = limits.maxBytes === undefined ? '0' : 'COALESCE(SUM(bytes), 0)';
+    const after = store.db.prepare(`SELECT COUNT(*) AS n, ${sum} AS b FROM frames WHERE seq > ?`).get(from.head) as { n: number; b: number };
+    this.count = from.count + after.n;
+    this.bytes = from.bytes + after.b;
+  }
+
+  /** Saves the tally for the next start (run at close; each trim saves it too). */
+  saveTally(): void {
+    if (!this.active) return;
+    this.store.db.transaction(() => this.writeTally(this.count, this.bytes))();
+  }
+
+  private writeTally(count: number, bytes: number): void {
+    this.store.setMeta(TALLY.head, this.store.head());
+    this.store.setMeta(TALLY.count, count);
+    this.store.setMeta(TALLY.bytes, this.limits.maxBytes === undefined ? -1 : bytes);
+    this.store.setMeta(TALLY.oldest, this.store.meta(OLDEST_KEY));
   }
 
   get active(): boolean {
@@ -102,6 +129,7 @@ export class Retention {
       db.prepare('DELETE FROM frame_exchanges WHERE frame_seq < ?').run(keepFrom);
       this.store.setMeta(REMOVED_KEY, this.store.meta(REMOVED_KEY) + gone.n);
       this.store.setMeta(OLDEST_KEY, keepFrom);
+      this.writeTally(this.count - gone.n, this.bytes - gone.b);
     })();
     this.count -= gone.n;
     this.bytes -= gone.b;
