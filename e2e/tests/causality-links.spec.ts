@@ -12,7 +12,7 @@ import { CreateMessageRequestSchema, CreateMessageResultSchema, ElicitRequestSch
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 function tripServer(): McpServer {
   const server = new McpServer({ name: 'trips', version: '1.0.0' });
@@ -26,11 +26,11 @@ function tripServer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(tripServer, 'stateful');
+  upstream = await startSdkServer(tripServer, 'stateful');
   app = await runMcpscope(['--target', upstream.url]);
   const client = new Client({ name: 'trip-client', version: '1.0.0' }, { capabilities: { sampling: {}, elicitation: {}, roots: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'old stones, new rain' }, model: 'e2e' }));

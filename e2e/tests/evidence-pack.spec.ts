@@ -8,13 +8,13 @@ import { leakyServer, PLANTED } from '../../apps/proxy/test/support/leaky-error-
 import { findSecrets } from '../../apps/proxy/test/support/secret-scan.js';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(leakyServer, 'stateful');
+  upstream = await startSdkServer(leakyServer, 'stateful');
   app = await runMcpscope(['--target', upstream.url]);
 });
 

@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 interface HarEntry {
   request: { method: string; url: string; postData?: { text: string } };
@@ -25,11 +25,11 @@ function announcer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(announcer, 'stateful');
+  upstream = await startSdkServer(announcer, 'stateful');
   app = await runMcpscope(['--target', upstream.url]);
 });
 

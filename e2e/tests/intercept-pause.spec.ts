@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { openDashboard, row, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 function echoServer(): McpServer {
   const server = new McpServer({ name: 'echo', version: '1.0.0' });
@@ -16,10 +16,10 @@ function echoServer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(echoServer, 'stateless');
+  upstream = await startSdkServer(echoServer, 'stateless');
   app = await runMcpscope(['--target', upstream.url]);
 });
 test.afterAll(async () => {

@@ -6,7 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 /** A server that logs to the client while it answers (notifications/message on the call's stream). */
 function loggingServer(): McpServer {
@@ -18,11 +18,11 @@ function loggingServer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(loggingServer, 'stateless');
+  upstream = await startSdkServer(loggingServer, 'stateless');
   app = await runMcpscope(['--target', upstream.url]);
   const client = await sdkClient(app.mcpUrl, 'dir-client');
   await client.callTool({ name: 'work', arguments: { job: 'report' } });

@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 /** The server under repair: `weather` is fixed when `fixed` is set, `stock` stays broken. */
 const repairs = { fixed: false };
@@ -26,11 +26,11 @@ function fixtureServer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(fixtureServer, 'stateless');
+  upstream = await startSdkServer(fixtureServer, 'stateless');
   app = await runMcpscope(['--target', upstream.url]);
 });
 

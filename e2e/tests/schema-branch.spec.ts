@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { openDashboard, row, SCREENSHOTS } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 /** Asks the client for a number while it answers a call (elicitation/create). */
 function asker(): McpServer {
@@ -21,11 +21,11 @@ function asker(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(asker, 'stateful');
+  upstream = await startSdkServer(asker, 'stateful');
   app = await runMcpscope(['--target', upstream.url]);
 });
 

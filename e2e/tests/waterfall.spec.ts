@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { openDashboard, row, SCREENSHOTS, sdkClient } from '../support/dashboard.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
-import { startSdkUpstream, type SdkUpstream } from '../support/sdk-upstream.js';
+import { startSdkServer, type SdkServer } from '../../apps/proxy/test/support/sdk-server.js';
 
 function crawlServer(): McpServer {
   const server = new McpServer({ name: 'crawler', version: '1.0.0' });
@@ -25,11 +25,11 @@ function crawlServer(): McpServer {
   return server;
 }
 
-let upstream: SdkUpstream;
+let upstream: SdkServer;
 let app: RunningMcpscope;
 
 test.beforeAll(async () => {
-  upstream = await startSdkUpstream(crawlServer, 'stateless');
+  upstream = await startSdkServer(crawlServer, 'stateless');
   app = await runMcpscope(['--target', upstream.url]);
   const client = await sdkClient(app.mcpUrl, 'crawl-client');
   const onprogress = () => {};
