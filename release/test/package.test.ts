@@ -7,7 +7,7 @@
 // driver; on 22 and 24 its `engines` keep npm from installing it at all, and node:sqlite does
 // the work.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,23 @@ it('answers `npx ./mcpscope-<version>.tgz --help` exactly as the checkout does',
   const npx = await runWith('npx', ['--yes', `./${basename(packed.tarball)}`, '--help'], userEnv(runtime, { ...registry.env, npm_config_cache: npmCache, npm_config_better_sqlite3_binary_host: mirror.url }), dirname(packed.tarball));
   expect(npx.stderr).not.toMatch(/error/i);
   expect(npx.stdout).toBe(checkout.help);
+});
+
+it('runs through `npx ./mcpscope-<version>.tgz` on Node 22 without fetching the companion or better-sqlite3', async () => {
+  const runtime = nodeRuntime(22);
+  // A cache of its own: npx installs into it, and an install made under another Node is not reused.
+  // No headers: an install script that did run would fail at once, seen by the mirror (./installed.ts).
+  const cache = temp('npx-node22-cache');
+  const env = userEnv(runtime, { ...registry.env, npm_config_cache: cache, npm_config_better_sqlite3_binary_host: mirror.url, npm_config_nodedir: temp('no-headers') });
+  const npx = await runWith('npx', ['--yes', `./${basename(packed.tarball)}`, '--version'], env, dirname(packed.tarball));
+  expect(npx.stdout, npx.stderr).toBe(checkout.version);
+  const [modules, ...others] = readdirSync(join(cache, '_npx')).map((hash) => join(cache, '_npx', hash, 'node_modules'));
+  expect(others).toEqual([]);
+  expect(existsSync(join(modules!, 'mcpscope', 'package.json'))).toBe(true);
+  expect(existsSync(join(modules!, 'better-sqlite3'))).toBe(false);
+  expect(existsSync(join(modules!, ...SQLITE_ADDON.split('/')))).toBe(false);
+  const abi = execFileSync(runtime.node, ['-p', 'process.versions.modules'], { encoding: 'utf8' }).trim();
+  expect(mirror.requests.filter((r) => r.includes(`-node-v${abi}-`))).toEqual([]);
 });
 
 describe.each(NODE_MAJORS)('installed with npm, on Node %s', (major) => {
