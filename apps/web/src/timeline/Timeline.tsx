@@ -109,7 +109,12 @@ export function Timeline() {
 
   // Bring the selected row into view when the keyboard moves it (or a link selects a row far
   // outside the window: the server says where it is).
+  const wasWindowed = useRef(windowed);
   useEffect(() => {
+    // A capture that outgrew the browser just now: its rows kept their positions (the window is
+    // the list the view held), so the selection is where it was and the screen stays put.
+    const outgrown = windowed && !wasWindowed.current;
+    wasWindowed.current = windowed;
     if (!selected) return;
     if (!windowed) {
       const at = view.indexOf(selected);
@@ -117,8 +122,9 @@ export function Timeline() {
       return;
     }
     const held = heldPosition(useWindow.getState(), selected);
-    if (held >= 0) reveal(held);
-    else void windowFetcher()?.locate(selected).then((at) => at >= 0 && reveal(at));
+    if (held >= 0) {
+      if (!outgrown) reveal(held);
+    } else void windowFetcher()?.locate(selected).then((at) => at >= 0 && reveal(at));
     // Another list (a filter typed or cleared): the selection is looked for in it.
   }, [selected, view, reveal, windowed, win.key]);
 
