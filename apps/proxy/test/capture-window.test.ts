@@ -109,9 +109,9 @@ describe('the window of a capture that grows', () => {
   let live: CaptureStore;
   let pipeline: CapturePipeline;
   let seqTs = 1_000;
-  const frame = (direction: 'c2s' | 's2c', body: unknown): FrameInput => ({
+  const frame = (direction: 'c2s' | 's2c', body: unknown, sessionKey = 's-live'): FrameInput => ({
     ts: (seqTs += 5),
-    sessionKey: 's-live',
+    sessionKey,
     direction,
     transport: 'http-json',
     kind: 'data',
@@ -151,5 +151,26 @@ describe('the window of a capture that grows', () => {
     expect(check('status:err')).toBe(1);
     expect(check('status:pending')).toBe(1);
     expect(check('')).toBe(5);
+  });
+
+  it('a session that arrives after a client: or rev: window was read joins that window', () => {
+    const w = new ExchangeWindows(live, { sliceMs: Infinity });
+    const count = (text: string) => {
+      const want = listOf(live, text);
+      const got = w.window(queryOf(text), { end: true }, 100);
+      expect(ids(got.summaries), text).toEqual(want);
+      expect(got.total, text).toBe(want.length);
+      return got.total;
+    };
+    expect(count('client:zeta')).toBe(0);
+    expect(count('rev:2025-11-*')).toBe(0);
+    expect(count('!client:zeta')).toBe(listOf(live, '').length);
+    const init = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'Zeta Desk', version: '1' } } };
+    const ready = { jsonrpc: '2.0', id: 0, result: { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'srv', version: '1' } } };
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wrap_gift', arguments: {} } };
+    record(frame('c2s', init, 's-zeta'), frame('s2c', ready, 's-zeta'), frame('c2s', call, 's-zeta'));
+    expect(count('client:zeta')).toBe(2);
+    expect(count('rev:2025-11-*')).toBe(2);
+    expect(count('!client:zeta')).toBe(listOf(live, '').length - 2);
   });
 });

@@ -113,6 +113,7 @@ export type {
 } from './filter/types.js';
 export { parseFilter } from './filter/parse.js';
 export { printFilter } from './filter/print.js';
+export { parseDuration, parseSize } from './filter/values.js';
 export { describeFilter } from './filter/describe.js';
 export { compileFilter, matchesExchange } from './filter/match.js';
 export { answerableFromSummary } from './filter/summary-answerable.js';

@@ -4,10 +4,11 @@
  * browser holds only the window it shows, so a capture of millions costs it what a hundred do.
  *
  * Two ways to know the list, chosen per filter:
- * - counted: no filter, or one SQL decides exactly without reading bodies (filter-sql.ts). The
+ * - counted: no filter, or one SQL decides exactly from columns and indexes (filter-sql.ts). The
  *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET`; nothing is
  *   held between requests but the count, per head.
- * - scanned: free text (bodies) and whatever needs the matcher. The keys of matching rows are
+ * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
+ *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
  *   (which the tap shares) runs; a request answers from what is collected so far with
  *   `complete: false`, and the collection goes on by itself until it reaches the head. Found keys
@@ -31,6 +32,12 @@ const IDLE_MS = 60_000;
 const MAX_SCANS = 4;
 /** Seq span of one scan step's range query. */
 const STEP_SPAN = 8192;
+/**
+ * Fields whose SQL reads each row's bodies or stored summary (free text, `id:`, `dir:`) or its
+ * diagnostics (`diag:`): a COUNT of them would visit every row again at each new head, so their
+ * lists are scanned (sliced, extended from where they stopped) even when the SQL is exact.
+ */
+const PER_ROW_FIELDS = ['text', 'id', 'dir', 'diag'];
 
 export interface WindowQuery {
   filter: Filter | null;
@@ -83,7 +90,7 @@ export class ExchangeWindows {
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
     const pushed = filterToSql(query.filter);
     const since = query.since ?? Number.NEGATIVE_INFINITY;
-    const counted = query.filter === null || (pushed?.exact === true && !usesField(query.filter, 'text'));
+    const counted = query.filter === null || (pushed?.exact === true && !PER_ROW_FIELDS.some((field) => usesField(query.filter, field)));
     return counted ? this.counted(pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
   }
 

@@ -1,25 +1,25 @@
 /**
- * Pushes what it can of a filter down to SQLite, so a filtered page reads index ranges instead of
- * every row. The SQL is a prefilter: it always selects a superset of what the filter matches, and
- * the exact matcher (`matchesExchange`, the same code the dashboard runs) decides each row. When
- * the pushdown is `exact`, the matcher is skipped.
+ * Pushes a filter down to SQLite, so a filtered page reads index ranges instead of every row, and
+ * the dashboard's window (capture-window.ts) can count a filtered list without a scan. Every field
+ * of the language is decided in SQL (`exact`), with the matcher's semantics (`matchesExchange`,
+ * the same code the dashboard runs); the only part left to the matcher is free text that is
+ * empty or spans a newline. Where a part is not exact the SQL is a prefilter: it selects a
+ * superset of what the filter matches, and the matcher decides each row.
  *
  * Indexed (exchanges_by_status, _by_method, _by_session, _by_target, each with sort_key so the
- * newest-first page is an index walk): `status:`, `status:err`, `method:` and `tool:` (exact, or
- * the part before the first `*` as a range), `session:` (a prefix), `conversation:` (the row's
- * own conversation, else its session's: exchanges_by_conversation, sessions_by_conversation).
- * Narrowed in SQL without an index (rows are still visited, but those that fail are never
- * parsed): `kind:`, `code:`,
- * `latency>`/`<` in plain ms, `has:diag`.
+ * newest-first page is an index walk): `status:`, `status:err`, `method:` and `tool:` (the part
+ * before the first `*` as a range, the rest as a GLOB), `session:` (a prefix), `conversation:`
+ * (the row's own conversation, else its session's: exchanges_by_conversation,
+ * sessions_by_conversation). `client:` and `rev:` select the sessions first (one pass over the
+ * sessions table, far smaller than the exchanges) and keep rows of those sessions.
+ * Narrowed in SQL without an index (rows are still visited, but never parsed by the matcher):
+ * `kind:`, `code:`, `latency`, `size`, `has:diag`, `id:` and `dir:` (from the stored summary),
+ * `diag:CODE` (the diagnostics of the row and of its frames as a whole, as diagnosticsFor reads).
  * Free text is decided in SQL too (a function with the matcher's lower-casing, over method, target
  * and every linked body), but it reads bodies: a full scan of the frames it visits.
- * Full scans through the matcher: `client:` and `rev:` (session fields), `id:`, `dir:`, `size`,
- * `diag:CODE`, and any `!x` or `x | y` with a part that is not exact in SQL.
  * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
-import { ERROR_STATUSES, HOST_RULE_BREAKS, type Filter } from '@mcpscope/protocol';
-
-/** The statuses `status:err` stands for (the filter language's definition). */
+import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter } from '@mcpscope/protocol';
 
 export interface SqlFilter {
   sql: string;
@@ -28,12 +28,13 @@ export interface SqlFilter {
   exact: boolean;
 }
 
-
 /** Columns are qualified so the SQL also works where frames (which share names) are joined in. */
 const X = 'exchanges.';
 
 /** Upper bound for a prefix range: every string starting with `prefix` sorts below it. */
 const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
+
+const NEVER: SqlFilter = { sql: '0', params: [], exact: true };
 
 /** The SQL prefilter for `filter`, or undefined when no row can be excluded by SQL. */
 export function filterToSql(filter: Filter | null): SqlFilter | undefined {
@@ -95,12 +96,23 @@ export function pushDown(
 }
 
 function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilter | undefined {
-  if (op !== ':') {
-    // Plain milliseconds only; `1.5s` and friends are left to the matcher.
-    const n = /^\d+(?:\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (field === 'latency' && Number.isFinite(n)) return { sql: `${X}latency_ms ${op} ?`, params: [n], exact: true };
-    return undefined;
+  switch (field) {
+    case 'latency': {
+      // A row not answered has no latency: NULL, which no bound keeps (as the matcher's undefined).
+      const ms = parseDuration(value);
+      return ms === undefined || op === ':' ? undefined : { sql: `${X}latency_ms ${op} ?`, params: [ms], exact: true };
+    }
+    case 'size': {
+      const bytes = parseSize(value);
+      return bytes === undefined || op === ':' ? undefined : { sql: `${X}size ${op} ?`, params: [bytes], exact: true };
+    }
+    case 'http.method':
+    case 'http.path':
+    case 'http.status':
+      // About HTTP requests at the door: no exchange has them.
+      return NEVER;
   }
+  if (op !== ':') return undefined;
   switch (field) {
     case 'status':
       if (value === 'err') {
@@ -114,10 +126,10 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
       }
       return { sql: `${X}status = ?`, params: [value], exact: true };
     case 'method':
-      return globToSql('method', value);
+      return globToSql(`${X}method`, value);
     case 'tool': {
-      const target = globToSql('target', value);
-      return { sql: `${X}method = 'tools/call' AND ${target.sql}`, params: target.params, exact: target.exact };
+      const target = globToSql(`${X}target`, value);
+      return { sql: `${X}method = 'tools/call' AND ${target.sql}`, params: target.params, exact: true };
     }
     case 'session':
       // A prefix match, case-sensitive, like the matcher.
@@ -129,6 +141,12 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
         params: [value, value],
         exact: true,
       };
+    case 'client':
+      return sessionsWhere(clientSql(value));
+    case 'rev': {
+      const revision = globToSql(textAt('fs.summary', '$.protocolVersion'), value);
+      return sessionsWhere(revision);
+    }
     case 'kind':
       return { sql: `${X}kind = ?`, params: [value], exact: true };
     case 'code': {
@@ -137,21 +155,72 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
     }
     case 'has':
       return value === 'diag' ? { sql: `${X}diagnostics > 0`, params: [], exact: true } : undefined;
+    case 'id':
+      return idToSql(value);
+    case 'dir': {
+      // A request or its answer goes by who asked; a lone notification or junk by who sent it.
+      const requester = value === 'c2s' ? 'client' : 'server';
+      return { sql: `(${X}requester = ? OR (${X}requester = 'none' AND json_extract(${X}summary, '$.direction') = ?))`, params: [requester, value], exact: true };
+    }
+    case 'diag': {
+      // The row's findings and those about one of its frames as a whole (CaptureReader.diagnosticsFor).
+      const code = globToSql('fd.code', value);
+      return {
+        sql: `EXISTS (SELECT 1 FROM diagnostics fd WHERE (fd.exchange_id = ${X}id OR (fd.exchange_id IS NULL AND fd.frame_seq IN (SELECT fj.value FROM json_each(${X}summary, '$.frameSeqs') fj))) AND ${code.sql})`,
+        params: code.params,
+        exact: true,
+      };
+    }
     default:
       return undefined;
   }
 }
 
+/** Rows of the sessions whose summary (`fs.summary`) passes `where`; a row with no stored session passes nothing. */
+function sessionsWhere(where: SqlFilter): SqlFilter {
+  return { sql: `${X}session_key IN (SELECT fs.session_key FROM sessions fs WHERE ${where.sql})`, params: where.params, exact: true };
+}
+
+/** A JSON string at `path` of `column`, NULL when it is absent or not a string. */
+function textAt(column: string, path: string): string {
+  return `(CASE WHEN json_type(${column}, '${path}') = 'text' THEN json_extract(${column}, '${path}') END)`;
+}
+
 /**
- * A glob of the filter language (`*` = any run, case-sensitive): equality without `*`, an index
- * range for the part before the first `*` otherwise (exact when that `*` ends the pattern).
+ * `client:` as the matcher reads it: part of any of the session's names, any case. The label and
+ * the User-Agent count when not empty, clientInfo's name and title whenever they are strings.
  */
-function globToSql(name: string, pattern: string): SqlFilter {
-  const column = X + name;
+function clientSql(value: string): SqlFilter {
+  const needle = value.toLowerCase();
+  const named = (path: string, skipEmpty: boolean) => {
+    const text = textAt('fs.summary', path);
+    return skipEmpty ? `mcpscope_icontains(NULLIF(${text}, ''), ?)` : `mcpscope_icontains(${text}, ?)`;
+  };
+  const parts = [named('$.clientLabel', true), named('$.clientInfo.name', false), named('$.clientInfo.title', false), named('$.userAgent', true)];
+  return { sql: parts.join(' OR '), params: parts.map(() => needle), exact: true };
+}
+
+/** `id:` keeps the JSON type: `id:7` is the number (any JSON spelling of it), `id:"7"` the string. */
+function idToSql(value: string): SqlFilter {
+  const id = JSON.parse(value) as string | number;
+  const type = typeof id === 'string' ? `= 'text'` : `IN ('integer', 'real')`;
+  return { sql: `(json_type(${X}summary, '$.rpcId') ${type} AND json_extract(${X}summary, '$.rpcId') = ?)`, params: [id], exact: true };
+}
+
+/**
+ * A glob of the filter language (`*` = any run, everything else literal, case-sensitive) over a
+ * column: equality without `*`; else a range on the part before the first `*` (an index can walk
+ * it), and a GLOB for the rest unless that `*` ends the pattern. GLOB's own `?` and `[` are
+ * escaped as one-character classes, so only `*` is a wildcard.
+ */
+function globToSql(column: string, pattern: string): SqlFilter {
   const star = pattern.indexOf('*');
   if (star === -1) return { sql: `${column} = ?`, params: [pattern], exact: true };
   const prefix = pattern.slice(0, star);
-  return { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, prefixEnd(prefix)], exact: star === pattern.length - 1 };
+  const range = { sql: `${column} >= ? AND ${column} < ?`, params: [prefix, prefixEnd(prefix)] };
+  if (star === pattern.length - 1) return { ...range, exact: true };
+  const glob = pattern.replace(/[?[]/g, (c) => `[${c}]`);
+  return { sql: `${range.sql} AND ${column} GLOB ?`, params: [...range.params, glob], exact: true };
 }
 
 /** Whether the filter mentions `field` anywhere (to load only the context it needs). */

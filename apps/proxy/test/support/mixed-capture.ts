@@ -67,15 +67,20 @@ const atom = fc.oneof(fc.constantFrom(...ATOMS), fc.nat().map((n) => conversatio
 /** Fields about HTTP requests at the door: they select no exchange, alone or combined. */
 export const DOOR_ATOMS = ['kind:http', 'kind:probe', 'http.method:POST', 'http.path:/mcp', 'http.path:/.well-known/*', 'http.status:404', 'http.status:4xx', 'http.status:none', 'http.status>299'];
 
-export const filterText: fc.Arbitrary<string> = fc.letrec<{ f: string }>((tie) => ({
-  f: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    fc.oneof(atom, fc.constantFrom(...DOOR_ATOMS)),
-    fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
-    fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
-    tie('f').map((a) => `!(${a})`),
-  ),
-})).f;
+/** Filters of the language over `atom`: atoms joined by `&` and `|`, negated, nested. */
+export function filtersOf(atom: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.letrec<{ f: string }>((tie) => ({
+    f: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      atom,
+      fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} ${b})`),
+      fc.tuple(tie('f'), tie('f')).map(([a, b]) => `(${a} | ${b})`),
+      tie('f').map((a) => `!(${a})`),
+    ),
+  })).f;
+}
+
+export const filterText: fc.Arbitrary<string> = filtersOf(fc.oneof(atom, fc.constantFrom(...DOOR_ATOMS)));
 
 /** Every exchange the matcher keeps for `text`, newest first (as CaptureStore.exchanges lists them). */
 export function expectedIds(store: CaptureStore, text: string): string[] {

@@ -32,9 +32,9 @@ export function useViewPredicate(api: ApiClient): ReturnType<typeof buildViewFil
   const windowed = useWindow((s) => s.windowed);
   useServerSearch(api, windowed ? undefined : compiled.serverText);
   useEffect(() => {
-    if (!windowed) return;
     // The list the server reads: the filter as typed (nothing while it does not parse, as the
-    // local view does), the chosen session, and the rows after "Clear".
+    // local view does), the chosen session, and the rows after "Clear". Kept while the capture is
+    // held whole too, for the moment it outgrows the browser.
     const text = compiled.error ? '' : filter.trim();
     const scoped = session ? `${text === '' ? '' : `(${text}) `}session:${session}` : text;
     windowFetcher()?.setQuery(since === undefined ? { filter: scoped } : { filter: scoped, from: since + 1 });

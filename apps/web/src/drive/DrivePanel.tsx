@@ -11,6 +11,7 @@ import { responseRaw } from '../replay/exchange-text.js';
 import { statusLabel } from '../replay/status-label.js';
 import { useCloseOnEscape } from '../replay/use-close-on-escape.js';
 import { useLive } from '../store/live-store.js';
+import { prettyFrame } from '../ui/pretty-frame.js';
 import { shortSessionKey } from '../ui/short-key.js';
 import { DriveItems, type Tab } from './DriveItems.js';
 import { DriveReadOnly } from './DriveReadOnly.js';
@@ -75,19 +76,11 @@ function Outcome({ drive }: { drive: DriveState }) {
           <div className="replay-result-line" data-testid="drive-result" data-status={exchange.status} data-exchange-id={exchange.id}>
             #{exchange.id} <code>{exchange.method}</code> {exchange.target ?? ''} <span className={`status-${exchange.status}`}>{statusLabel(exchange.status)}</span>
           </div>
-          <pre className="replay-answer" data-testid="drive-answer">{prettyJson(responseRaw(detail))}</pre>
+          <pre className="replay-answer" data-testid="drive-answer">{prettyFrame(responseRaw(detail) ?? '')}</pre>
         </>
       )}
     </section>
   );
-}
-
-function prettyJson(raw: string | undefined): string {
-  try {
-    return JSON.stringify(JSON.parse(raw ?? ''), null, 2);
-  } catch {
-    return raw ?? '';
-  }
 }
 
 export function DrivePanel({ api, onClose }: { api: ApiClient; onClose(): void }) {

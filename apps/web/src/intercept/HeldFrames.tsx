@@ -9,7 +9,8 @@ import type { HeldFrameView } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { ReplayApi } from '../replay/replay-api.js';
 import { useSessionTools } from '../replay/use-replay.js';
-import { formatCountdown, prettyFrame } from './intercept-model.js';
+import { formatCountdown } from './intercept-model.js';
+import { prettyFrame } from '../ui/pretty-frame.js';
 import { useNow } from './use-now.js';
 
 const JsonEditor = lazy(() => import('../ui/JsonEditor.js'));

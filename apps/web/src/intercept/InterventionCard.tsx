@@ -4,7 +4,8 @@
  * next in that conversation).
  */
 import type { ExchangeSummary, FrameView, Intervention } from '@mcpscope/protocol';
-import { interventionsOf, prettyFrame, reactionLines } from './intercept-model.js';
+import { interventionsOf, reactionLines } from './intercept-model.js';
+import { prettyFrame } from '../ui/pretty-frame.js';
 import { useIntercept } from './intercept-store.js';
 import './intercept.css';
 

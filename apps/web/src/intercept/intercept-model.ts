@@ -64,12 +64,3 @@ export function reactionLines(reaction: Reaction | undefined): string[] {
 function formatAfter(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
 }
-
-/** A frame's text pretty-printed when it is JSON, else as it is. */
-export function prettyFrame(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}

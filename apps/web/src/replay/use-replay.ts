@@ -9,6 +9,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ExchangeDetail, ReplayFailure, ReplayResponse } from '@mcpscope/protocol';
 import type { ApiClient } from '../api/client.js';
 import { tooLargeHere } from '../api/whole-exchange.js';
+import { prettyFrame } from '../ui/pretty-frame.js';
 import { useUi } from '../store/ui-store.js';
 import { requestFrame, requestRaw } from './exchange-text.js';
 import { templateFor, type ToolInfo } from './message-schema.js';
@@ -46,14 +47,6 @@ export interface ReplayState {
   copyCurl(): Promise<void>;
 }
 
-function pretty(raw: string): string {
-  try {
-    return JSON.stringify(JSON.parse(raw), null, 2);
-  } catch {
-    return raw;
-  }
-}
-
 /** The original exchange, loaded whole for editing; a body past the whole-body limit is refused. */
 function useOriginal(replayApi: ReplayApi, exchangeId: string | undefined, onText: (text: string) => void) {
   const [original, setOriginal] = useState<ExchangeDetail>();
@@ -68,7 +61,7 @@ function useOriginal(replayApi: ReplayApi, exchangeId: string | undefined, onTex
         // Past WHOLE_BODY_LIMIT the API's cut is all there is: editing it would send broken JSON.
         if (cut?.truncated) return setLoadError(`its request is ${tooLargeHere(cut.size)}, too large to edit and replay here`);
         setOriginal(detail);
-        onText(pretty(requestRaw(detail)));
+        onText(prettyFrame(requestRaw(detail)));
       })
       .catch((err: Error) => !abort.signal.aborted && setLoadError(err.message));
     return () => abort.abort();

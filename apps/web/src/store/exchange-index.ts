@@ -115,6 +115,34 @@ export class ExchangeIndex {
     return this.widgetCallsByCall.get(id) ?? NO_REPLAYS;
   }
 
+  /**
+   * Keeps the newest `keep` rows and the `pinned` ones, drops the rest; returns how many it
+   * dropped. The links (replays, widget calls) are rebuilt from what is kept.
+   */
+  trimTo(keep: number, pinned: ReadonlySet<string>): number {
+    const cut = this.ids.length - keep;
+    if (cut <= 0) return 0;
+    const kept: string[] = [];
+    for (let i = 0; i < cut; i++) {
+      const id = this.ids[i]!;
+      if (pinned.has(id)) kept.push(id);
+      else this.byId.delete(id);
+    }
+    const newest = this.ids.slice(cut);
+    this.ids.length = 0;
+    for (const id of kept) this.ids.push(id);
+    for (const id of newest) this.ids.push(id);
+    this.replaysByOriginal.clear();
+    this.widgetCallsByCall.clear();
+    for (const id of this.ids) {
+      const ex = this.byId.get(id)!;
+      if (ex.replayOf !== undefined) link(this.replaysByOriginal, id, ex.replayOf);
+      if (ex.widgetOf !== undefined) link(this.widgetCallsByCall, id, ex.widgetOf);
+    }
+    this.version++;
+    return cut - kept.length;
+  }
+
   clear(): void {
     this.replaysByOriginal.clear();
     this.widgetCallsByCall.clear();

@@ -51,6 +51,12 @@ export interface Delta {
 
 export type LiveStore = UseBoundStore<StoreApi<LiveState>> & {
   queueDelta(delta: Delta): void;
+  /**
+   * From now on the index holds at most about `keep` rows (between `keep` and twice that, so a
+   * trim runs once per `keep` new rows) plus the `pinned` ones: a capture read by windows
+   * (window-store.ts) needs only the newest rows and what the user holds on to.
+   */
+  holdNewest(keep: number, pinned: () => Iterable<string>): void;
   /** Applies everything queued now (the scheduler calls this; tests may too). */
   flush(): void;
   setConnection(connection: ConnectionState, error?: string): void;
@@ -84,6 +90,15 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
 
   let pending: Delta[] = [];
   let scheduled = false;
+  let bound: { keep: number; pinned: () => Iterable<string> } | undefined;
+
+  /** Drops the rows beyond the bound; the view is rebuilt from the (bounded) index. */
+  const trim = (state: LiveState, next: Partial<LiveState>) => {
+    if (!bound || index.size <= 2 * bound.keep) return;
+    if (index.trimTo(bound.keep, new Set(bound.pinned())) === 0) return;
+    view.rebuild(index);
+    next.tick = (next.tick ?? state.tick) + 1;
+  };
 
   const flush = () => {
     scheduled = false;
@@ -133,6 +148,7 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         view.rebuild(index);
         next.tick = (next.tick ?? state.tick) + 1;
       }
+      trim(state, next);
       if (conversations.length > 0) {
         const map = new Map(state.conversations);
         // An older state never replaces a newer one (an API page read after a live update).
@@ -154,6 +170,14 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
       schedule(flush);
     },
     flush,
+    holdNewest(keep: number, pinned: () => Iterable<string>) {
+      bound = { keep, pinned };
+      store.setState((state) => {
+        const next: Partial<LiveState> = {};
+        trim(state, next);
+        return next;
+      });
+    },
     setConnection(connection: ConnectionState, error?: string) {
       store.setState((s) => ({
         connection,

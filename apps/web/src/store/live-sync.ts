@@ -73,7 +73,8 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
   let cursor = 0;
 
   const loadOlder = async (before: number | undefined) => {
-    while (before !== undefined && !stopped) {
+    // A capture that outgrew the browser meanwhile is read by windows: older rows are not held.
+    while (before !== undefined && !stopped && !useWindow.getState().windowed) {
       const page = await api.exchanges(OLDER_PAGE, before);
       store.queueDelta({ exchanges: page.exchanges });
       if (page.retention) store.setState({ retention: page.retention });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
 import { useWindow, WindowFetcher, type WindowApi, type WindowAt } from './window-store.js';
 
@@ -17,6 +17,9 @@ function heldApi() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('WindowFetcher', () => {
+  // A capture read by windows (one held whole only keeps the query).
+  beforeEach(() => useWindow.setState({ windowed: true }));
+
   it('keeps the rows a locate brought when a window read asked before it answers after it', async () => {
     const { api, asked } = heldApi();
     const fetcher = new WindowFetcher(api);

@@ -5,7 +5,9 @@
  * work per filter or scroll do not grow with the capture.
  *
  * A capture of up to LOCAL_LIMIT exchanges is held whole instead (live-store.ts): every row is in
- * memory and filters run in the browser. Past it, `windowed` turns on and stays on.
+ * memory and filters run in the browser. Past it, `windowed` turns on and stays on: at load, or
+ * while the dashboard is open (`adopt`: the list held whole becomes the first window, so every row
+ * keeps its position and the screen does not move).
  *
  * Invariants: `rows[i]` is the row at position `offset + i` of the list that `key` names; an
  * answer for another key, or older than the last one applied, is dropped. Live traffic re-reads
@@ -16,6 +18,8 @@ import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
 
 /** Captures up to this many exchanges are held whole in the browser. */
 export const LOCAL_LIMIT = 50_000;
+/** Newest exchanges the live index keeps in a windowed capture (besides the ones selected or picked). */
+export const LIVE_HELD = 2_000;
 /** Rows read beyond each edge of the screen, so a scroll shows rows already held. */
 export const MARGIN = 150;
 /** Largest window asked for (the API's cap is higher). */
@@ -83,13 +87,29 @@ export class WindowFetcher {
 
   constructor(private readonly api: WindowApi) {}
 
-  /** A new filter or "Clear" point: the list is another one, read from where the screen is. */
+  /**
+   * A new filter or "Clear" point: the list is another one, read from where the screen is. In a
+   * capture held whole the query is only kept, for the moment it outgrows the browser.
+   */
   setQuery(query: WindowQuery): void {
-    if (keyOf(query) === keyOf(this.query)) return;
+    const key = keyOf(query);
+    const shown = useWindow.getState();
+    if (key === keyOf(this.query) && (!shown.windowed || shown.key === key)) return;
     this.query = query;
     this.serial++;
-    useWindow.setState({ key: keyOf(query), rows: [], offset: 0, total: 0, complete: false });
+    if (!shown.windowed) return;
+    useWindow.setState({ key, rows: [], offset: 0, total: 0, complete: false });
     this.fetch();
+  }
+
+  /**
+   * The capture held whole outgrew the browser: `rows` (the whole filtered list, as the view held
+   * it) become the window at offset 0, so each row keeps its position; the next read replaces
+   * them with the window around the screen.
+   */
+  adopt(rows: ExchangeSummary[], captureTotal: number): void {
+    this.serial++;
+    useWindow.setState({ windowed: true, key: keyOf(this.query), offset: 0, rows, total: rows.length, complete: true, captureTotal });
   }
 
   /** The rows on screen (positions in the list), and whether the view follows the end. */

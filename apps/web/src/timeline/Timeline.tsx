@@ -29,6 +29,7 @@ import { useCompare } from '../compare/index.js';
 import { MARK_ROOM, TimelineMarks } from '../capture/TimelineMarks.js';
 import { WaterfallScaleContext } from './WaterfallCell.js';
 import { waterfallScale } from './waterfall.js';
+import { nextBaseline, type NewRowsBaseline } from './new-rows.js';
 
 export const ROW_HEIGHT = 26;
 const HEADER_HEIGHT = 26;
@@ -109,7 +110,12 @@ export function Timeline() {
 
   // Bring the selected row into view when the keyboard moves it (or a link selects a row far
   // outside the window: the server says where it is).
+  const wasWindowed = useRef(windowed);
   useEffect(() => {
+    // A capture that outgrew the browser just now: its rows kept their positions (the window is
+    // the list the view held), so the selection is where it was and the screen stays put.
+    const outgrown = windowed && !wasWindowed.current;
+    wasWindowed.current = windowed;
     if (!selected) return;
     if (!windowed) {
       const at = view.indexOf(selected);
@@ -117,8 +123,9 @@ export function Timeline() {
       return;
     }
     const held = heldPosition(useWindow.getState(), selected);
-    if (held >= 0) reveal(held);
-    else void windowFetcher()?.locate(selected).then((at) => at >= 0 && reveal(at));
+    if (held >= 0) {
+      if (!outgrown) reveal(held);
+    } else void windowFetcher()?.locate(selected).then((at) => at >= 0 && reveal(at));
     // Another list (a filter typed or cleared): the selection is looked for in it.
   }, [selected, view, reveal, windowed, win.key]);
 
@@ -126,10 +133,11 @@ export function Timeline() {
   // cleared filter brings older rows back, and rows the filter hides are not in the view. A
   // windowed list counts what the list grew by since then.
   const newestWhenLeft = useRef(0);
-  const totalWhenLeft = useRef({ key: '', total: 0 });
+  const totalWhenLeft = useRef<NewRowsBaseline>({ key: '', windowed: false, total: 0 });
   if (follow) newestWhenLeft.current = newestKey(index.ids);
-  if (follow || totalWhenLeft.current.key !== win.key) totalWhenLeft.current = { key: win.key, total: win.total };
-  const unseen = follow ? 0 : windowed ? Math.max(0, win.total - totalWhenLeft.current.total) : view.size - lowerBound(view.ids, newestWhenLeft.current + HALF_BATCH_STEP);
+  const heldSince = () => view.size - lowerBound(view.ids, newestWhenLeft.current + HALF_BATCH_STEP);
+  totalWhenLeft.current = nextBaseline(totalWhenLeft.current, { key: win.key, windowed, total: win.total }, follow, heldSince);
+  const unseen = follow ? 0 : windowed ? Math.max(0, win.total - totalWhenLeft.current.total) : heldSince();
   const anyRows = windowed ? win.captureTotal > 0 : index.size > 0;
   const searchingHere = searching || (windowed && !win.complete);
 
