@@ -3,8 +3,9 @@
  * item as it is while there are at most SESSIONS_LISTED_WHOLE; past it, a host's churn (tens of
  * thousands of sessions in one conversation), the list scrolls in a box of its own and draws only
  * the items on screen, at a fixed height each (use-fixed-rows.ts), so its cost is a screenful's.
+ * The chosen session is scrolled into view wherever it is in the list.
  */
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { SessionSummary } from '@mcpscope/protocol';
 import { useFixedRows } from '../ui/use-fixed-rows.js';
 import { SessionItem } from './SessionsSidebar.js';
@@ -33,7 +34,16 @@ export function SessionList({ sessions, chosen }: { sessions: readonly SessionSu
 
 function ScrolledSessions({ sessions, chosen }: { sessions: readonly SessionSummary[]; chosen: string | undefined }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const { first, last, totalHeight, top, onScroll } = useFixedRows(scroller, sessions.length, ITEM_HEIGHT, 0, false, keepFollow);
+  const { first, last, totalHeight, top, onScroll, reveal } = useFixedRows(scroller, sessions.length, ITEM_HEIGHT, 0, false, keepFollow);
+  // A session chosen elsewhere (a link, the filter's scope) is scrolled into view; a click on one
+  // already in view does not move the box.
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+  useEffect(() => {
+    if (chosen === undefined) return;
+    const at = sessionsRef.current.findIndex((s) => s.sessionKey === chosen);
+    if (at >= 0) reveal(at);
+  }, [chosen, reveal]);
   const shown: number[] = [];
   for (let i = first; i <= last; i++) shown.push(i);
   return (
