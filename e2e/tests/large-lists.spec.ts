@@ -1,8 +1,9 @@
 // A host's churn: 20,001 sessions in one conversation, each opened with three POSTs, so 60,003
 // door records — more than the dashboard holds. Built through the real capture pipeline (the
 // large-capture spec's fixture), then in Chromium: the conversation's sessions scroll in their
-// own box, drawn by position, and the Connections table reads the server's list by windows;
-// rows far from the top are the ones the API lists there, and a record there opens.
+// own box, drawn by position; a session's HTTP request, far older than the records the dashboard
+// holds, opens from its exchange and is located in the Connections table, which reads the
+// server's list by windows; rows far from the top are the ones the API lists there.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,12 +68,24 @@ test('20,001 sessions and 60,003 door records: the sidebar and the Connections t
   await far.getByTestId('session-item').click();
   await expect(far.getByTestId('session-item')).toHaveAttribute('aria-pressed', 'true');
 
-  // Connections: every request, read by windows of the server's list.
-  await page.getByTestId('connections-switch').click();
-  await page.getByTestId('all-requests').click();
+  // The session's initialize, from the timeline: its HTTP request at the door is far older than
+  // the records the dashboard holds; the link opens it in Connections, read by id and located in
+  // the table of every request.
+  const initialize = page.getByTestId('timeline').getByTestId('exchange-row').first();
+  await expect(initialize).toContainText('initialize');
+  await initialize.click();
+  const http = page.getByTestId('detail-pane').getByTestId('http-layer').first();
+  await http.locator('summary').click();
+  const doorId = 3 * middle + 1;
+  await expect(http.getByTestId('door-link')).toContainText(`#${doorId}`);
+  await http.getByTestId('door-link').click();
+  await expect(page.getByTestId('door-detail')).toHaveAttribute('aria-label', `HTTP request ${doorId}`);
   const table = page.getByTestId('door-requests');
   await expect(table).toHaveAttribute('aria-rowcount', String(RECORDS));
-  await expect(table.locator(`[aria-rowindex="${RECORDS}"]`)).toHaveAttribute('data-id', String(await recordAt(RECORDS - 1)));
+  await expect(table.locator(`[data-id="${doorId}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(table.locator(`[data-id="${doorId}"]`)).toHaveAttribute('aria-rowindex', String(doorId));
+
+  // Scrolled elsewhere: the rows there are the API's, and one opens.
   const position = 23_456;
   await scrollTo(table, position, RECORDS, REQUEST_HEIGHT, 26);
   const row = table.locator(`[data-testid="door-request"][aria-rowindex="${position + 1}"]`);
