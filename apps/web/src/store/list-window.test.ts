@@ -70,6 +70,20 @@ describe('a list window', () => {
     expect(list.store.getState().rows).toContain(77_777);
   });
 
+  it('reads again when an answer replaced the rows the screen had moved to meanwhile', async () => {
+    const s = server(100_000);
+    const list = new ListWindow(s.read, { margin: 0, maxRows: 100 });
+    const located = list.locate(77_777);
+    await s.release();
+    expect(await located).toBe(77_776);
+    // Following the end asks for it; before it answers, the screen is at the located rows (held).
+    list.want(99_990, 99_999, true);
+    list.want(77_770, 77_780, false);
+    await s.release();
+    await s.release();
+    expect(heldRow(list.store.getState(), 77_775)).toBe(77_776);
+  });
+
   it('reads a list still counting again until it is complete', async () => {
     const s = server(700);
     const list = new ListWindow(s.read, { margin: 0, pollMs: 1 });

@@ -6,7 +6,8 @@
  *
  * Invariants: `rows[i]` is the row at position `offset + i` of the list `query` names; an answer
  * for another query, or asked before the one already applied, is dropped. One read at a time: a
- * newer want replaces a waiting one, so a fast scroll asks for where it ends up.
+ * newer want replaces a waiting one, so a fast scroll asks for where it ends up; when a read
+ * answers, the rows held cover what the screen wants last, or another read is asked.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 
@@ -89,11 +90,16 @@ export class ListWindow<T, K> {
   /** The positions on screen, and whether the view follows the end. */
   want(first: number, last: number, follow: boolean): void {
     this.wanted = { first, last, follow };
+    if (!this.covers()) this.fetch();
+  }
+
+  /** Whether the rows held show what the screen wants. */
+  private covers(): boolean {
     const s = this.store.getState();
+    const { first, last, follow } = this.wanted;
     const held = s.offset <= first && last < s.offset + s.rows.length;
     const atEnd = s.offset + s.rows.length >= s.total;
-    if (s.loaded && held && (!follow || atEnd)) return;
-    this.fetch();
+    return s.loaded && held && (!follow || atEnd);
   }
 
   /** The list changed on the server (live traffic): read the window again. */
@@ -125,7 +131,8 @@ export class ListWindow<T, K> {
     }
     this.inFlight = true;
     const serial = this.serial;
-    const { first, last, follow } = this.wanted;
+    const wanted = this.wanted;
+    const { first, last, follow } = wanted;
     const limit = Math.min(this.maxRows, last - first + 1 + 2 * this.margin);
     const at: ListAt<K> = follow ? { end: true } : { offset: Math.max(0, first - this.margin) };
     const asked = ++this.asked;
@@ -140,7 +147,8 @@ export class ListWindow<T, K> {
       })
       .finally(() => {
         this.inFlight = false;
-        if (this.again) {
+        // The screen moved while this read was out, to rows held then: the answer replaced them.
+        if (this.again || (this.wanted !== wanted && !this.covers())) {
           this.again = false;
           this.fetch();
         }
