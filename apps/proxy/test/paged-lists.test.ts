@@ -116,6 +116,19 @@ describe('door records by position', () => {
     expect(end.total).toBe(RECORDS + 1);
     expect(ids(end)).toEqual([id]);
   });
+
+  it('retention removed the oldest: the count, the window and a scan start from the oldest kept', async () => {
+    const kept = 20_000;
+    const newest = ids(await requests('end=1&limit=1'))[0]!;
+    await requests('filter=needle&offset=0&limit=1');
+    app.store.door.trim(kept, undefined);
+    const first = await requests('offset=0&limit=3');
+    expect(first).toMatchObject({ total: kept, offset: 0 });
+    expect(ids(first)).toEqual([newest - kept + 1, newest - kept + 2, newest - kept + 3]);
+    let found = await requests('filter=needle&offset=0&limit=100');
+    for (let asked = 0; !found.complete && asked < 1000; asked++) found = await requests('filter=needle&offset=0&limit=100');
+    expect(ids(found)).toEqual(allIds((i) => i % 1000 === 500).filter((id) => id > newest - kept));
+  });
 });
 
 describe('sessions by position', () => {

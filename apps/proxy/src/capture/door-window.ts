@@ -42,7 +42,7 @@ export interface DoorWindowAnswer {
 export class DoorWindows {
   private readonly scans = new Map<string, DoorScan>();
   private counts = new Map<string, number>();
-  private countsAt = -1;
+  private countsAt = '';
 
   constructor(
     private readonly door: DoorTable,
@@ -66,12 +66,17 @@ export class DoorWindows {
     return answer;
   }
 
-  /** COUNT of a counted list, remembered until a record is written. */
+  /** Where the table stands: its newest write and its oldest record (retention removes from there). */
+  private state(): string {
+    return `${this.door.heads().rev}:${this.door.idsKept(undefined, 0, 1)[0] ?? 0}`;
+  }
+
+  /** COUNT of a counted list, remembered until a record is written or removed. */
   private count(pushed: SqlFilter | undefined): number {
-    const rev = this.door.heads().rev;
-    if (rev !== this.countsAt) {
+    const state = this.state();
+    if (state !== this.countsAt) {
       this.counts = new Map();
-      this.countsAt = rev;
+      this.countsAt = state;
     }
     const key = pushed ? pushed.sql + JSON.stringify(pushed.params) : '';
     let n = this.counts.get(key);
@@ -83,12 +88,14 @@ export class DoorWindows {
   }
 
   private scanned(filter: Filter, text: string, at: DoorWindowAt, limit: number): DoorWindowAnswer {
+    const oldest = this.door.idsKept(undefined, 0, 1)[0] ?? 0;
     let scan = this.scans.get(text);
-    if (!scan) {
-      scan = new DoorScan(this.door, filter);
-      this.scans.set(text, scan);
-      for (const key of this.scans.keys()) if (this.scans.size > MAX_SCANS) this.scans.delete(key);
-    }
+    if (scan && scan.oldest !== oldest) scan = undefined; // retention removed records it holds
+    if (!scan) scan = new DoorScan(this.door, filter, oldest);
+    // Most recently used last: the scans dropped first are the ones unused longest.
+    this.scans.delete(text);
+    this.scans.set(text, scan);
+    for (const key of this.scans.keys()) if (this.scans.size > MAX_SCANS) this.scans.delete(key);
     scan.catchUp();
     scan.step(this.sliceMs);
     const ids = scan.ids;
@@ -141,6 +148,8 @@ class DoorScan {
   constructor(
     private readonly door: DoorTable,
     private readonly filter: Filter,
+    /** The oldest record's id when the scan began. */
+    readonly oldest: number,
   ) {
     this.match = compileDoorFilter(filter);
     this.seenRev = door.heads().rev;
