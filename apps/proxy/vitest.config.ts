@@ -20,6 +20,7 @@ const HEAVY = [
   'test/store-retention.test.ts',
   'test/store-write.test.ts',
   'test/verify-hostile-server.test.ts',
+  'test/paged-lists.test.ts',
 ];
 const ALL = ['src/**/*.test.ts', 'test/**/*.test.ts'];
 const lane = process.env.MCPSCOPE_TEST_LANE;

@@ -102,10 +102,14 @@ function post(sink: TrafficSink, state: { ts: number; connection: number }, sess
   sink.doorChanged(record);
 }
 
-/** `exchanges` tools/call exchanges (plus each session's opening), recorded and flushed. Returns the tools/call count. */
-export function recordTraffic(sink: TrafficSink, exchanges: number): number {
+/**
+ * `exchanges` tools/call exchanges (plus each session's opening), recorded and flushed. Returns
+ * the tools/call count. `sessions` (SESSIONS unless given) spreads the calls over that many
+ * sessions, each opened with three door records: tens of thousands make a host's churn.
+ */
+export function recordTraffic(sink: TrafficSink, exchanges: number, sessions = SESSIONS): number {
   const state = { ts: 1_750_000_000_000, connection: 0 };
-  for (let s = 0; s < SESSIONS; s++) {
+  for (let s = 0; s < sessions; s++) {
     const session = sessionId(s);
     post(sink, state, session, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load-test', version: '1.0.0' } } }, {
       jsonrpc: '2.0',
@@ -118,10 +122,11 @@ export function recordTraffic(sink: TrafficSink, exchanges: number): number {
       id: 1,
       result: { tools: TOOLS.map((name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'number' } } } })) },
     });
+    if (s % 256 === 255) sink.flush();
   }
   for (let i = 0; i < exchanges; i++) {
-    const s = i % SESSIONS;
-    const id = 2 + Math.floor(i / SESSIONS);
+    const s = i % sessions;
+    const id = 2 + Math.floor(i / sessions);
     const tool = TOOLS[i % TOOLS.length]!;
     // Arguments of 20–140 words: a request body of about 200–900 bytes.
     const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { query: words(20 + (i % 7) * 20, i), limit: i % 50 } } };

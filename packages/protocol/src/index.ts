@@ -90,6 +90,8 @@ export type {
   ReplayRequest,
   ReplayResponse,
   RequestsPage,
+  RequestsWindowPage,
+  SessionsWindowPage,
   RetentionInfo,
   ServerEvent,
   SessionsPage,

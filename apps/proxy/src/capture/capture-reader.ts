@@ -16,6 +16,9 @@ import { ReplayLinks } from './replay-links.js';
 import { DoorTable } from './door-table.js';
 import { MarksTable } from './marks-table.js';
 
+/** A session's start, read from its summary (the sessions table keeps only its latest activity as a column). */
+const SESSION_START = "json_extract(summary, '$.firstTs')";
+
 export interface FrameRow {
   seq: number;
   ts: number;
@@ -320,6 +323,25 @@ export class CaptureReader {
     const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
     const ended = this.endedSessionKeys();
     return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
+  }
+
+  /**
+   * Sessions at positions `[offset, offset + limit)` of every session, the most recently started
+   * first (the sidebar's order: it does not reshuffle as sessions stay active), and how many there are.
+   */
+  sessionsAt(offset: number, limit: number): { total: number; sessions: SessionSummary[] } {
+    const total = (this.stmt('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
+    const rows = this.stmt(`SELECT summary FROM sessions ORDER BY ${SESSION_START} DESC, session_key LIMIT ? OFFSET ?`).all(limit, offset) as { summary: string }[];
+    const ended = rows.length > 0 ? this.endedSessionKeys() : new Set<string>();
+    return { total, sessions: rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended)) };
+  }
+
+  /** Position of a session in `sessionsAt`'s order, -1 when there is none. */
+  sessionPosition(sessionKey: string): number {
+    const row = this.stmt(`SELECT ${SESSION_START} AS start FROM sessions WHERE session_key = ?`).get(sessionKey) as { start: number } | undefined;
+    if (!row) return -1;
+    const before = this.stmt(`SELECT count(*) AS n FROM sessions WHERE ${SESSION_START} > ? OR (${SESSION_START} = ? AND session_key < ?)`).get(row.start, row.start, sessionKey) as { n: number };
+    return before.n;
   }
 
   session(sessionKey: string): SessionSummary | undefined {

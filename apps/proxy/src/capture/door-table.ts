@@ -10,6 +10,7 @@
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import { compileDoorFilter, probeReason, type DoorRecord, type Filter } from '@mcpscope/protocol';
 import { doorFilterToSql } from './door-filter-sql.js';
+import type { SqlFilter } from './filter-sql.js';
 
 const SCAN_TIME_MS = 100;
 
@@ -68,6 +69,28 @@ export class DoorTable {
       if (match && (++seen & 255) === 0 && performance.now() - started > scanTimeMs) return { requests: out, nextAfter: record.id };
     }
     return { requests: out };
+  }
+
+  /**
+   * Positions in the list a pushed-down filter keeps (`undefined`: every record), oldest first,
+   * read by id alone (door-window.ts reads the records through `get`).
+   */
+  countKept(pushed: SqlFilter | undefined, belowId = Number.MAX_SAFE_INTEGER): number {
+    if (!this.present) return 0;
+    return (this.stmt(`SELECT count(*) AS n FROM door_requests WHERE id < ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(belowId, ...(pushed?.params ?? [])) as { n: number }).n;
+  }
+
+  /** Ids at positions `[offset, offset + limit)` of the list a pushed-down filter keeps. */
+  idsKept(pushed: SqlFilter | undefined, offset: number, limit: number): number[] {
+    if (!this.present) return [];
+    const rows = this.stmt(`SELECT id FROM door_requests${pushed ? ` WHERE (${pushed.sql})` : ''} ORDER BY id LIMIT ? OFFSET ?`).all(...(pushed?.params ?? []), limit, offset) as { id: number }[];
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether record `id` exists and a pushed-down filter keeps it. */
+  keeps(pushed: SqlFilter | undefined, id: number): boolean {
+    if (!this.present) return false;
+    return this.stmt(`SELECT 1 FROM door_requests WHERE id = ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(id, ...(pushed?.params ?? [])) !== undefined;
   }
 
   /**

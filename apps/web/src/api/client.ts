@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, OtlpStatus, RequestsPage, SessionsPage, TapHostsResponse } from '@mcpscope/protocol';
+import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, DoorRecord, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, OtlpStatus, RequestsPage, RequestsWindowPage, SessionsPage, SessionsWindowPage, TapHostsResponse } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -87,6 +87,22 @@ export class ApiClient {
   /** Door records (every HTTP request at the tap), oldest first; pass `nextAfter` as `after`. */
   requests(after: number, limit = 5000, filter?: string): Promise<RequestsPage> {
     return this.request(`/api/requests?after=${after}&limit=${limit}${filter ? `&filter=${encodeURIComponent(filter)}` : ''}`);
+  }
+
+  /** Door records a filter keeps, oldest first, read by position: from `offset`, the last `limit` (`end`), or around one record. */
+  requestsWindow(filter: string, at: { offset: number } | { end: true } | { around: number }, limit: number): Promise<RequestsWindowPage> {
+    const where = 'around' in at ? `around=${at.around}` : 'end' in at ? 'end=1' : `offset=${at.offset}`;
+    return this.request(`/api/requests/window?filter=${encodeURIComponent(filter)}&${where}&limit=${limit}`);
+  }
+
+  doorRecord(id: number): Promise<DoorRecord> {
+    return this.request(`/api/requests/${id}`);
+  }
+
+  /** Sessions, the most recently started first, read by position (or around one session). */
+  sessionsWindow(at: { offset: number } | { around: string }, limit: number): Promise<SessionsWindowPage> {
+    const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : `offset=${at.offset}`;
+    return this.request(`/api/sessions/window?${where}&limit=${limit}`);
   }
 
   sessions(): Promise<SessionsPage> {

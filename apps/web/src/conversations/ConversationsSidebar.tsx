@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
-import { SessionItem } from '../sessions/SessionsSidebar.js';
+import { SessionList } from '../sessions/SessionList.js';
 import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
@@ -65,13 +65,7 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
           )}
         </button>
       </div>
-      {open && sessions.length > 0 && (
-        <ul className="conv-sessions">
-          {sessions.map((s) => (
-            <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosenSession} />
-          ))}
-        </ul>
-      )}
+      {open && sessions.length > 0 && <SessionList sessions={sessions} chosen={chosenSession} />}
     </li>
   );
 }
@@ -114,11 +108,7 @@ export function ConversationsSidebar() {
         {loose.length > 0 && (
           <li className="conv">
             <span className="muted conv-loose">Sessions in no conversation</span>
-            <ul className="conv-sessions">
-              {loose.map((s) => (
-                <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosenSession} />
-              ))}
-            </ul>
+            <SessionList sessions={loose} chosen={chosenSession} />
           </li>
         )}
       </ul>

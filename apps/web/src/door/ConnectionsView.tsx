@@ -5,14 +5,17 @@
  * listed) in the same language as the timeline.
  */
 import { useMemo } from 'react';
+import { useStore } from 'zustand';
 import { useUi } from '../store/ui-store.js';
 import { Chip, FilterBar } from '../filter/FilterBar.js';
 import { ClientList } from './ClientList.js';
 import { FlowStory } from './FlowStory.js';
 import { RecordDetail } from './RecordDetail.js';
 import { RequestTable } from './RequestTable.js';
+import { WindowedRequests, useOpenedRecord } from './WindowedRequests.js';
 import { buildDoorFilter } from './door-filter.js';
-import { useDoor } from '../store/door-store.js';
+import { doorReads, useDoor } from '../store/door-store.js';
+import { noWindow } from '../store/list-window.js';
 import { useFlows } from '../store/use-flows.js';
 import './door.css';
 
@@ -22,7 +25,8 @@ export function ConnectionsView() {
   const records = useDoor((s) => s.records);
   const loaded = useDoor((s) => s.loaded);
   const chosen = useDoor((s) => s.client);
-  const opened = useDoor((s) => s.record);
+  const windowed = useDoor((s) => s.windowed);
+  const doorTotal = useDoor((s) => s.total);
   const filter = useMemo(() => buildDoorFilter(text), [text]);
   const all = useMemo(() => [...records.values()].sort((a, b) => a.id - b.id), [records, tick]);
   const kept = useMemo(() => all.filter(filter.predicate), [all, filter]);
@@ -32,13 +36,16 @@ export function ConnectionsView() {
   // Nothing chosen yet: the newest client's story, or the table when there is no client.
   const current = chosen ?? listed[0]?.clientKey ?? '';
   const flow = listed.find((f) => f.clientKey === current) ?? flows.find((f) => f.clientKey === current);
-  const record = opened !== undefined ? records.get(opened) : undefined;
+  const record = useOpenedRecord(records);
+  const reads = windowed ? doorReads() : undefined;
+  const shownTotal = useStore(reads?.window.store ?? noWindow, (s) => s.total);
+  const counts = reads ? { shown: filter.applied ? shownTotal : doorTotal, total: doorTotal } : { shown: kept.length, total: all.length };
 
   return (
     <div className="connections" data-testid="connections">
       <FilterBar
         compiled={filter}
-        counts={{ shown: kept.length, total: all.length, noun: 'HTTP requests' }}
+        counts={{ ...counts, noun: 'HTTP requests' }}
         placeholder="Filter: http.path:/.well-known/* http.status:4xx kind:probe …   ( / to focus )"
         chips={
           <>
@@ -49,12 +56,14 @@ export function ConnectionsView() {
         }
       />
       <div className={`door-layout${record ? ' with-detail' : ''}`}>
-        <ClientList flows={listed} chosen={current} total={all.length} shown={kept.length} />
+        <ClientList flows={listed} chosen={current} total={counts.total} shown={counts.shown} />
         <div className="door-main">
           {!loaded ? (
             <p className="muted hint">Loading the requests seen at the door…</p>
+          ) : (current === '' || !flow) && reads ? (
+            <WindowedRequests reads={reads} filter={filter.applied} />
           ) : current === '' || !flow ? (
-            <RequestTable records={kept} />
+            <RequestTable count={kept.length} rowAt={(position) => kept[position]} />
           ) : (
             <FlowStory flow={flow} />
           )}

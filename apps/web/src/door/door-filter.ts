@@ -9,18 +9,20 @@ import { compileDoorFilter, describeFilter, fieldsDoorCannotMatch, parseFilter, 
 
 export interface DoorFilter {
   predicate: DoorPredicate;
+  /** The filter's text as the server applies it to door records ('' when it applies none here). */
+  applied: string;
   description?: string;
   error?: FilterError;
 }
 
 export function buildDoorFilter(text: string): DoorFilter {
   const parsed = parseFilter(text);
-  if (!parsed.ok) return { predicate: () => true, error: parsed.error };
-  if (parsed.filter === null) return { predicate: () => true };
+  if (!parsed.ok) return { predicate: () => true, applied: '', error: parsed.error };
+  if (parsed.filter === null) return { predicate: () => true, applied: '' };
   const foreign = fieldsDoorCannotMatch(parsed.filter);
   if (foreign.length > 0) {
     const names = foreign.map((f) => `${f}:`).join(', ');
-    return { predicate: () => true, description: `every request (not applied here: ${names} ${foreign.length === 1 ? 'filters' : 'filter'} exchanges, not HTTP requests)` };
+    return { predicate: () => true, applied: '', description: `every request (not applied here: ${names} ${foreign.length === 1 ? 'filters' : 'filter'} exchanges, not HTTP requests)` };
   }
-  return { predicate: compileDoorFilter(parsed.filter), description: describeFilter(parsed.filter, 'requests') };
+  return { predicate: compileDoorFilter(parsed.filter), applied: text, description: describeFilter(parsed.filter, 'requests') };
 }

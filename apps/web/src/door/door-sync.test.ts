@@ -1,8 +1,10 @@
 // Door records in the dashboard: pages then events, idempotent by rev; the socket's door cursor
-// only once the pages are in; a resync reloads; the cap keeps the newest.
+// only once the pages are in; a resync reloads; past the cap the store holds the newest and the
+// table reads the server's list by windows.
 import { describe, expect, it } from 'vitest';
-import type { DoorRecord, RequestsPage } from '@mcpscope/protocol';
-import { DOOR_CAP, createDoorStore } from '../store/door-store.js';
+import type { DoorRecord, RequestsPage, RequestsWindowPage } from '@mcpscope/protocol';
+import { DOOR_CAP, DOOR_RECENT, createDoorStore, doorReads } from '../store/door-store.js';
+import type { ListAt } from '../store/list-window.js';
 import { startDoorSync } from './door-sync.js';
 
 function record(id: number, rev = id, status = 200): DoorRecord {
@@ -59,11 +61,80 @@ describe('door sync', () => {
     sync.stop();
   });
 
-  it('keeps the newest DOOR_CAP records', () => {
+  it('holds DOOR_CAP records whole; one more and it is windowed, holding the newest DOOR_RECENT', () => {
     const store = freshStore();
-    store.getState().apply(Array.from({ length: DOOR_CAP + 10 }, (_, i) => record(i + 1)));
+    store.getState().apply(Array.from({ length: DOOR_CAP }, (_, i) => record(i + 1)));
+    expect(store.getState()).toMatchObject({ windowed: false });
+    expect(store.getState().records.size).toBe(DOOR_CAP);
+    store.getState().apply([record(DOOR_CAP + 1)]);
     const ids = [...store.getState().records.keys()];
-    expect(ids.length).toBe(DOOR_CAP);
-    expect(Math.min(...ids)).toBe(11);
+    expect(store.getState().windowed).toBe(true);
+    expect(ids.length).toBe(DOOR_RECENT);
+    expect(Math.min(...ids)).toBe(DOOR_CAP + 2 - DOOR_RECENT);
+  });
+});
+
+/** A door of `count` records as the server lists them: pages and windows over the same list. */
+function door(count: number) {
+  const all = Array.from({ length: count }, (_, i) => record(i + 1));
+  const asked: string[] = [];
+  return {
+    all,
+    asked,
+    requests: async (after: number, limit: number): Promise<RequestsPage> => {
+      asked.push(`page after ${after}`);
+      const rest = all.filter((r) => r.id > after);
+      const page = rest.slice(0, limit);
+      return { requests: page, head: count, rev: count, ...(rest.length > limit ? { nextAfter: page.at(-1)!.id } : {}) };
+    },
+    requestsWindow: async (_filter: string, at: ListAt<number>, limit: number): Promise<RequestsWindowPage> => {
+      const offset = 'end' in at ? Math.max(0, all.length - limit) : 'offset' in at ? at.offset : Math.max(0, at.around - 1 - limit / 2);
+      asked.push(`window ${offset}+${limit}`);
+      return { offset, requests: all.slice(offset, offset + limit), total: all.length, complete: true, rev: all.length, ...('around' in at ? { position: at.around - 1 } : {}) };
+    },
+    doorRecord: async (id: number) => all[id - 1]!,
+  };
+}
+
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 200 && !ok(); i++) await tick();
+  expect(ok()).toBe(true);
+};
+
+describe('door sync of a door past DOOR_CAP', () => {
+  it('reads only the newest DOOR_RECENT records, and the table reads a window of the whole list', async () => {
+    const store = freshStore();
+    const api = door(DOOR_CAP * 3);
+    const sync = startDoorSync(api, store);
+    await until(() => store.getState().loaded);
+    expect(store.getState()).toMatchObject({ windowed: true, total: DOOR_CAP * 3 });
+    expect(store.getState().records.size).toBe(DOOR_RECENT);
+    expect(api.asked.filter((a) => a.startsWith('page'))).toEqual([]);
+    expect(sync.socketParams()).toBe(`&requestsRev=${DOOR_CAP * 3}`);
+
+    // The table scrolled to the middle: the rows there and a margin, nothing more.
+    const window = doorReads()!.window;
+    window.want(30_000, 30_040, false);
+    await until(() => window.store.getState().offset <= 30_000 && window.store.getState().rows.length > 0);
+    const held = window.store.getState();
+    expect(held.rows.length).toBeLessThan(400);
+    expect(held.rows[30_000 - held.offset]!.id).toBe(30_001);
+    sync.stop();
+  });
+
+  it('a live record moves the count and the window that follows the end', async () => {
+    const store = freshStore();
+    const api = door(DOOR_CAP + 100);
+    const sync = startDoorSync(api, store);
+    await until(() => store.getState().loaded);
+    const window = doorReads()!.window;
+    window.want(DOOR_CAP + 80, DOOR_CAP + 99, true);
+    await until(() => window.store.getState().total === DOOR_CAP + 100);
+    const next = record(DOOR_CAP + 101);
+    api.all.push(next);
+    sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+    await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
+    expect(store.getState().records.get(next.id)).toEqual(next);
+    sync.stop();
   });
 });

@@ -5,12 +5,19 @@
  * no change; events that overlap the pages are harmless (records are replaced whole, by `rev`).
  * A failed load is retried; a `resync` (the dashboard fell behind) reloads the pages, and until
  * they are in the socket asks for no door catch-up (so a far-behind cursor cannot resync again).
+ *
+ * More than DOOR_CAP records at the door: only the newest DOOR_RECENT are read (one window of
+ * `GET /api/requests/window`), and the table reads the rest by windows (door-store.ts); events
+ * then also re-read the table's window and the count.
  */
-import type { DashboardInfo, RequestsPage, ServerEvent } from '@mcpscope/protocol';
-import { useDoor, type DoorStore } from '../store/door-store.js';
+import type { DashboardInfo, DoorRecord, RequestsPage, RequestsWindowPage, ServerEvent } from '@mcpscope/protocol';
+import { DOOR_CAP, DOOR_RECENT, setDoorReads, useDoor, type DoorStore } from '../store/door-store.js';
+import { ListWindow, type ListAt } from '../store/list-window.js';
 
 export interface DoorApi {
   requests(after: number, limit: number): Promise<RequestsPage>;
+  requestsWindow?(filter: string, at: ListAt<number>, limit: number): Promise<RequestsWindowPage>;
+  doorRecord?(id: number): Promise<DoorRecord>;
   info?(): Promise<DashboardInfo>;
 }
 
@@ -29,7 +36,27 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let generation = 0;
 
+  const table = api.requestsWindow ? windowOver(api.requestsWindow.bind(api)) : undefined;
+  if (table && api.doorRecord) setDoorReads({ window: table, record: api.doorRecord.bind(api) });
+  const count = windowCount(api, store);
+
+  /** Whether the door holds more than DOOR_CAP records: then the newest are read, and the rest by windows. */
+  const loadNewest = async (mine: number): Promise<boolean> => {
+    if (!api.requestsWindow) return false;
+    const size = await api.requestsWindow('', { end: true }, 1);
+    if (stopped || mine !== generation || (size.total <= DOOR_CAP && !store.getState().windowed)) return false;
+    const newest = await api.requestsWindow('', { end: true }, DOOR_RECENT);
+    if (stopped || mine !== generation) return true;
+    store.setState({ windowed: true, total: newest.total });
+    store.getState().apply(newest.requests);
+    store.getState().setLoaded(newest.rev);
+    table?.refresh();
+    return true;
+  };
+
   const load = async (mine: number) => {
+    if (await loadNewest(mine)) return;
+    if (stopped || mine !== generation) return;
     let after = 0;
     let rev: number | undefined;
     for (;;) {
@@ -57,8 +84,13 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
 
   return {
     onEvent(event) {
-      if (event.type === 'requests/update') store.getState().apply(event.requests, event.rev);
-      else if (event.type === 'resync') {
+      if (event.type === 'requests/update') {
+        store.getState().apply(event.requests, event.rev);
+        if (store.getState().windowed) {
+          table?.refresh();
+          count();
+        }
+      } else if (event.type === 'resync') {
         store.setState({ loaded: false });
         if (timer) clearTimeout(timer);
         attempt();
@@ -71,6 +103,29 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
     stop() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      if (table) setDoorReads(undefined);
     },
+  };
+}
+
+/** The table's window over the server's list of door records. */
+function windowOver(read: NonNullable<DoorApi['requestsWindow']>): ListWindow<DoorRecord, number> {
+  return new ListWindow<DoorRecord, number>(async (filter, at, limit) => {
+    const page = await read(filter, at, limit);
+    return { offset: page.offset, rows: page.requests, total: page.total, complete: page.complete, ...(page.position !== undefined ? { position: page.position } : {}) };
+  });
+}
+
+/** Re-reads how many records the door holds (unfiltered), one read at a time. */
+function windowCount(api: DoorApi, store: DoorStore): () => void {
+  let counting = false;
+  return () => {
+    if (counting || !api.requestsWindow) return;
+    counting = true;
+    api
+      .requestsWindow('', { end: true }, 1)
+      .then((page) => store.setState({ total: page.total }))
+      .catch(() => {})
+      .finally(() => (counting = false));
   };
 }

@@ -20,14 +20,21 @@ function Counts({ counts }: { counts: SessionSummary['counts'] }) {
   );
 }
 
-export function SessionItem({ s, active }: { s: SessionSummary; active: boolean }) {
+/** Where a scrolled list draws an item (SessionList.tsx): its top, its height and its 1-based position. */
+export interface ItemPlace {
+  top: number;
+  height: number;
+  position: number;
+}
+
+export function SessionItem({ s, active, place }: { s: SessionSummary; active: boolean; place?: ItemPlace }) {
   const server = serverName(s);
   const clientCaps = capabilityNames(s.clientCapabilities);
   const serverCaps = capabilityNames(s.serverCapabilities);
   const closed = useDoor((d) => d.endedSessions.has(s.sessionKey));
   const own = ownSessionKind(s);
   return (
-    <li>
+    <li {...(place ? { className: 'placed', style: { top: place.top, height: place.height }, 'aria-posinset': place.position } : {})}>
       <button
         type="button"
         className={`session${active ? ' active' : ''}`}

@@ -106,6 +106,35 @@ export interface SessionsPage {
   sessions: SessionSummary[];
 }
 
+/**
+ * `GET /api/requests/window?filter=EXPR&limit=N` with one of `offset=N`, `end=1` or `around=ID`:
+ * the door records a filter keeps, oldest first, read by position, with the list's length.
+ */
+export interface RequestsWindowPage {
+  /** Position of `requests[0]` in the list. */
+  offset: number;
+  requests: DoorRecord[];
+  /** Length of the list (of what is found so far while `complete` is false). */
+  total: number;
+  complete: boolean;
+  /** Asked with `around=ID`: that record's position in the list, -1 when the filter does not keep it. */
+  position?: number;
+  /** The highest `rev` written when the window was read. */
+  rev: number;
+}
+
+/**
+ * `GET /api/sessions/window?limit=N` with `offset=N` or `around=KEY`: every session, the most
+ * recently started first (the sidebar's order), read by position, with how many there are.
+ */
+export interface SessionsWindowPage {
+  offset: number;
+  sessions: SessionSummary[];
+  total: number;
+  /** Asked with `around=KEY`: that session's position, -1 when there is no such session. */
+  position?: number;
+}
+
 /** `GET /api/conversations`: conversations that hold something, newest first. */
 export interface ConversationsPage {
   conversations: ConversationSummary[];

@@ -1,13 +1,16 @@
 /**
  * Door records: `GET /api/requests?after=ID&limit=N&filter=EXPR`, every HTTP request the tap
  * received (any path, any method, refused ones too), oldest first, paged like `/api/frames` and
- * filtered on the server with the same language; `GET /api/requests/:id`, one record;
+ * filtered on the server with the same language; `GET /api/requests/window?filter=EXPR&limit=N`
+ * with one of `offset=N`, `end=1` or `around=ID`, the same list read by position with its length
+ * (capture/door-window.ts); `GET /api/requests/:id`, one record;
  * `GET /api/requests/refused`, what the tap's guard refused, per Host and Origin: how many times,
  * the latest samples and the guard's reason (one record each, newest first).
  */
 import { Hono } from 'hono';
-import type { DoorRecord, DoorRefusalSample, RequestsPage } from '@mcpscope/protocol';
+import type { DoorRecord, DoorRefusalSample, RequestsPage, RequestsWindowPage } from '@mcpscope/protocol';
 import { InspectorError } from '../../core/errors.js';
+import { DoorWindows, type DoorWindowAt } from '../../capture/door-window.js';
 import type { ApiDeps } from '../api-deps.js';
 import { filterParam, intParam } from '../params.js';
 
@@ -30,6 +33,19 @@ export interface RefusalSummary {
 
 export function requestRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
+  const windows = new DoorWindows(deps.store.door);
+
+  app.get('/requests/window', (c) => {
+    const limit = intParam(c, 'limit', { fallback: 200, min: 1, max: MAX_REQUESTS_PAGE });
+    const at: DoorWindowAt = c.req.query('around') !== undefined
+      ? { around: intParam(c, 'around', { fallback: 0, min: 1, max: Number.MAX_SAFE_INTEGER }) }
+      : c.req.query('end') === '1' ? { end: true } : { offset: intParam(c, 'offset', { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER }) };
+    const { rev } = deps.store.door.heads();
+    const answer = windows.window(filterParam(c), c.req.query('filter') ?? '', at, limit);
+    const page: RequestsWindowPage = { offset: answer.offset, requests: answer.records, total: answer.total, complete: answer.complete, rev };
+    if (answer.position !== undefined) page.position = answer.position;
+    return c.json(page);
+  });
 
   app.get('/requests', (c) => {
     const after = intParam(c, 'after', { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER });

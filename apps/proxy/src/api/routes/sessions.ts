@@ -1,8 +1,28 @@
-/** `GET /api/sessions`: every session, most recently active first. */
+/**
+ * `GET /api/sessions`: every session, most recently active first. `GET /api/sessions/window?limit=N`
+ * with `offset=N` or `around=KEY`: the sessions the most recently started first, read by position
+ * with how many there are (the sidebar of a capture with tens of thousands of sessions).
+ */
 import { Hono } from 'hono';
-import type { SessionsPage } from '@mcpscope/protocol';
+import type { SessionsPage, SessionsWindowPage } from '@mcpscope/protocol';
 import type { ApiDeps } from '../api-deps.js';
+import { intParam } from '../params.js';
+
+/** Largest window: a few screens of the sidebar and their margin. */
+export const MAX_SESSIONS_WINDOW = 2000;
 
 export function sessionRoutes(deps: ApiDeps): Hono {
-  return new Hono().get('/sessions', (c) => c.json<SessionsPage>({ sessions: deps.store.sessions() }));
+  const app = new Hono();
+  app.get('/sessions', (c) => c.json<SessionsPage>({ sessions: deps.store.sessions() }));
+  app.get('/sessions/window', (c) => {
+    const limit = intParam(c, 'limit', { fallback: 200, min: 1, max: MAX_SESSIONS_WINDOW });
+    const around = c.req.query('around');
+    const position = around !== undefined ? deps.store.sessionPosition(around) : undefined;
+    const offset = position !== undefined ? Math.max(0, position - Math.floor(limit / 2)) : intParam(c, 'offset', { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER });
+    const { total, sessions } = deps.store.sessionsAt(offset, limit);
+    const page: SessionsWindowPage = { offset: Math.min(offset, total), sessions, total };
+    if (position !== undefined) page.position = position;
+    return c.json(page);
+  });
+  return app;
 }

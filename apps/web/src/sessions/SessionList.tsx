@@ -1,0 +1,59 @@
+/**
+ * The sessions under a conversation in the sidebar (or under "Sessions in no conversation"): each
+ * item as it is while there are at most SESSIONS_LISTED_WHOLE; past it, a host's churn (tens of
+ * thousands of sessions in one conversation), the list scrolls in a box of its own and draws only
+ * the items on screen, at a fixed height each (use-fixed-rows.ts), so its cost is a screenful's.
+ * The chosen session is scrolled into view wherever it is in the list.
+ */
+import { useEffect, useRef } from 'react';
+import type { SessionSummary } from '@mcpscope/protocol';
+import { useFixedRows } from '../ui/use-fixed-rows.js';
+import { SessionItem } from './SessionsSidebar.js';
+
+/** Sessions listed item by item; more scroll in their own box. */
+export const SESSIONS_LISTED_WHOLE = 300;
+/** Height of one item in the scrolled box (an item's lines past it are cut). */
+const ITEM_HEIGHT = 96;
+/** Height of the scrolled box: about five items. */
+const BOX_HEIGHT = 480;
+
+const keepFollow = () => {};
+
+export function SessionList({ sessions, chosen }: { sessions: readonly SessionSummary[]; chosen: string | undefined }) {
+  if (sessions.length <= SESSIONS_LISTED_WHOLE) {
+    return (
+      <ul className="conv-sessions">
+        {sessions.map((s) => (
+          <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosen} />
+        ))}
+      </ul>
+    );
+  }
+  return <ScrolledSessions sessions={sessions} chosen={chosen} />;
+}
+
+function ScrolledSessions({ sessions, chosen }: { sessions: readonly SessionSummary[]; chosen: string | undefined }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const { first, last, totalHeight, top, onScroll, reveal } = useFixedRows(scroller, sessions.length, ITEM_HEIGHT, 0, false, keepFollow);
+  // A session chosen elsewhere (a link, the filter's scope) is scrolled into view; a click on one
+  // already in view does not move the box.
+  const sessionsRef = useRef(sessions);
+  sessionsRef.current = sessions;
+  useEffect(() => {
+    if (chosen === undefined) return;
+    const at = sessionsRef.current.findIndex((s) => s.sessionKey === chosen);
+    if (at >= 0) reveal(at);
+  }, [chosen, reveal]);
+  const shown: number[] = [];
+  for (let i = first; i <= last; i++) shown.push(i);
+  return (
+    <div className="conv-sessions session-scroller" ref={scroller} onScroll={onScroll} style={{ height: BOX_HEIGHT }} data-testid="session-scroller" data-count={sessions.length}>
+      <ul style={{ height: totalHeight }}>
+        {shown.map((i) => {
+          const s = sessions[i]!;
+          return <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosen} place={{ top: top(i), height: ITEM_HEIGHT, position: i + 1 }} />;
+        })}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+// A host's churn: 20,001 sessions in one conversation, each opened with three POSTs, so 60,003
+// door records — more than the dashboard holds. Built through the real capture pipeline (the
+// large-capture spec's fixture), then in Chromium: the conversation's sessions scroll in their
+// own box, drawn by position; a session's HTTP request, far older than the records the dashboard
+// holds, opens from its exchange and is located in the Connections table, which reads the
+// server's list by windows; rows far from the top are the ones the API lists there.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Locator } from '@playwright/test';
+import type { RequestsWindowPage } from '@mcpscope/protocol';
+import { buildChurnCaptureFile } from '../../bench/support/dashboard-traffic.js';
+import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
+
+/** MCPSCOPE_E2E_CHURN_DB names a capture built before with these numbers (local runs on a busy machine). */
+const SESSIONS = 20_001;
+const RECORDS = SESSIONS * 3;
+const SESSION_HEIGHT = 96;
+const REQUEST_HEIGHT = 24;
+
+let app: RunningMcpscope;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  const dbFile = process.env.MCPSCOPE_E2E_CHURN_DB ?? join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-churn-')), 'capture.db');
+  if (!process.env.MCPSCOPE_E2E_CHURN_DB) buildChurnCaptureFile(dbFile, SESSIONS, 0);
+  app = await runMcpscope([], {}, { dbFile });
+});
+test.afterAll(async () => {
+  await app?.stop();
+});
+
+/** The generator's session key of the `s`-th session (bench/support/capture-traffic.ts). */
+const sessionKey = (s: number) => `${s.toString(16).padStart(8, '0')}-022c-450c-bcce-c28d3f513d93`;
+
+/** The door record at `position` of the unfiltered list, as the API answers. */
+async function recordAt(position: number): Promise<number> {
+  const token = new URL(app.dashboardLoginUrl).searchParams.get('token');
+  const res = await fetch(`${app.dashboardUrl}/api/requests/window?offset=${position}&limit=1`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as RequestsWindowPage).requests[0]!.id;
+}
+
+/** Scrolls a list drawn by position so item `position` is near the top, as a drag of its scrollbar does. */
+async function scrollTo(list: Locator, position: number, count: number, itemHeight: number, header = 0): Promise<void> {
+  await list.evaluate((el, { position, count, itemHeight, header }) => {
+    const range = el.scrollHeight - el.clientHeight;
+    const span = count * itemHeight - (el.clientHeight - header - itemHeight);
+    el.scrollTop = (position * itemHeight * range) / Math.max(range, span);
+  }, { position, count, itemHeight, header });
+}
+
+test('20,001 sessions and 60,003 door records: the sidebar and the Connections table scroll, a far record opens', async ({ page }) => {
+  const pageErrors: Error[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err));
+  await page.goto(app.dashboardLoginUrl);
+
+  // The sidebar: one conversation holding every session; opened, its sessions scroll in a box.
+  const conversation = page.getByTestId('conversation-item');
+  await expect(conversation).toHaveAttribute('data-sessions', String(SESSIONS));
+  await conversation.getByTestId('conversation-toggle').click();
+  const sessions = page.getByTestId('session-scroller');
+  await expect(sessions).toHaveAttribute('data-count', String(SESSIONS));
+  expect(await sessions.getByTestId('session-item').count()).toBeLessThan(40);
+  const middle = 12_345;
+  await scrollTo(sessions, middle, SESSIONS, SESSION_HEIGHT);
+  const far = sessions.locator(`li[aria-posinset="${middle + 1}"]`);
+  await expect(far.locator(`[title="${sessionKey(middle)}"]`)).toBeVisible();
+  await far.getByTestId('session-item').click();
+  await expect(far.getByTestId('session-item')).toHaveAttribute('aria-pressed', 'true');
+
+  // The session's initialize, from the timeline: its HTTP request at the door is far older than
+  // the records the dashboard holds; the link opens it in Connections, read by id and located in
+  // the table of every request.
+  const initialize = page.getByTestId('timeline').getByTestId('exchange-row').first();
+  await expect(initialize).toContainText('initialize');
+  await initialize.click();
+  const http = page.getByTestId('detail-pane').getByTestId('http-layer').first();
+  await http.locator('summary').click();
+  const doorId = 3 * middle + 1;
+  await expect(http.getByTestId('door-link')).toContainText(`#${doorId}`);
+  await http.getByTestId('door-link').click();
+  await expect(page.getByTestId('door-detail')).toHaveAttribute('aria-label', `HTTP request ${doorId}`);
+  const table = page.getByTestId('door-requests');
+  await expect(table).toHaveAttribute('aria-rowcount', String(RECORDS));
+  await expect(table.locator(`[data-id="${doorId}"]`)).toHaveAttribute('aria-selected', 'true');
+  await expect(table.locator(`[data-id="${doorId}"]`)).toHaveAttribute('aria-rowindex', String(doorId));
+
+  // Scrolled elsewhere: the rows there are the API's, and one opens.
+  const position = 23_456;
+  await scrollTo(table, position, RECORDS, REQUEST_HEIGHT, 26);
+  const row = table.locator(`[data-testid="door-request"][aria-rowindex="${position + 1}"]`);
+  const id = await recordAt(position);
+  await expect(row).toHaveAttribute('data-id', String(id));
+  await row.click();
+  await expect(page.getByTestId('door-detail')).toHaveAttribute('aria-label', `HTTP request ${id}`);
+  expect(pageErrors.map((e) => e.message)).toEqual([]);
+});
