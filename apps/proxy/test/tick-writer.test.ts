@@ -153,7 +153,7 @@ describe('the capture engine’s worker', () => {
     expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
   });
 
-  it('a write that lags holds at most HELD_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
+  it('a write that lags queues at most QUEUE_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
     const file = tempDbFile();
     const store = new CaptureStore(file);
     const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER }, { engine: 'worker' });
@@ -264,7 +264,7 @@ describe('the capture engine’s worker', () => {
     }
   });
 
-  it('a disk that fills while the thread derives pauses capture; the held write goes in as the thread derived it once space is freed', async () => {
+  it('a disk that fills while the thread derives pauses capture; the refused write goes in as the thread derived it once space is freed', async () => {
     // A real full disk: a 4 MB tmpfs in a private mount namespace, as faults-capture.test.ts does.
     const dir = mkdtempSync(join(tmpdir(), 'mcpscope-thread-full-'));
     const script = fileURLToPath(new URL('./support/thread-full-disk.ts', import.meta.url));
@@ -277,14 +277,14 @@ describe('the capture engine’s worker', () => {
       afterFreed: CaptureStatus;
       stillOnThread: boolean;
       stored: number[];
-      heldLinks: { frame_seq: number }[];
+      refusedLinks: { frame_seq: number }[];
     };
     expect(seen.derivingOnThread).toBe(true);
     expect(seen.whileFull).toMatchObject({ state: 'paused', reason: 'disk full' });
     expect(seen.lostWhilePaused.frames).toBe(3);
     expect(seen.afterFreed.state).toBe('recording');
     expect(seen.stillOnThread).toBe(true);
-    // Every frame but the three recorded while paused (they were given no seq); the held three
+    // Every frame but the three recorded while paused (they were given no seq); the refused three
     // linked to their exchanges exactly as a capture that never paused links them (derived once,
     // on the thread).
     const frames = traffic();
@@ -293,7 +293,7 @@ describe('the capture engine’s worker', () => {
     await play(inline.pipeline, frames, 3);
     inline.pipeline.close();
     const links = (snapshotDerived(inline.store.file).frame_exchanges as { frame_seq: number }[]).filter((l) => l.frame_seq >= 21 && l.frame_seq <= 23);
-    expect(seen.heldLinks.length).toBeGreaterThanOrEqual(3);
-    expect(seen.heldLinks).toEqual(links);
+    expect(seen.refusedLinks.length).toBeGreaterThanOrEqual(3);
+    expect(seen.refusedLinks).toEqual(links);
   }, 90_000);
 });

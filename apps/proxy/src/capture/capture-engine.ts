@@ -11,8 +11,8 @@
  *   capture does, and each tick's frames are derived once.
  * - Frames are evidence: a deriver that throws, or derived rows the store refuses for anything
  *   but the storage, leave the tick's frames and door records written underived (noted).
- * - A write the storage refuses (disk full, read-only) is held here as it was encoded, never
- *   derived again; `retry()` writes it. While one is held, no snapshot is taken (it would cover
+ * - A write the storage refuses (disk full, read-only) is kept here as it was encoded, never
+ *   derived again; `retry()` writes it. While one is kept, no snapshot is taken (it would cover
  *   frames not stored).
  */
 import type { CaptureDeriver, Frame, Message } from '@mcpscope/protocol';
@@ -45,7 +45,8 @@ export class CaptureEngine {
   private deriver: CaptureDeriver;
   private derivedThrough: number;
   private sinceSnapshot: number;
-  private held: Encoded | undefined;
+  /** The write the storage refused, kept for `retry()`. */
+  private refusedWrite: Encoded | undefined;
   /** False once a write was given up: a snapshot then could cover frames that were never stored. */
   private clean = true;
 
@@ -90,26 +91,26 @@ export class CaptureEngine {
     return this.committed(tick, full, derived, noted);
   }
 
-  /** Writes the held write again; on a failure other than the storage's, gives it up. */
+  /** Writes the refused write again; on a failure other than the storage's, gives it up. */
   retry(): TickOutcome {
-    const held = this.held;
-    if (!held) return { ok: false, failure: new Error('capture engine: no write is held') };
+    const refused = this.refusedWrite;
+    if (!refused) return { ok: false, failure: new Error('capture engine: no refused write is kept') };
     try {
-      this.transaction(held.ops);
+      this.transaction(refused.ops);
     } catch (err) {
       if (storageProblem(err) === undefined) {
-        this.held = undefined;
+        this.refusedWrite = undefined;
         this.clean = false;
       }
-      return { ok: false, failure: err as Error, ...(this.held ? { held: true as const } : {}) };
+      return { ok: false, failure: err as Error, ...(this.refusedWrite ? { keptForRetry: true as const } : {}) };
     }
-    this.held = undefined;
-    return { ok: true, texts: held.texts };
+    this.refusedWrite = undefined;
+    return { ok: true, texts: refused.texts };
   }
 
-  /** Stores the deriver's snapshot as of the last frame derived, unless a write is held or was given up. */
+  /** Stores the deriver's snapshot as of the last frame derived, unless a refused write is kept or one was given up. */
   snapshot(): void {
-    if (this.held || !this.clean || this.derivedThrough === 0) return;
+    if (this.refusedWrite || !this.clean || this.derivedThrough === 0) return;
     saveSnapshot(this.reader, this.deriver, this.derivedThrough);
     this.sinceSnapshot = 0;
   }
@@ -149,8 +150,8 @@ export class CaptureEngine {
   private refused(err: unknown, write: Encoded, noted: EngineFailure[]): TickOutcome {
     const failure = err instanceof Error ? err : new Error(String(err));
     if (storageProblem(err) !== undefined) {
-      this.held = write;
-      return { ok: false, failure, held: true, ...(noted.length > 0 ? { noted } : {}) };
+      this.refusedWrite = write;
+      return { ok: false, failure, keptForRetry: true, ...(noted.length > 0 ? { noted } : {}) };
     }
     this.clean = false;
     return { ok: false, failure, ...(noted.length > 0 ? { noted } : {}) };

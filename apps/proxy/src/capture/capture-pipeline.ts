@@ -58,7 +58,7 @@ import { InProcessEngine } from './in-process-engine.js';
 import { WorkerEngine } from './worker-engine.js';
 import { DoorQueue } from './door-queue.js';
 import { CaptureImport } from './capture-import.js';
-import { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+import { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 import type { PipelineState, RefusedWrite } from './pipeline-state.js';
 import { FrameQueue } from './frame-queue.js';
 import { redactFrameBody } from '../redaction/redact-body.js';
@@ -67,7 +67,7 @@ import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';
 export type { BatchListener, CaptureBatch } from './capture-batch.js';
-export { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+export { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
 
 export interface PipelineOptions {
@@ -120,7 +120,7 @@ export class CapturePipeline {
     private readonly store: CaptureStore,
     limits: RetentionLimits = {},
     health = new CaptureHealth(),
-    private readonly queueLimits = HELD_LIMITS,
+    private readonly queueLimits = QUEUE_LIMITS,
     options: PipelineOptions = {},
   ) {
     this.health = health;
@@ -397,7 +397,7 @@ export class CapturePipeline {
 
   /**
    * Hands one tick to the engine; its outcome comes later (or at once, in process). On a storage
-   * failure the engine holds the write and capture pauses (see the header). `largeNext` goes to
+   * failure the engine keeps the refused write and capture pauses (see the header). `largeNext` goes to
    * its writer once the tick is committed.
    */
   private write(frames: Frame[], doorRecords: DoorRecord[], largeNext?: Frame): void {
@@ -420,7 +420,7 @@ export class CapturePipeline {
     }
     if (outcome.gone) return this.rewriteInProcess(work, largeNext);
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined && outcome.held) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
+    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
     this.health.noteError(outcome.failure);
     this.health.notRecorded(work.frames.length, work.requests.length);
   }

@@ -29,7 +29,7 @@ let checkpoints: NodeJS.Timeout | undefined;
 function sent(id: number, outcome: TickOutcome): EngineAnswer {
   const noted = outcome.noted ? { noted: outcome.noted } : {};
   if (outcome.ok) return { id, ok: true, texts: { ...outcome.texts, requests: [] }, ...noted };
-  return { id, ok: false, error: engineFailure(outcome.failure), ...(outcome.held ? { held: true as const } : {}), ...noted };
+  return { id, ok: false, error: engineFailure(outcome.failure), ...(outcome.keptForRetry ? { keptForRetry: true as const } : {}), ...noted };
 }
 
 try {

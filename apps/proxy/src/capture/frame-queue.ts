@@ -1,6 +1,6 @@
 /**
  * Frames recorded on the tap's thread and not yet handed to a write, in seq order. It counts the
- * text it holds (the bound HELD_LIMITS applies to) and keeps the bodies of its large frames whose
+ * text it holds (the bound QUEUE_LIMITS applies to) and keeps the bodies of its large frames whose
  * text is still with the large-frame writer (large-writer.ts): such a frame has `raw` '' and
  * counts no text until it is stored, and its text is then read back from the store, never counted.
  */

@@ -106,7 +106,7 @@ export class WorkerEngine implements EnginePort {
       const texts = answer.texts ?? { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
       pending.done({ ok: true, texts: { ...texts, requests: pending.requests ?? texts.requests }, ...noted });
     } else {
-      pending.done({ ok: false, failure: failureError(answer.error ?? { message: 'the capture engine failed' }), ...(answer.held ? { held: true as const } : {}), ...noted });
+      pending.done({ ok: false, failure: failureError(answer.error ?? { message: 'the capture engine failed' }), ...(answer.keptForRetry ? { keptForRetry: true as const } : {}), ...noted });
     }
   }
 

@@ -6,7 +6,7 @@
  *   node --conditions=mcpscope-source --import tsx thread-full-disk.ts DIR
  *
  * Records the store-helpers traffic into DIR/capture.db: the first frames until the thread has
- * taken deriving over, three more with the disk full (the write that holds them is refused),
+ * taken deriving over, three more with the disk full (the write of them is refused),
  * three while capture is paused, then the rest once the filler is deleted and capture has resumed.
  * Prints one JSON line: what the capture's status said at each step, and what the file holds.
  */
@@ -42,7 +42,7 @@ while (!pipeline.engineOnWorker && next < 20) {
 await play(frames.slice(next, 20));
 const derivingOnThread = pipeline.engineOnWorker;
 
-// An empty WAL before the disk fills: the held write must grow the WAL file, so it meets the full
+// An empty WAL before the disk fills: the refused write must grow the WAL file, so it meets the full
 // disk whether or not a checkpoint had just rewound the WAL (a rewound WAL reuses its pages).
 const file = join(dir, 'capture.db');
 for (let i = 0; i < 200 && !walEmptied(file); i++) await sleep(20);
@@ -67,12 +67,12 @@ pipeline.close();
 store.close();
 clearInterval(alive);
 // What the file holds (the tmpfs goes with this process): every frame's seq, and the links the
-// held write made for its three frames.
+// refused write made for its three frames.
 const db = openSqlite(file, { readonly: true });
 const stored = (db.prepare('SELECT seq FROM frames ORDER BY seq').all() as { seq: number }[]).map((r) => r.seq);
-const heldLinks = db.prepare('SELECT frame_seq, exchange_id FROM frame_exchanges WHERE frame_seq BETWEEN 21 AND 23 ORDER BY frame_seq, exchange_id').all();
+const refusedLinks = db.prepare('SELECT frame_seq, exchange_id FROM frame_exchanges WHERE frame_seq BETWEEN 21 AND 23 ORDER BY frame_seq, exchange_id').all();
 db.close();
-console.log(JSON.stringify({ derivingOnThread, whileFull, lostWhilePaused, afterFreed, stillOnThread, stored, heldLinks }));
+console.log(JSON.stringify({ derivingOnThread, whileFull, lostWhilePaused, afterFreed, stillOnThread, stored, refusedLinks }));
 
 /** Checkpoints the whole WAL into the file and truncates it to nothing; false while a writer holds it. */
 function walEmptied(path: string): boolean {
