@@ -10,7 +10,8 @@
  * (worker-engine.ts: the tap's thread then does neither the deriving nor the SQL), in process for
  * `:memory:`. Ticks wait in the queue until the worker is up. If the worker dies, an engine in
  * process takes over, warmed from the store as opening a capture is; the tick it died under is
- * written again, or, if it had committed, derived again for its texts only.
+ * written again, or, if it had committed, derived again for its texts only. So is the write a
+ * paused capture retries: the engine that kept it died with it, and the new one writes it anew.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
  * whatever else arrived meanwhile. One tick is in flight at a time: frames that arrive while one
@@ -181,7 +182,8 @@ export class CapturePipeline {
   private engineGone(err: Error): void {
     this.health.noteError(err);
     // A write in flight: its outcome (`gone`) replaces the engine (see `rewriteInProcess`).
-    if (!this.writing) this.engine = new InProcessEngine(this.store);
+    if (this.state.kind === 'paused' && !this.state.retrying) this.rewriteRefused(this.state);
+    else if (!this.writing) this.engine = new InProcessEngine(this.store);
     for (const resolve of this.startWaiters.splice(0)) resolve();
     if (this.state.kind !== 'closed') this.armTick();
   }
@@ -418,7 +420,7 @@ export class CapturePipeline {
       if (largeNext) this.writeLarge(largeNext);
       return;
     }
-    if (outcome.gone) return this.rewriteInProcess(work, largeNext);
+    if (outcome.gone) return this.rewriteInProcess(work, (again) => this.tickDone(again, work, largeNext));
     const problem = storageProblem(outcome.failure);
     if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
     this.health.noteError(outcome.failure);
@@ -430,12 +432,11 @@ export class CapturePipeline {
    * as opening a capture is, through the frames before this tick; the tick is then written again,
    * or, if the worker had committed it, derived for its texts only.
    */
-  private rewriteInProcess(work: TickWork, largeNext?: Frame): void {
+  private rewriteInProcess(work: TickWork, done: (outcome: TickOutcome) => void): void {
     const first = work.frames[0]?.seq;
     const committed = first !== undefined && this.store.hasFrame(first);
     const engine = new InProcessEngine(this.store, first === undefined ? undefined : first - 1);
     this.engine = engine;
-    const done = (outcome: TickOutcome) => this.tickDone(outcome, work, largeNext);
     if (committed) engine.tickCommitted(work, done);
     else engine.tick(work, done);
   }
@@ -452,21 +453,36 @@ export class CapturePipeline {
   private retryRefused(): void {
     const paused = this.state;
     if (paused.kind !== 'paused' || paused.retrying || !this.engine.ready) return;
+    this.enter({ ...paused, retrying: true });
+    this.engine.retry((outcome) => this.retried(paused, outcome));
+  }
+
+  /**
+   * The engine that kept the refused write is gone (its worker died): an engine in process writes
+   * it anew (rewriteInProcess), and keeps it in turn if the store still refuses it.
+   */
+  private rewriteRefused(paused: Extract<PipelineState, { kind: 'paused' }>): void {
     const { refused } = paused;
     this.enter({ ...paused, retrying: true });
-    this.engine.retry((outcome) => {
-      if (outcome.ok) {
-        this.enter({ kind: 'idle' });
-        this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
-      } else if (outcome.gone || storageProblem(outcome.failure) === undefined) {
-        // The store answers again but not for this write: give it up, resume with what comes next.
-        this.health.noteError(outcome.failure);
-        this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
-        this.enter({ kind: 'idle' });
-      } else {
-        this.enter({ ...paused, retrying: false });
-      }
-    });
+    this.rewriteInProcess({ frames: refused.frames, requests: refused.doorRecords, largeMessages: this.largeMessages }, (outcome) => this.retried(paused, outcome));
+  }
+
+  /** A retry's outcome: resumes capture, stays paused, or gives the write up (refused for another reason than the storage). */
+  private retried(paused: Extract<PipelineState, { kind: 'paused' }>, outcome: TickOutcome): void {
+    const { refused } = paused;
+    if (outcome.ok) {
+      this.enter({ kind: 'idle' });
+      this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
+    } else if (outcome.gone) {
+      this.rewriteRefused(paused);
+    } else if (storageProblem(outcome.failure) === undefined) {
+      // The store answers again but not for this write: give it up, resume with what comes next.
+      this.health.noteError(outcome.failure);
+      this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
+      this.enter({ kind: 'idle' });
+    } else {
+      this.enter({ ...paused, retrying: false });
+    }
   }
 
   /** After a write: retention, then the listeners. */

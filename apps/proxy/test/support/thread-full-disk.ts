@@ -3,11 +3,14 @@
  * a private mount namespace with a small tmpfs (tick-writer.test.ts starts it with `unshare -rm`),
  * so the disk is really full: SQLite's own SQLITE_FULL on the thread's connection, not a stand-in.
  *
- *   node --conditions=mcpscope-source --import tsx thread-full-disk.ts DIR
+ *   node --conditions=mcpscope-source --import tsx thread-full-disk.ts DIR [kill-worker-retrying | kill-worker-paused]
  *
  * Records the store-helpers traffic into DIR/capture.db: the first frames until the thread has
  * taken deriving over, three more with the disk full (the write of them is refused),
  * three while capture is paused, then the rest once the filler is deleted and capture has resumed.
+ * With `kill-worker-retrying`, the engine's worker is ended while the refused write is being
+ * retried (a retry is started and the worker terminated at once); with `kill-worker-paused`, between
+ * two retries; either before the filler is deleted.
  * Prints one JSON line: what the capture's status said at each step, and what the file holds.
  */
 import { statSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -19,6 +22,7 @@ import { openSqlite } from '../../src/capture/sqlite.js';
 import { traffic } from '../store-helpers.js';
 
 const dir = process.argv[2]!;
+const killWorker = process.argv[3] as 'kill-worker-retrying' | 'kill-worker-paused' | undefined;
 const frames = traffic();
 const store = new CaptureStore(join(dir, 'capture.db'));
 const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'worker' });
@@ -58,9 +62,16 @@ await pipeline.whenWritten();
 const whileFull = pipeline.health.status();
 for (const f of frames.slice(23, 26)) pipeline.record(f);
 const lostWhilePaused = pipeline.health.status().notRecorded;
+if (killWorker) {
+  const engine = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine;
+  if (killWorker === 'kill-worker-retrying') (pipeline as unknown as { retryRefused(): void }).retryRefused();
+  await engine.thread.worker.terminate();
+  console.error(`the worker was ended (${killWorker})`);
+}
 unlinkSync(filler);
 for (let i = 0; i < 200 && pipeline.health.status().state === 'paused'; i++) await sleep(50);
 const afterFreed = pipeline.health.status();
+console.error(`after the filler was deleted: ${afterFreed.state}; the rest of the traffic follows`);
 await play(frames.slice(26));
 const stillOnThread = pipeline.engineOnWorker;
 pipeline.close();
