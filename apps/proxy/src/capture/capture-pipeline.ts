@@ -62,8 +62,7 @@ import { CaptureImport } from './capture-import.js';
 import { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 import type { PipelineState, RefusedWrite } from './pipeline-state.js';
 import { FrameQueue } from './frame-queue.js';
-import { redactFrameBody } from '../redaction/redact-body.js';
-import { redactFramePath } from '../redaction/redact-url.js';
+import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js';
 import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';

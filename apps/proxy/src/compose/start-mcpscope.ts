@@ -31,7 +31,7 @@ import { createReplay } from '../replay/index.js';
 import { evidenceReplay } from './evidence-replay.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
-import { shownUrl } from '../redaction/redact-url.js';
+import { shownUrl } from '../redaction/redact-secrets.js';
 import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';

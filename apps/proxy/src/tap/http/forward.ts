@@ -31,7 +31,7 @@ import { doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpst
 import { RequestRecorder } from './request-recorder.js';
 import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
 import { requestsIn } from './request-count.js';
-import { redactUrlSecrets } from '../../redaction/redact-url.js';
+import { redactUrlSecrets } from '../../redaction/redact-secrets.js';
 import { rewriteOriginHeaders, sendRewrittenMetadata } from './rewritten-response.js';
 import type { InterceptDecision, InterceptPort } from '../../core/intercept-port.js';
 import { actsOnAnswer, answerInPlace, holdRequest, respondActing, type Acting, type Decided } from './intercepted.js';
