@@ -28,7 +28,7 @@
  * crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
- * record in place and calls `doorChanged`; a tick writes the ready ones (door-queue.ts) in the
+ * record in place and calls `doorChanged`; a tick writes the ready ones (tick-queue.ts) in the
  * same transaction as its frames, and shutdown writes everything.
  *
  * The engine warms its deriver from the stored snapshot and the frames after it (or, without a
@@ -57,18 +57,17 @@ import type { LargeBody } from './record-port.js';
 import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
 import { InProcessEngine } from './in-process-engine.js';
 import { WorkerEngine } from './worker-engine.js';
-import { DoorQueue } from './door-queue.js';
 import { CaptureImport } from './capture-import.js';
 import { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 import type { PipelineState, RefusedWrite } from './pipeline-state.js';
-import { FrameQueue } from './frame-queue.js';
+import { DoorQueue, FrameQueue } from './tick-queue.js';
 import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js';
 import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';
 export type { BatchListener, CaptureBatch } from './capture-batch.js';
 export { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
-export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
+export { OPEN_RECORD_DELAY_MS } from './tick-queue.js';
 
 export interface PipelineOptions {
   /**
@@ -90,7 +89,7 @@ export class CapturePipeline {
   /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
   private engine: EnginePort;
   readonly retention: Retention;
-  /** Door records waiting for a tick (door-queue.ts). */
+  /** Door records waiting for a tick (tick-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
   /** Set exactly while the state is `paused`: retries the refused write. */
@@ -246,7 +245,7 @@ export class CapturePipeline {
     return this.doorQueue.nextId();
   }
 
-  /** A door record was created or changed (in place): it is written with a coming tick (door-queue.ts). */
+  /** A door record was created or changed (in place): it is written with a coming tick (tick-queue.ts). */
   doorChanged(record: DoorRecord): void {
     if (this.state.kind === 'closed') return;
     // Paused: the record's later changes are written once capture resumes; this state is not.
