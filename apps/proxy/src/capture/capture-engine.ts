@@ -30,7 +30,7 @@ export interface EngineTick {
   /** The tick's door records as their rows (tick-ops.ts `doorRows`). */
   doorRows: readonly unknown[];
   largeMessages?: WeakMap<Frame, Message>;
-  /** `frames[i].http` as JSON text (tick-wire.ts). */
+  /** `frames[i].http` as JSON text (worker-engine.ts `readFrames`). */
   httpJson?: readonly (string | null)[];
 }
 

@@ -81,7 +81,7 @@ export type EngineRequest =
   | {
       type: 'tick';
       id: number;
-      /** tick-wire.ts `flattenFrames`. */
+      /** worker-engine.ts `flattenFrames`. */
       frames: unknown[];
       /** Door records as their rows (tick-ops.ts `doorRows`), stored as they are. */
       doorRows: unknown[];

@@ -16,7 +16,7 @@ import { CaptureReader } from './capture-reader.js';
 import { CaptureEngine } from './capture-engine.js';
 import { primeDeriving } from './prime-deriving.js';
 import { engineFailure, type EngineAnswer, type EngineRequest, type EngineWorkerData, type TickOutcome } from './engine-contract.js';
-import { readFrames } from './tick-wire.js';
+import { readFrames } from './worker-engine.js';
 
 const { port, answer, claim } = workerAnswerer();
 const data = workerData as EngineWorkerData;
