@@ -14,7 +14,7 @@ import type { CaptureStatus, FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline, WRITE_LIMIT } from '../src/capture/capture-pipeline.js';
 import { openSqlite } from '../src/capture/sqlite.js';
-import { warmDeriver } from '../src/capture/deriver-snapshot.js';
+import { warmDeriver } from '../src/capture/capture-engine.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 
 const open: { pipeline: CapturePipeline; store: CaptureStore }[] = [];

@@ -6,7 +6,7 @@
  * should not parse what nobody reads.
  */
 import type { ConversationSummary, ExchangeSummary, Frame, SessionSummary } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
+import type { DerivedBatch } from './capture-engine.js';
 import type { TickTexts } from './tick-ops.js';
 import type { Trim } from './retention.js';
 

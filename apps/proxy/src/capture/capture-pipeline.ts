@@ -33,7 +33,7 @@
  *
  * The engine warms its deriver from the stored snapshot and the frames after it (or, without a
  * usable snapshot, every stored frame), so capture that continues after a restart pairs and counts
- * exactly as if it had never stopped (deriver-snapshot.ts).
+ * exactly as if it had never stopped (capture-engine.ts).
  *
  * What the pipeline is doing with the store is one state (pipeline-state.ts: idle, writing,
  * writingLarge, paused, closed), changed in one place (`enter`); only `idle` starts a tick.
@@ -46,7 +46,7 @@
  * recorded.
  */
 import type { DoorRecord, Frame, FrameInput, Message } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
+import type { DerivedBatch } from './capture-engine.js';
 import type { CaptureStore, WriteResult } from './capture-store.js';
 import { Retention, type RetentionLimits } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';

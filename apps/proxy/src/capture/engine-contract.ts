@@ -10,7 +10,7 @@
  * listeners are told only after `done` says it committed.
  */
 import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
+import type { DerivedBatch } from './capture-engine.js';
 import type { ReplayLink } from './replay-links.js';
 import type { TickTexts } from './tick-ops.js';
 
