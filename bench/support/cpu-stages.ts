@@ -6,7 +6,7 @@
  *
  *   redaction  apps/proxy redaction/
  *   parse      reading JSON text: the protocol's JSON-RPC reader and SSE/line framing, the
- *              batch's lazy summaries (capture-batch.ts)
+ *              batch's lazy summaries (capture-pipeline.ts `captureBatch`)
  *   derive     the protocol's deriver (pairing, sessions, conversations, diagnostics), the
  *              capture's deriving and snapshot code (capture-engine.ts)
  *   encode     a tick's write list and its JSON texts (tick-ops.ts `TickOps`)
@@ -46,13 +46,16 @@ interface Profile {
 /** The functions of capture-engine.ts that derive (per tick, warm-up, the snapshot); the rest of it is the engine's bookkeeping. */
 const DERIVING = new Set(['derive', 'rederiveInto', 'warmDeriver', 'restore', 'saveSnapshot', 'cutMessage', 'largeFrameMessage']);
 
+/** The lazy summaries of a batch told to listeners (capture-pipeline.ts `captureBatch`): reading JSON text. */
+const BATCH_SUMMARIES = new Set(['get exchanges', 'get sessions', 'get conversations']);
+
 /** The stage one stack frame belongs to, if any. */
 function stageOf({ functionName: fn, url }: CallFrame): Stage | undefined {
   if (url.includes('/redaction/')) return 'redaction';
   if (fn === 'applyTickOps' || url.includes('better-sqlite3') || url.startsWith('node:sqlite') || url.includes('/capture/sqlite.')) return 'SQL';
   if (url.includes('/capture/tick-ops.')) return 'encode';
   if (url.includes('/capture/worker-engine.') || url.includes('/capture/engine-worker.') || url.includes('/capture/answering-worker.')) return 'hand-off';
-  if (url.includes('/capture/capture-batch.')) return 'parse';
+  if (url.includes('/capture/capture-pipeline.') && BATCH_SUMMARIES.has(fn)) return 'parse';
   if ((url.includes('/capture/capture-engine.') && DERIVING.has(fn)) || url.includes('/capture/deriver') || url.includes('/capture/frame-skeleton.')) return 'derive';
   if (url.includes('/capture/')) return 'capture, other';
   if (url.includes('packages/protocol/') || url.includes('@mcpscope/protocol')) {

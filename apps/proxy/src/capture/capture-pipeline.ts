@@ -35,6 +35,12 @@
  * usable snapshot, every stored frame), so capture that continues after a restart pairs and counts
  * exactly as if it had never stopped (capture-engine.ts).
  *
+ * Listeners (the live hub, the OTLP export, replay waiting for its exchange) are told each write
+ * as a CaptureBatch. Its summaries are the JSON texts the write stored; the objects are read from
+ * them only when a listener asks: when the engine derives on its worker, the tap's thread has no
+ * objects of its own, and a capture with no dashboard open and no export should not parse what
+ * nobody reads.
+ *
  * What the pipeline is doing with the store is one state (pipeline-state.ts: idle, writing,
  * writingLarge, paused, closed), changed in one place (`enter`); only `idle` starts a tick.
  *
@@ -45,13 +51,13 @@
  * without derived rows (`mcpscope rebuild` derives them again), or at worst counts them as not
  * recorded.
  */
-import type { DoorRecord, Frame, FrameInput, Message } from '@mcpscope/protocol';
+import type { ConversationSummary, DoorRecord, ExchangeSummary, Frame, FrameInput, Message, SessionSummary } from '@mcpscope/protocol';
 import type { DerivedBatch } from './capture-engine.js';
 import type { CaptureStore, WriteResult } from './capture-store.js';
-import { Retention, type RetentionLimits } from './retention.js';
+import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
+import type { TickTexts } from './tick-ops.js';
 import { LargeWriter, type LargeResult } from './large-writer.js';
 import type { LargeBody } from './record-port.js';
 import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
@@ -65,9 +71,29 @@ import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js
 import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';
-export type { BatchListener, CaptureBatch } from './capture-batch.js';
 export { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 export { OPEN_RECORD_DELAY_MS } from './tick-queue.js';
+
+/** What listeners are told after each write (see the header). */
+export interface CaptureBatch {
+  frames: Frame[];
+  /** Each exchange this write changed, by id, with its summary as the JSON text stored (same order). */
+  exchangeIds: string[];
+  exchangeJson: string[];
+  /** The same summaries as objects (read from the texts on first use). */
+  readonly exchanges: ExchangeSummary[];
+  readonly sessions: SessionSummary[];
+  readonly conversations: ConversationSummary[];
+  head: number;
+  /** Door records written this write, with the JSON text stored (each at its latest state). */
+  requests: { id: number; json: string }[];
+  /** The highest door-record `rev` written so far. */
+  requestsRev: number;
+  /** Set when retention removed old frames after this batch was written. */
+  retention?: Trim;
+}
+
+export type BatchListener = (batch: CaptureBatch) => void;
 
 export interface PipelineOptions {
   /**
@@ -89,6 +115,8 @@ export class CapturePipeline {
   /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
   private engine: EnginePort;
   readonly retention: Retention;
+  /** Whether retention has limits (fixed when the capture opens): without, a write has nothing to trim. */
+  private readonly trims: boolean;
   /** Door records waiting for a tick (tick-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
@@ -129,6 +157,7 @@ export class CapturePipeline {
     const inProcess = store.file === ':memory:' || options.engine === 'in-process';
     this.engine = inProcess ? new InProcessEngine(store) : new WorkerEngine(store.file, store.replayLinks, () => this.engineStarted(), (err) => this.engineGone(err));
     this.retention = new Retention(store, limits);
+    this.trims = this.retention.active;
     this.retention.enforce();
     this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (nextTurn) => this.armTick(nextTurn), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
@@ -483,11 +512,11 @@ export class CapturePipeline {
     }
   }
 
-  /** After a write: retention, then the listeners. */
+  /** After a write: retention (with limits), then the listeners. */
   private tellListeners(texts: WriteResult, frames: Frame[], doorRecords: DoorRecord[], derived?: DerivedBatch): void {
     if (frames.length > 0) this.writtenHead = Math.max(this.writtenHead, frames[frames.length - 1]!.seq);
     const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: doorRecords.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
-    const trim = this.guard(() => this.retention.afterWrite(frames, doorRecords.length));
+    const trim = this.trims ? this.guard(() => this.retention.afterWrite(frames, doorRecords.length)) : undefined;
     if (trim) batch.retention = trim;
     for (const listener of this.listeners) this.guard(() => listener(batch));
   }
@@ -501,4 +530,29 @@ export class CapturePipeline {
       return undefined;
     }
   }
+}
+
+/** A batch from a write's texts; `derived` when this thread derived it (its objects, as they are). */
+function captureBatch(
+  texts: TickTexts,
+  derived: DerivedBatch | undefined,
+  rest: Pick<CaptureBatch, 'frames' | 'head' | 'requests' | 'requestsRev'>,
+): CaptureBatch {
+  let exchanges = derived?.exchanges;
+  let sessions = derived?.sessions;
+  let conversations = derived?.conversations;
+  return {
+    ...rest,
+    exchangeIds: texts.exchangeIds,
+    exchangeJson: texts.exchanges,
+    get exchanges() {
+      return (exchanges ??= texts.exchanges.map((t) => JSON.parse(t) as ExchangeSummary));
+    },
+    get sessions() {
+      return (sessions ??= texts.sessions.map((t) => JSON.parse(t) as SessionSummary));
+    },
+    get conversations() {
+      return (conversations ??= texts.conversations.map((t) => JSON.parse(t) as ConversationSummary));
+    },
+  };
 }
