@@ -59,7 +59,7 @@ import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
 import type { TickTexts } from './tick-ops.js';
 import { LargeWriter, type LargeResult } from './large-writer.js';
-import type { LargeBody } from './record-port.js';
+import type { LargeBody, RecordPort } from './record-port.js';
 import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
 import { InProcessEngine } from './in-process-engine.js';
 import { WorkerEngine } from './worker-engine.js';
@@ -224,6 +224,18 @@ export class CapturePipeline {
   largeBody(): LargeBody | undefined {
     if (this.state.kind === 'closed' || !this.health.storing) return undefined;
     return this.largeWriter?.open();
+  }
+
+  /**
+   * The record port the tap feeds (record-port.ts): `record`, then `watch` told the frame, recorded
+   * or not (intercept's reaction watch sees what the tap sees; imported frames never reach it).
+   */
+  recordPort(watch: (input: FrameInput) => void): RecordPort {
+    return (input, large) => {
+      const seq = this.record(input, large);
+      watch(input);
+      return seq;
+    };
   }
 
   /**
