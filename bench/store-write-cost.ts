@@ -60,7 +60,7 @@ export function ticks(calls: number): { lists: unknown[][]; deriveUs: number; en
     for (let i = first; i < Math.min(first + CALLS_PER_TICK, calls); i++) frames.push({ ...made[i]!.request, seq: ++seq });
     for (let i = Math.max(0, first - CALLS_PER_TICK); i < first; i++) {
       frames.push({ ...made[i]!.answer, seq: ++seq });
-      doors.push(made[i]!.door); // written once, whole, at its end (door-queue.ts)
+      doors.push(made[i]!.door); // written once, whole, at its end (tick-queue.ts)
     }
     input.push({ frames, doors, newFrom });
   }
@@ -69,7 +69,7 @@ export function ticks(calls: number): { lists: unknown[][]; deriveUs: number; en
   const derived = input.map((t) => derive(deriver, t.frames));
   const deriveNs = process.hrtime.bigint() - started;
   started = process.hrtime.bigint();
-  // The texts the tap's thread sends with the frames and door records (tick-wire.ts) are made here.
+  // The texts the tap's thread sends with the frames and door records (worker-engine.ts) are made here.
   const lists = input.map((t, i) => {
     const ops = new TickOps();
     ops.frames(t.frames);

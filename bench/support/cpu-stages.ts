@@ -6,12 +6,12 @@
  *
  *   redaction  apps/proxy redaction/
  *   parse      reading JSON text: the protocol's JSON-RPC reader and SSE/line framing, the
- *              batch's lazy summaries (capture-batch.ts)
+ *              batch's lazy summaries (capture-pipeline.ts `captureBatch`)
  *   derive     the protocol's deriver (pairing, sessions, conversations, diagnostics), the
- *              capture's re-derive and snapshot code
+ *              capture's deriving and snapshot code (capture-engine.ts)
  *   encode     a tick's write list and its JSON texts (tick-ops.ts `TickOps`)
  *   SQL        running that list (`applyTickOps`), the SQLite drivers
- *   hand-off   crossing to the engine's worker and back (tick-wire.ts, the port, the worker's loop)
+ *   hand-off   crossing to the engine's worker and back (worker-engine.ts, the worker's loop)
  *   capture, other  the rest of capture/ (pipeline bookkeeping, door queue, retention, health)
  *   engine thread, rest  what else the engine's worker spends (GC, message plumbing outside JS)
  *
@@ -43,14 +43,20 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** The functions of capture-engine.ts that derive (per tick, warm-up, the snapshot); the rest of it is the engine's bookkeeping. */
+const DERIVING = new Set(['derive', 'rederiveInto', 'warmDeriver', 'restore', 'saveSnapshot', 'cutMessage', 'largeFrameMessage']);
+
+/** The lazy summaries of a batch told to listeners (capture-pipeline.ts `captureBatch`): reading JSON text. */
+const BATCH_SUMMARIES = new Set(['get exchanges', 'get sessions', 'get conversations']);
+
 /** The stage one stack frame belongs to, if any. */
 function stageOf({ functionName: fn, url }: CallFrame): Stage | undefined {
   if (url.includes('/redaction/')) return 'redaction';
   if (fn === 'applyTickOps' || url.includes('better-sqlite3') || url.startsWith('node:sqlite') || url.includes('/capture/sqlite.')) return 'SQL';
   if (url.includes('/capture/tick-ops.')) return 'encode';
-  if (url.includes('/capture/tick-wire.') || url.includes('/capture/worker-engine.') || url.includes('/capture/engine-worker.') || url.includes('/capture/answering-worker.')) return 'hand-off';
-  if (url.includes('/capture/capture-batch.')) return 'parse';
-  if (url.includes('/capture/rederive.') || url.includes('/capture/deriver') || url.includes('/capture/frame-skeleton.')) return 'derive';
+  if (url.includes('/capture/worker-engine.') || url.includes('/capture/engine-worker.') || url.includes('/capture/answering-worker.')) return 'hand-off';
+  if (url.includes('/capture/capture-pipeline.') && BATCH_SUMMARIES.has(fn)) return 'parse';
+  if ((url.includes('/capture/capture-engine.') && DERIVING.has(fn)) || url.includes('/capture/deriver') || url.includes('/capture/frame-skeleton.')) return 'derive';
   if (url.includes('/capture/')) return 'capture, other';
   if (url.includes('packages/protocol/') || url.includes('@mcpscope/protocol')) {
     if (url.includes('/model/json-rpc.') || url.includes('/wire/')) return 'parse';

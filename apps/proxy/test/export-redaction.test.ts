@@ -9,7 +9,7 @@ import { startTestMcpscope } from './support/mcpscope.js';
 import { jsonlFrameLines } from './support/jsonl.js';
 import { api, normalisedViews } from './export-support.js';
 
-/** Redacted at capture: credential headers, OAuth secret keys in bodies (redaction/redact-body.ts), credentials in the URL's query. */
+/** Redacted at capture: credential headers, OAuth secret keys in bodies (redaction/redact-secrets.ts), credentials in the URL's query. */
 const CAPTURE_REDACTED = ['sk-live-AAAA1111secret', 'cookie-FFFF6666secret', 'cs-HHHH8888secret', 'verifier-IIII9999secret', 'qs-EEEE5555secret'];
 /** Stored as sent (the user's tool arguments are evidence); exports redact them. */
 const BODY_SECRETS = ['ak-BBBB2222secret', 'pw-GGGG7777secret', 'meta-CCCC3333secret', 'oauth-DDDD4444secret'];

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { Redactor } from '../src/redaction/export-redaction.js';
-import { redactBodySecrets } from '../src/redaction/redact-body.js';
+import { redactBodySecrets } from '../src/redaction/redact-secrets.js';
 import { settled } from './helpers.js';
 import { apiFetch } from './support/api.js';
 import { allRequests } from './support/door-flows.js';

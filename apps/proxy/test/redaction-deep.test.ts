@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DoorRecord, Frame } from '@mcpscope/protocol';
 import { Redactor } from '../src/redaction/export-redaction.js';
 import { redactDoorRecord } from '../src/redaction/door-redaction.js';
-import { shownUrl } from '../src/redaction/redact-url.js';
+import { shownUrl } from '../src/redaction/redact-secrets.js';
 
 const DEPTH = 100_000;
 

@@ -8,7 +8,7 @@ import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { connectClient, settled } from './helpers.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import { tempDbFile } from './store-helpers.js';
-import { redactBodySecrets } from '../src/redaction/redact-body.js';
+import { redactBodySecrets } from '../src/redaction/redact-secrets.js';
 
 const SECRETS = {
   bearer: 'tok_BEARER_7f3a9c1e5b2d4a6f8e0c',

@@ -7,7 +7,7 @@ import { CaptureQuery } from '../src/capture/capture-query.js';
 import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
 import { InspectorError } from '../src/core/errors.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
-import { warmDeriver } from '../src/capture/deriver-snapshot.js';
+import { warmDeriver } from '../src/capture/capture-engine.js';
 import { parseFilter } from '@mcpscope/protocol';
 import { tempDbFile } from './store-helpers.js';
 

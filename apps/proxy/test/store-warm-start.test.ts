@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
-import { warmDeriver } from '../src/capture/deriver-snapshot.js';
+import { warmDeriver } from '../src/capture/capture-engine.js';
 import { rebuildDerived } from '../src/capture/rebuild.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 

@@ -14,7 +14,7 @@ import type { CaptureStatus, FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline, WRITE_LIMIT } from '../src/capture/capture-pipeline.js';
 import { openSqlite } from '../src/capture/sqlite.js';
-import { warmDeriver } from '../src/capture/deriver-snapshot.js';
+import { warmDeriver } from '../src/capture/capture-engine.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
 
 const open: { pipeline: CapturePipeline; store: CaptureStore }[] = [];
@@ -153,7 +153,7 @@ describe('the capture engine’s worker', () => {
     expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
   });
 
-  it('a write that lags holds at most HELD_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
+  it('a write that lags queues at most QUEUE_LIMITS behind it: the rest is forwarded, not stored, and counted', async () => {
     const file = tempDbFile();
     const store = new CaptureStore(file);
     const pipeline = new CapturePipeline(store, {}, undefined, { frames: 50, chars: Number.MAX_SAFE_INTEGER }, { engine: 'worker' });
@@ -264,36 +264,62 @@ describe('the capture engine’s worker', () => {
     }
   });
 
-  it('a disk that fills while the thread derives pauses capture; the held write goes in as the thread derived it once space is freed', async () => {
-    // A real full disk: a 4 MB tmpfs in a private mount namespace, as faults-capture.test.ts does.
-    const dir = mkdtempSync(join(tmpdir(), 'mcpscope-thread-full-'));
-    const script = fileURLToPath(new URL('./support/thread-full-disk.ts', import.meta.url));
-    const run = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', dir, process.execPath, '--conditions=mcpscope-source', '--import', 'tsx', script, dir], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.status, run.stderr).toBe(0);
-    const seen = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as {
-      derivingOnThread: boolean;
-      whileFull: CaptureStatus;
-      lostWhilePaused: { frames: number };
-      afterFreed: CaptureStatus;
-      stillOnThread: boolean;
-      stored: number[];
-      heldLinks: { frame_seq: number }[];
-    };
+  it('a disk that fills while the thread derives pauses capture; the refused write goes in as the thread derived it once space is freed', async () => {
+    const seen = fullDiskRun();
     expect(seen.derivingOnThread).toBe(true);
     expect(seen.whileFull).toMatchObject({ state: 'paused', reason: 'disk full' });
     expect(seen.lostWhilePaused.frames).toBe(3);
     expect(seen.afterFreed.state).toBe('recording');
     expect(seen.stillOnThread).toBe(true);
-    // Every frame but the three recorded while paused (they were given no seq); the held three
+    // Every frame but the three recorded while paused (they were given no seq); the refused three
     // linked to their exchanges exactly as a capture that never paused links them (derived once,
     // on the thread).
     const frames = traffic();
     expect(seen.stored).toEqual(frames.slice(3).map((_, i) => i + 1));
-    const inline = capture(tempDbFile(), 'in-process');
-    await play(inline.pipeline, frames, 3);
-    inline.pipeline.close();
-    const links = (snapshotDerived(inline.store.file).frame_exchanges as { frame_seq: number }[]).filter((l) => l.frame_seq >= 21 && l.frame_seq <= 23);
-    expect(seen.heldLinks.length).toBeGreaterThanOrEqual(3);
-    expect(seen.heldLinks).toEqual(links);
+    expect(seen.refusedLinks.length).toBeGreaterThanOrEqual(3);
+    expect(seen.refusedLinks).toEqual(await linksOfRefusedThree(frames));
+  }, 90_000);
+
+  it.each([
+    ['while the refused write is retried', 'kill-worker-retrying'],
+    ['between two retries of the refused write', 'kill-worker-paused'],
+  ] as const)('a thread that dies %s is replaced by an engine in process: the write goes in once space is freed, and capture goes on', async (_when, mode) => {
+    const seen = fullDiskRun(mode);
+    expect(seen.derivingOnThread).toBe(true);
+    expect(seen.whileFull).toMatchObject({ state: 'paused', reason: 'disk full' });
+    expect(seen.afterFreed.state).toBe('recording');
+    expect(seen.stillOnThread).toBe(false);
+    // The same frames as a capture whose thread lived: the refused three included, linked as a
+    // capture that never paused links them.
+    const frames = traffic();
+    expect(seen.stored).toEqual(frames.slice(3).map((_, i) => i + 1));
+    expect(seen.refusedLinks).toEqual(await linksOfRefusedThree(frames));
   }, 90_000);
 });
+
+interface FullDiskRun {
+  derivingOnThread: boolean;
+  whileFull: CaptureStatus;
+  lostWhilePaused: { frames: number };
+  afterFreed: CaptureStatus;
+  stillOnThread: boolean;
+  stored: number[];
+  refusedLinks: { frame_seq: number }[];
+}
+
+/** support/thread-full-disk.ts on a real full disk: a 4 MB tmpfs in a private mount namespace, as faults-capture.test.ts does. */
+function fullDiskRun(mode?: 'kill-worker-retrying' | 'kill-worker-paused'): FullDiskRun {
+  const dir = mkdtempSync(join(tmpdir(), 'mcpscope-thread-full-'));
+  const script = fileURLToPath(new URL('./support/thread-full-disk.ts', import.meta.url));
+  const run = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -t tmpfs -o size=4m tmpfs "$0" && exec "$@"', dir, process.execPath, '--conditions=mcpscope-source', '--import', 'tsx', script, dir, ...(mode ? [mode] : [])], { encoding: 'utf8', timeout: 60_000 });
+  expect(run.status, run.stderr).toBe(0);
+  return JSON.parse(run.stdout.trim().split('\n').at(-1)!) as FullDiskRun;
+}
+
+/** The frame links of frames 21 to 23 (the refused write's) in a capture of `frames` that never paused. */
+async function linksOfRefusedThree(frames: readonly FrameInput[]): Promise<{ frame_seq: number }[]> {
+  const inline = capture(tempDbFile(), 'in-process');
+  await play(inline.pipeline, frames, 3);
+  inline.pipeline.close();
+  return (snapshotDerived(inline.store.file).frame_exchanges as { frame_seq: number }[]).filter((l) => l.frame_seq >= 21 && l.frame_seq <= 23);
+}

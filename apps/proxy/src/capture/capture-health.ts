@@ -2,7 +2,7 @@
  * Whether capture is storing, as `GET /api/capture` and the dashboard's banner tell it. A write
  * the store refuses because of where it lives (a full disk, a file system gone read-only, an I/O
  * error) pauses capture: the tap keeps forwarding, what it forwards meanwhile is counted as not
- * recorded, and the held write is retried until the store takes it again. Any other failure (a
+ * recorded, and the refused write is retried until the store takes it again. Any other failure (a
  * frame the deriver or the store could not take) is noted and capture goes on.
  */
 import type { CaptureStatus } from '@mcpscope/protocol';
@@ -109,7 +109,7 @@ export class CaptureHealth {
     this.changed();
   }
 
-  /** A frame forwarded but not stored because capture fell behind (the queue's bound behind a write: pipeline-limits.ts HELD_LIMITS). */
+  /** A frame forwarded but not stored because capture fell behind (the queue's bound behind a write: pipeline-limits.ts QUEUE_LIMITS). */
   fellBehind(): void {
     this.notRecorded(1);
     if (!this.behind) this.log('mcpscope: capture fell behind a large write; frames past its bound are forwarded but not stored (GET /api/capture counts them).');

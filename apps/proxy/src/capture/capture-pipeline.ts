@@ -10,7 +10,8 @@
  * (worker-engine.ts: the tap's thread then does neither the deriving nor the SQL), in process for
  * `:memory:`. Ticks wait in the queue until the worker is up. If the worker dies, an engine in
  * process takes over, warmed from the store as opening a capture is; the tick it died under is
- * written again, or, if it had committed, derived again for its texts only.
+ * written again, or, if it had committed, derived again for its texts only. So is the write a
+ * paused capture retries: the engine that kept it died with it, and the new one writes it anew.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
  * whatever else arrived meanwhile. One tick is in flight at a time: frames that arrive while one
@@ -27,12 +28,18 @@
  * crash loses the current tick (pieces stored without their row are deleted on the next open).
  *
  * Door records (every HTTP request at the tap) ride the same ticks: the tap's recorder changes a
- * record in place and calls `doorChanged`; a tick writes the ready ones (door-queue.ts) in the
+ * record in place and calls `doorChanged`; a tick writes the ready ones (tick-queue.ts) in the
  * same transaction as its frames, and shutdown writes everything.
  *
  * The engine warms its deriver from the stored snapshot and the frames after it (or, without a
  * usable snapshot, every stored frame), so capture that continues after a restart pairs and counts
- * exactly as if it had never stopped (deriver-snapshot.ts).
+ * exactly as if it had never stopped (capture-engine.ts).
+ *
+ * Listeners (the live hub, the OTLP export, replay waiting for its exchange) are told each write
+ * as a CaptureBatch. Its summaries are the JSON texts the write stored; the objects are read from
+ * them only when a listener asks: when the engine derives on its worker, the tap's thread has no
+ * objects of its own, and a capture with no dashboard open and no export should not parse what
+ * nobody reads.
  *
  * What the pipeline is doing with the store is one state (pipeline-state.ts: idle, writing,
  * writingLarge, paused, closed), changed in one place (`enter`); only `idle` starts a tick.
@@ -44,31 +51,49 @@
  * without derived rows (`mcpscope rebuild` derives them again), or at worst counts them as not
  * recorded.
  */
-import type { DoorRecord, Frame, FrameInput, Message } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
+import type { ConversationSummary, DoorRecord, ExchangeSummary, Frame, FrameInput, Message, SessionSummary } from '@mcpscope/protocol';
+import type { DerivedBatch } from './capture-engine.js';
 import type { CaptureStore, WriteResult } from './capture-store.js';
-import { Retention, type RetentionLimits } from './retention.js';
+import { Retention, type RetentionLimits, type Trim } from './retention.js';
 import { CaptureHealth, storageProblem } from './capture-health.js';
 import { CaptureMarks } from './capture-marks.js';
-import { captureBatch, type BatchListener, type CaptureBatch } from './capture-batch.js';
+import type { TickTexts } from './tick-ops.js';
 import { LargeWriter, type LargeResult } from './large-writer.js';
-import type { LargeBody } from './record-port.js';
+import type { LargeBody, RecordPort } from './record-port.js';
 import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
 import { InProcessEngine } from './in-process-engine.js';
 import { WorkerEngine } from './worker-engine.js';
-import { DoorQueue } from './door-queue.js';
 import { CaptureImport } from './capture-import.js';
-import { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+import { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
 import type { PipelineState, RefusedWrite } from './pipeline-state.js';
-import { FrameQueue } from './frame-queue.js';
-import { redactFrameBody } from '../redaction/redact-body.js';
-import { redactFramePath } from '../redaction/redact-url.js';
+import { DoorQueue, FrameQueue } from './tick-queue.js';
+import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js';
 import { applyLargeResult } from './large-frame-result.js';
 
 export type { ImportBatch } from './capture-import.js';
-export type { BatchListener, CaptureBatch } from './capture-batch.js';
-export { HELD_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
-export { OPEN_RECORD_DELAY_MS } from './door-queue.js';
+export { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+export { OPEN_RECORD_DELAY_MS } from './tick-queue.js';
+
+/** What listeners are told after each write (see the header). */
+export interface CaptureBatch {
+  frames: Frame[];
+  /** Each exchange this write changed, by id, with its summary as the JSON text stored (same order). */
+  exchangeIds: string[];
+  exchangeJson: string[];
+  /** The same summaries as objects (read from the texts on first use). */
+  readonly exchanges: ExchangeSummary[];
+  readonly sessions: SessionSummary[];
+  readonly conversations: ConversationSummary[];
+  head: number;
+  /** Door records written this write, with the JSON text stored (each at its latest state). */
+  requests: { id: number; json: string }[];
+  /** The highest door-record `rev` written so far. */
+  requestsRev: number;
+  /** Set when retention removed old frames after this batch was written. */
+  retention?: Trim;
+}
+
+export type BatchListener = (batch: CaptureBatch) => void;
 
 export interface PipelineOptions {
   /**
@@ -90,7 +115,9 @@ export class CapturePipeline {
   /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
   private engine: EnginePort;
   readonly retention: Retention;
-  /** Door records waiting for a tick (door-queue.ts). */
+  /** Whether retention has limits (fixed when the capture opens): without, a write has nothing to trim. */
+  private readonly trims: boolean;
+  /** Door records waiting for a tick (tick-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
   /** Set exactly while the state is `paused`: retries the refused write. */
@@ -120,7 +147,7 @@ export class CapturePipeline {
     private readonly store: CaptureStore,
     limits: RetentionLimits = {},
     health = new CaptureHealth(),
-    private readonly queueLimits = HELD_LIMITS,
+    private readonly queueLimits = QUEUE_LIMITS,
     options: PipelineOptions = {},
   ) {
     this.health = health;
@@ -130,6 +157,7 @@ export class CapturePipeline {
     const inProcess = store.file === ':memory:' || options.engine === 'in-process';
     this.engine = inProcess ? new InProcessEngine(store) : new WorkerEngine(store.file, store.replayLinks, () => this.engineStarted(), (err) => this.engineGone(err));
     this.retention = new Retention(store, limits);
+    this.trims = this.retention.active;
     this.retention.enforce();
     this.doorQueue = new DoorQueue(store.door.heads(), { schedule: (nextTurn) => this.armTick(nextTurn), tick: () => this.tick() });
     if (store.file !== ':memory:') this.largeWriter = new LargeWriter(store.file);
@@ -181,7 +209,8 @@ export class CapturePipeline {
   private engineGone(err: Error): void {
     this.health.noteError(err);
     // A write in flight: its outcome (`gone`) replaces the engine (see `rewriteInProcess`).
-    if (!this.writing) this.engine = new InProcessEngine(this.store);
+    if (this.state.kind === 'paused' && !this.state.retrying) this.rewriteRefused(this.state);
+    else if (!this.writing) this.engine = new InProcessEngine(this.store);
     for (const resolve of this.startWaiters.splice(0)) resolve();
     if (this.state.kind !== 'closed') this.armTick();
   }
@@ -195,6 +224,18 @@ export class CapturePipeline {
   largeBody(): LargeBody | undefined {
     if (this.state.kind === 'closed' || !this.health.storing) return undefined;
     return this.largeWriter?.open();
+  }
+
+  /**
+   * The record port the tap feeds (record-port.ts): `record`, then `watch` told the frame, recorded
+   * or not (intercept's reaction watch sees what the tap sees; imported frames never reach it).
+   */
+  recordPort(watch: (input: FrameInput) => void): RecordPort {
+    return (input, large) => {
+      const seq = this.record(input, large);
+      watch(input);
+      return seq;
+    };
   }
 
   /**
@@ -245,7 +286,7 @@ export class CapturePipeline {
     return this.doorQueue.nextId();
   }
 
-  /** A door record was created or changed (in place): it is written with a coming tick (door-queue.ts). */
+  /** A door record was created or changed (in place): it is written with a coming tick (tick-queue.ts). */
   doorChanged(record: DoorRecord): void {
     if (this.state.kind === 'closed') return;
     // Paused: the record's later changes are written once capture resumes; this state is not.
@@ -398,7 +439,7 @@ export class CapturePipeline {
 
   /**
    * Hands one tick to the engine; its outcome comes later (or at once, in process). On a storage
-   * failure the engine holds the write and capture pauses (see the header). `largeNext` goes to
+   * failure the engine keeps the refused write and capture pauses (see the header). `largeNext` goes to
    * its writer once the tick is committed.
    */
   private write(frames: Frame[], doorRecords: DoorRecord[], largeNext?: Frame): void {
@@ -419,9 +460,9 @@ export class CapturePipeline {
       if (largeNext) this.writeLarge(largeNext);
       return;
     }
-    if (outcome.gone) return this.rewriteInProcess(work, largeNext);
+    if (outcome.gone) return this.rewriteInProcess(work, (again) => this.tickDone(again, work, largeNext));
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined && outcome.held) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
+    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
     this.health.noteError(outcome.failure);
     this.health.notRecorded(work.frames.length, work.requests.length);
   }
@@ -431,12 +472,11 @@ export class CapturePipeline {
    * as opening a capture is, through the frames before this tick; the tick is then written again,
    * or, if the worker had committed it, derived for its texts only.
    */
-  private rewriteInProcess(work: TickWork, largeNext?: Frame): void {
+  private rewriteInProcess(work: TickWork, done: (outcome: TickOutcome) => void): void {
     const first = work.frames[0]?.seq;
     const committed = first !== undefined && this.store.hasFrame(first);
     const engine = new InProcessEngine(this.store, first === undefined ? undefined : first - 1);
     this.engine = engine;
-    const done = (outcome: TickOutcome) => this.tickDone(outcome, work, largeNext);
     if (committed) engine.tickCommitted(work, done);
     else engine.tick(work, done);
   }
@@ -453,28 +493,43 @@ export class CapturePipeline {
   private retryRefused(): void {
     const paused = this.state;
     if (paused.kind !== 'paused' || paused.retrying || !this.engine.ready) return;
-    const { refused } = paused;
     this.enter({ ...paused, retrying: true });
-    this.engine.retry((outcome) => {
-      if (outcome.ok) {
-        this.enter({ kind: 'idle' });
-        this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
-      } else if (outcome.gone || storageProblem(outcome.failure) === undefined) {
-        // The store answers again but not for this write: give it up, resume with what comes next.
-        this.health.noteError(outcome.failure);
-        this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
-        this.enter({ kind: 'idle' });
-      } else {
-        this.enter({ ...paused, retrying: false });
-      }
-    });
+    this.engine.retry((outcome) => this.retried(paused, outcome));
   }
 
-  /** After a write: retention, then the listeners. */
+  /**
+   * The engine that kept the refused write is gone (its worker died): an engine in process writes
+   * it anew (rewriteInProcess), and keeps it in turn if the store still refuses it.
+   */
+  private rewriteRefused(paused: Extract<PipelineState, { kind: 'paused' }>): void {
+    const { refused } = paused;
+    this.enter({ ...paused, retrying: true });
+    this.rewriteInProcess({ frames: refused.frames, requests: refused.doorRecords, largeMessages: this.largeMessages }, (outcome) => this.retried(paused, outcome));
+  }
+
+  /** A retry's outcome: resumes capture, stays paused, or gives the write up (refused for another reason than the storage). */
+  private retried(paused: Extract<PipelineState, { kind: 'paused' }>, outcome: TickOutcome): void {
+    const { refused } = paused;
+    if (outcome.ok) {
+      this.enter({ kind: 'idle' });
+      this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
+    } else if (outcome.gone) {
+      this.rewriteRefused(paused);
+    } else if (storageProblem(outcome.failure) === undefined) {
+      // The store answers again but not for this write: give it up, resume with what comes next.
+      this.health.noteError(outcome.failure);
+      this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
+      this.enter({ kind: 'idle' });
+    } else {
+      this.enter({ ...paused, retrying: false });
+    }
+  }
+
+  /** After a write: retention (with limits), then the listeners. */
   private tellListeners(texts: WriteResult, frames: Frame[], doorRecords: DoorRecord[], derived?: DerivedBatch): void {
     if (frames.length > 0) this.writtenHead = Math.max(this.writtenHead, frames[frames.length - 1]!.seq);
     const batch: CaptureBatch = captureBatch(texts, derived, { frames, head: this.writtenHead, requests: doorRecords.map((r, i) => ({ id: r.id, json: texts.requests[i]! })), requestsRev: this.doorQueue.rev });
-    const trim = this.guard(() => this.retention.afterWrite(frames, doorRecords.length));
+    const trim = this.trims ? this.guard(() => this.retention.afterWrite(frames, doorRecords.length)) : undefined;
     if (trim) batch.retention = trim;
     for (const listener of this.listeners) this.guard(() => listener(batch));
   }
@@ -488,4 +543,29 @@ export class CapturePipeline {
       return undefined;
     }
   }
+}
+
+/** A batch from a write's texts; `derived` when this thread derived it (its objects, as they are). */
+function captureBatch(
+  texts: TickTexts,
+  derived: DerivedBatch | undefined,
+  rest: Pick<CaptureBatch, 'frames' | 'head' | 'requests' | 'requestsRev'>,
+): CaptureBatch {
+  let exchanges = derived?.exchanges;
+  let sessions = derived?.sessions;
+  let conversations = derived?.conversations;
+  return {
+    ...rest,
+    exchangeIds: texts.exchangeIds,
+    exchangeJson: texts.exchanges,
+    get exchanges() {
+      return (exchanges ??= texts.exchanges.map((t) => JSON.parse(t) as ExchangeSummary));
+    },
+    get sessions() {
+      return (sessions ??= texts.sessions.map((t) => JSON.parse(t) as SessionSummary));
+    },
+    get conversations() {
+      return (conversations ??= texts.conversations.map((t) => JSON.parse(t) as ConversationSummary));
+    },
+  };
 }

@@ -10,7 +10,7 @@
  * listeners are told only after `done` says it committed.
  */
 import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
-import type { DerivedBatch } from './rederive.js';
+import type { DerivedBatch } from './capture-engine.js';
 import type { ReplayLink } from './replay-links.js';
 import type { TickTexts } from './tick-ops.js';
 
@@ -44,8 +44,8 @@ export type TickOutcome =
   | {
       ok: false;
       failure: Error;
-      /** The storage refused the write; the engine holds it to `retry` as it was made. */
-      held?: true;
+      /** The storage refused the write (disk full, read-only): the engine keeps it, as it was made, for `retry`. */
+      keptForRetry?: true;
       noted?: EngineFailure[];
       /** The worker died under this tick; whether it had committed is for the store to say. */
       gone?: true;
@@ -56,7 +56,7 @@ export type TickDone = (outcome: TickOutcome) => void;
 export interface EnginePort {
   /** Derives, encodes and writes one tick; `done` runs once, now or from a later turn of the event loop. */
   tick(work: TickWork, done: TickDone): void;
-  /** Writes the held write again (after a storage failure). */
+  /** Writes again the write the storage refused and the engine kept (`keptForRetry`). */
   retry(done: TickDone): void;
   /** Whether ticks can be taken now (a worker is up), else they wait for `settle()` or the `onReady` callback. */
   readonly ready: boolean;
@@ -81,7 +81,7 @@ export type EngineRequest =
   | {
       type: 'tick';
       id: number;
-      /** tick-wire.ts `flattenFrames`. */
+      /** worker-engine.ts `flattenFrames`. */
       frames: unknown[];
       /** Door records as their rows (tick-ops.ts `doorRows`), stored as they are. */
       doorRows: unknown[];
@@ -101,7 +101,7 @@ export interface EngineAnswer {
   ok?: boolean;
   texts?: TickTexts;
   error?: EngineFailure;
-  held?: true;
+  keptForRetry?: true;
   noted?: EngineFailure[];
 }
 

@@ -16,7 +16,7 @@ import { CaptureReader } from './capture-reader.js';
 import { CaptureEngine } from './capture-engine.js';
 import { primeDeriving } from './prime-deriving.js';
 import { engineFailure, type EngineAnswer, type EngineRequest, type EngineWorkerData, type TickOutcome } from './engine-contract.js';
-import { readFrames } from './tick-wire.js';
+import { readFrames } from './worker-engine.js';
 
 const { port, answer, claim } = workerAnswerer();
 const data = workerData as EngineWorkerData;
@@ -29,7 +29,7 @@ let checkpoints: NodeJS.Timeout | undefined;
 function sent(id: number, outcome: TickOutcome): EngineAnswer {
   const noted = outcome.noted ? { noted: outcome.noted } : {};
   if (outcome.ok) return { id, ok: true, texts: { ...outcome.texts, requests: [] }, ...noted };
-  return { id, ok: false, error: engineFailure(outcome.failure), ...(outcome.held ? { held: true as const } : {}), ...noted };
+  return { id, ok: false, error: engineFailure(outcome.failure), ...(outcome.keptForRetry ? { keptForRetry: true as const } : {}), ...noted };
 }
 
 try {

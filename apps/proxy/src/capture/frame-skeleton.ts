@@ -17,7 +17,7 @@ export const SKELETON_STRING_CHARS = 1024;
 
 /**
  * The skeleton of `raw`, or undefined when it has no long string or cannot be cut safely. Run by
- * the large-frame writer's worker (large-writer-worker.ts) and by re-deriving (rederive.ts).
+ * the large-frame writer's worker (large-writer-worker.ts) and by re-deriving (capture-engine.ts).
  */
 export function frameSkeleton(raw: string, keep = SKELETON_STRING_CHARS): string | undefined {
   // JSON forbids raw control characters inside strings.

@@ -5,9 +5,8 @@
 export { LARGE_BODY_BYTES, type LargeBody, type RecordPort } from './record-port.js';
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
-export { REDERIVE_PAGE, derive } from './rederive.js';
+export { REDERIVE_PAGE, SNAPSHOT_EVERY, derive } from './capture-engine.js';
 export { OP, TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
-export { SNAPSHOT_EVERY } from './deriver-snapshot.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
 export { Retention, readRetentionState, type RetentionLimits } from './retention.js';

@@ -7,7 +7,7 @@
 import { classifyText, type Frame, type Message } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import type { LargeResult } from './large-writer.js';
-import { redactFrameBody } from '../redaction/redact-body.js';
+import { redactFrameBody } from '../redaction/redact-secrets.js';
 
 /** Applies the writer's `stored` or `returned` answer to `frame`; a stored frame's message goes in `messages`. */
 export function applyLargeResult(

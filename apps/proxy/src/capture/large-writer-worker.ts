@@ -17,7 +17,7 @@ import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { workerData } from 'node:worker_threads';
-import { MENTIONS_SECRET } from '../redaction/redact-body.js';
+import { MENTIONS_SECRET } from '../redaction/redact-secrets.js';
 import { workerAnswerer } from './answering-worker.js';
 import { engineFailure, type LargeAnswer, type LargeRequest, type LargeWriterData } from './engine-contract.js';
 import { SKELETON_FROM_CHARS, SKELETON_STRING_CHARS, frameSkeleton } from './frame-skeleton.js';

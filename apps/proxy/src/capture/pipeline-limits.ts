@@ -32,7 +32,7 @@ export const TICK_LIMIT = 100;
  * writer thread) costs capture, never the tap's memory or its clients. About 20 s of 10 busy
  * clients, or 256 MiB of text.
  */
-export const HELD_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
+export const QUEUE_LIMITS = { frames: 100_000, chars: 256 * 1024 * 1024 };
 
 /** How often a paused capture tries the write the store refused again. */
 export const RETRY_MS = 2000;

@@ -15,7 +15,7 @@
  */
 import type { DoorRecord, Frame } from '@mcpscope/protocol';
 
-/** A write the store refused; the engine holds it to retry as it was made. */
+/** A write the store refused; the engine keeps it, as it was made, to retry. */
 export interface RefusedWrite {
   frames: Frame[];
   doorRecords: DoorRecord[];

@@ -8,7 +8,7 @@
  */
 import { REVISIONS, type Frame, type Revision } from '@mcpscope/protocol';
 import { createDeriver } from './deriver.js';
-import { derive } from './rederive.js';
+import { derive } from './capture-engine.js';
 
 /** A made-up session of `revision` (none: it never initializes), as the tap would have recorded it over Streamable HTTP. */
 function madeUpSession(revision: Revision | undefined, firstSeq: number): Frame[] {

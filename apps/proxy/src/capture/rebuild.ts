@@ -6,9 +6,8 @@
  */
 import { createDeriver } from './deriver.js';
 import type { CaptureStore } from './capture-store.js';
-import { rederiveInto } from './rederive.js';
+import { rederiveInto, saveSnapshot } from './capture-engine.js';
 import { DERIVED_TABLES } from './migrations.js';
-import { saveSnapshot } from './deriver-snapshot.js';
 
 export interface RebuildResult {
   frames: number;

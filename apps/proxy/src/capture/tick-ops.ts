@@ -144,7 +144,7 @@ export class TickOps {
   readonly ops: unknown[] = [];
   readonly texts: TickTexts = { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
 
-  /** Frames; `httpJson[i]`, when given, is `frames[i].http` as JSON text (tick-wire.ts). */
+  /** Frames; `httpJson[i]`, when given, is `frames[i].http` as JSON text (worker-engine.ts `readFrames`). */
   frames(frames: readonly Frame[], httpJson?: readonly (string | null)[]): void {
     const o = this.ops;
     for (let i = 0; i < frames.length; i++) {

@@ -3,18 +3,23 @@
  * and SQLite never run on the tap's thread. The worker is started when the capture opens and warms
  * its engine from the store; ticks wait in the pipeline until it is up (`ready`, then `onReady`).
  *
- * Frames cross as a flat list of primitives and door records as their JSON texts (tick-wire.ts),
- * which the worker stores as they are. One tick is in flight at a time; `settle()` waits for it
- * (blocking, bounded), for shutdown and imports. If the worker dies, the tick in flight ends as
- * `gone` and `onGone` hears why: the pipeline then continues on an engine in process, warmed from
- * the store.
+ * Frames cross as a flat list of primitives (`flattenFrames`, read back on the worker by
+ * `readFrames`), the HTTP layer as JSON text, and door records as their rows (tick-ops.ts
+ * `doorRows`), which the worker stores as they are. Why not the objects: a structured clone of an
+ * object walks its shape field by field (and a frame's HTTP layer is two header maps), while a flat
+ * list of primitives is copied almost as bytes, and V8's JSON.stringify is faster than the clone's
+ * object path. The texts are no extra work on the tap's thread: the store writes the HTTP layer as
+ * exactly this JSON, which the worker stores as it is.
+ *
+ * One tick is in flight at a time; `settle()` waits for it (blocking, bounded), for shutdown and
+ * imports. If the worker dies, the tick in flight ends as `gone` and `onGone` hears why: the
+ * pipeline then continues on an engine in process, warmed from the store.
  */
-import type { Frame, Message } from '@mcpscope/protocol';
+import type { Frame, Message, StoredText } from '@mcpscope/protocol';
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
 import { failureError, type EngineAnswer, type EnginePort, type EngineRequest, type EngineWorkerData, type TickDone, type TickWork } from './engine-contract.js';
 import type { ReplayLinks } from './replay-links.js';
 import { AUTOCHECKPOINT_PAGES } from './capture-store.js';
-import { flattenFrames } from './tick-wire.js';
 import { doorRowTexts, doorRows } from './tick-ops.js';
 
 /** How long `settle()` waits for the worker's start or a tick under way (a large frame's pieces may hold the file's lock). */
@@ -106,7 +111,7 @@ export class WorkerEngine implements EnginePort {
       const texts = answer.texts ?? { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
       pending.done({ ok: true, texts: { ...texts, requests: pending.requests ?? texts.requests }, ...noted });
     } else {
-      pending.done({ ok: false, failure: failureError(answer.error ?? { message: 'the capture engine failed' }), ...(answer.held ? { held: true as const } : {}), ...noted });
+      pending.done({ ok: false, failure: failureError(answer.error ?? { message: 'the capture engine failed' }), ...(answer.keptForRetry ? { keptForRetry: true as const } : {}), ...noted });
     }
   }
 
@@ -130,4 +135,41 @@ function largeMessagesByIndex(frames: readonly Frame[], messages: WeakMap<Frame,
     if (message) out.push([i, message]);
   }
   return out;
+}
+
+/** Fields per frame in the flat list. */
+const FRAME_FIELDS = 9;
+
+/** A tick's frames, flat; a large frame the writer stored goes without its text (its `raw` reads the store back). */
+export function flattenFrames(frames: readonly Frame[]): unknown[] {
+  const out: unknown[] = new Array(frames.length * FRAME_FIELDS);
+  let i = 0;
+  for (const f of frames) {
+    out[i++] = f.seq;
+    out[i++] = f.ts;
+    out[i++] = f.sessionKey;
+    out[i++] = f.direction;
+    out[i++] = f.transport;
+    out[i++] = f.kind;
+    out[i++] = f.stored ? '' : f.raw;
+    out[i++] = f.http ? JSON.stringify(f.http) : null;
+    out[i++] = f.stored ?? null;
+  }
+  return out;
+}
+
+/** The frames of `flattenFrames`, with each HTTP layer's JSON text kept beside it (stored as it is). */
+export function readFrames(flat: readonly unknown[]): { frames: Frame[]; httpJson: (string | null)[] } {
+  const frames: Frame[] = [];
+  const httpJson: (string | null)[] = [];
+  for (let i = 0; i < flat.length; i += FRAME_FIELDS) {
+    const http = flat[i + 7] as string | null;
+    const stored = flat[i + 8] as StoredText | null;
+    const frame = { seq: flat[i], ts: flat[i + 1], sessionKey: flat[i + 2], direction: flat[i + 3], transport: flat[i + 4], kind: flat[i + 5], raw: flat[i + 6] } as Frame;
+    if (http !== null) frame.http = JSON.parse(http) as Frame['http'];
+    if (stored !== null) frame.stored = stored;
+    frames.push(frame);
+    httpJson.push(http);
+  }
+  return { frames, httpJson };
 }

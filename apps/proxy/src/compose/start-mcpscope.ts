@@ -7,11 +7,10 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { WatchedResponse } from '../door/response-watch.js';
-import type { FrameInput } from '@mcpscope/protocol';
 import type { CaptureStore } from '../capture/capture-store.js';
 import { openCaptureStore } from '../capture/open-store.js';
 import { CapturePipeline } from '../capture/capture-pipeline.js';
-import type { LargeBody } from '../capture/index.js';
+import type { RecordPort } from '../capture/index.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { defaultDbPath } from '../capture/data-dir.js';
 import { isLoopbackAddress, isWildcardAddress, urlHostOf } from '../core/addresses.js';
@@ -31,7 +30,7 @@ import { createReplay } from '../replay/index.js';
 import { evidenceReplay } from './evidence-replay.js';
 import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
-import { shownUrl } from '../redaction/redact-url.js';
+import { shownUrl } from '../redaction/redact-secrets.js';
 import { DoorRecorder } from '../door/door-recorder.js';
 import { startDashboardListener } from './dashboard-listener.js';
 import { agentEndpoint } from './agent-endpoint.js';
@@ -138,14 +137,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
   const now = () => performance.timeOrigin + performance.now();
   const intercept = startIntercept(options.capture === false ? undefined : store.db, options.rules ?? [], now);
   // Intercept watches the client's next messages after a rule acted (its reaction card).
-  const record =
-    options.capture === false
-      ? () => -1
-      : (frame: FrameInput, large?: LargeBody) => {
-          const seq = pipeline.record(frame, large);
-          intercept.saw(frame);
-          return seq;
-        };
+  const record: RecordPort = options.capture === false ? () => -1 : pipeline.recordPort(intercept.saw.bind(intercept));
   const request = options.request ?? upstreamRequest;
 
   // With --stdio the tap serves the spawned server at /mcp; otherwise it mirrors the upstream's paths.

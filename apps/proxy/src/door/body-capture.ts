@@ -5,8 +5,7 @@
  * redacted before anything is stored.
  */
 import { DOOR_BODY_LIMIT, type DoorBody, type DoorRole } from '@mcpscope/protocol';
-import { redactBodySecrets } from '../redaction/redact-body.js';
-import { redactQuerySecretsInText } from '../redaction/redact-url.js';
+import { redactBodySecrets, redactQuerySecretsInText } from '../redaction/redact-secrets.js';
 
 export class BodyCapture {
   private readonly chunks: Buffer[] = [];

@@ -16,7 +16,7 @@ import { doorPathname, doorRole, type DoorRecord } from '@mcpscope/protocol';
 import type { Refusal, RequestWatch } from '../core/request-watch.js';
 import { isMcpEndpoint } from '../core/mcp-endpoint.js';
 import { capturedHeaders } from '../upstream/captured-headers.js';
-import { redactUrlSecrets } from '../redaction/redact-url.js';
+import { redactUrlSecrets } from '../redaction/redact-secrets.js';
 import { BodyCapture, keepsBodies } from './body-capture.js';
 import { watchResponse } from './response-watch.js';
 import { DoorWatch, type DoorSink } from './door-watch.js';

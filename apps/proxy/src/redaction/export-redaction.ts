@@ -15,7 +15,7 @@
  */
 import { formatPath, matchesPath, parseJsonPath, stringifyJson, type PathSegment, type Frame, type HttpInfo, type JsonValue, type RedactionReport } from '@mcpscope/protocol';
 import { REDACTED, redactHeaderValue } from './redact.js';
-import { redactBodySecrets } from './redact-body.js';
+import { redactBodySecrets } from './redact-secrets.js';
 import { redactCredentialsInText } from './redact-text.js';
 import { headerNameRule, isListedSecretBodyKey, isSecretBodyKey, isSecretQueryKey, isUrlHeader } from './secret-names.js';
 
@@ -83,7 +83,7 @@ export const BUILT_IN_RULES: readonly string[] = [
   'OAuth fields in form and HTML bodies: code, access_token, id_token, … as form fields or hidden <input> values (an OIDC form_post)',
 ];
 
-/** The redaction marker as it stands in a URL's query (redact-url.ts). */
+/** The redaction marker as it stands in a URL's query (redact-secrets.ts). */
 const REDACTED_IN_URL = encodeURIComponent(REDACTED);
 
 export class Redactor {

@@ -3,14 +3,14 @@
  * ("GET https://api.example/v1?api_key=sk-… failed"), a log line (`password=hunter2`), a JSON
  * document quoted inside a string (`{"api_key":"sk-…"}`). Three forms, each replacing only the
  * value, with the marker that keeps its length:
- * - `?name=value` / `&name=value` where the name is a secret query parameter (redact-url.ts);
+ * - `?name=value` / `&name=value` where the name is a secret query parameter (redact-secrets.ts);
  * - `name=value` after a space or punctuation, and `"name":"value"`, where the name is a secret
  *   JSON key (secret-names.ts: `api_key`, `password`, `client_secret`, `access_token`, …): not
  *   the short query names (`code`, `key`, `sig`), which in prose are ordinary words.
  * Used by exports and spans (export-redaction.ts); the capture keeps tool results as sent.
  */
 import { REDACTED } from './redact.js';
-import { redactQuerySecretsInText } from './redact-url.js';
+import { redactQuerySecretsInText } from './redact-secrets.js';
 import { isSecretBodyKey } from './secret-names.js';
 
 const ASSIGNMENT = /(^|[\s(,;[{])([A-Za-z][A-Za-z0-9_.-]*)=([^\s&"'<>,;)\]}]+)/g;

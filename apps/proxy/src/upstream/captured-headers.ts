@@ -5,7 +5,7 @@
  * a URL (`Referer`, `Location`) loses its query's credentials as the request's path does.
  */
 import { redactHeaderValue } from '../redaction/redact.js';
-import { redactUrlSecrets } from '../redaction/redact-url.js';
+import { redactUrlSecrets } from '../redaction/redact-secrets.js';
 import { isUrlHeader } from '../redaction/secret-names.js';
 
 export function capturedHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -4,7 +4,7 @@
  * so those POSTs are recorded as MCP traffic of the same session as the stream: their responses
  * arrive on the stream and must pair with them.
  */
-import { redactUrlSecrets } from '../../redaction/redact-url.js';
+import { redactUrlSecrets } from '../../redaction/redact-secrets.js';
 import { rewriteUrl } from './public-origin.js';
 
 /** Message endpoints announced by upstream `endpoint` events (pathnames on the upstream). */

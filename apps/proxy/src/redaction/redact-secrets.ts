@@ -1,7 +1,13 @@
 /**
- * OAuth secrets in bodies never reach the store. A frame's raw text is evidence and must stay
- * byte for byte what was sent, so this rewrites only the values of secret fields, in place, and
- * leaves every other byte alone:
+ * Credentials in what the store keeps of a frame never reach it: in its URL and in its body, each
+ * secret value is replaced by a marker that keeps its length, and every other byte stays as sent
+ * (the frame is evidence). Capture applies `redactFramePath` and `redactFrameBody` to each frame.
+ *
+ * URLs: the value of a secret query parameter (an OAuth callback's `code`, `access_token=`,
+ * `api_key=` …) in a request path or a `Location`; percent escapes, order and even invalid
+ * encodings stay as sent.
+ *
+ * Bodies (OAuth secrets), rewritten in place:
  * - anywhere (MCP frames too): the string value of a JSON key `access_token`, `refresh_token`,
  *   `id_token`, `client_secret`, `client_assertion` or `code_verifier`;
  * - in non-MCP bodies only (OAuth token, authorization and registration endpoints): also `code`,
@@ -11,10 +17,62 @@
  *   `response_mode=form_post` (OpenID Connect) sends the code and tokens as hidden inputs of a
  *   page that posts itself to the client. In MCP frames `code` is a JSON-RPC error code or a
  *   tool's own argument (a code-runner's source), which must stay as sent.
- * The marker keeps the length, so a user can still see that a secret was sent.
  */
+import type { FrameInput } from '@mcpscope/protocol';
 import { REDACTED } from './redact.js';
-import { OAUTH_BODY_FIELDS } from './secret-names.js';
+import { OAUTH_BODY_FIELDS, isSecretQueryKey } from './secret-names.js';
+
+export { isSecretQueryKey } from './secret-names.js';
+
+/** The path (or absolute URL) with secret query values redacted; the same string when none. */
+export function redactUrlSecrets(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url;
+  const hash = url.indexOf('#', q);
+  const query = url.slice(q + 1, hash === -1 ? undefined : hash);
+  let changed = false;
+  const parts = query.split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq === -1 || !isSecretQueryKey(decodeSafe(pair.slice(0, eq)))) return pair;
+    changed = true;
+    return `${pair.slice(0, eq + 1)}${encodeURIComponent(`${REDACTED} (${pair.length - eq - 1} chars)`)}`;
+  });
+  if (!changed) return url;
+  return `${url.slice(0, q)}?${parts.join('&')}${hash === -1 ? '' : url.slice(hash)}`;
+}
+
+/** A URL to show a person: without user and password, secret query values redacted. Anything else as given. */
+export function shownUrl(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return redactUrlSecrets(url);
+  parsed.username = '';
+  parsed.password = '';
+  return redactUrlSecrets(parsed.href);
+}
+
+const QUERY_PARAM_IN_TEXT = /([?&])([A-Za-z0-9_.~%-]+)=([^&#\s"'<>]*)/g;
+
+/**
+ * Secret query values inside free text: a redirect page's body ("Redirecting to …?code=…"), an
+ * HTML link, an error message quoting a URL. Every `?name=value` or `&name=value` whose name is a
+ * credential loses its value.
+ */
+export function redactQuerySecretsInText(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(QUERY_PARAM_IN_TEXT, (all, sep: string, name: string, value: string) =>
+    isSecretQueryKey(decodeSafe(name)) && !value.startsWith('%5Bredacted%5D') ? `${sep}${name}=${encodeURIComponent(`${REDACTED} (${value.length} chars)`)}` : all,
+  );
+}
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
 
 const ALWAYS = [...OAUTH_BODY_FIELDS.ALWAYS];
 /** In MCP frames these are tool arguments (a password field, a code to run) and stay as sent. */
@@ -74,4 +132,10 @@ export function isOAuthEndpoint(path: string | undefined): boolean {
  */
 export function redactFrameBody(path: string | undefined, raw: string): string {
   return redactBodySecrets(raw, !isOAuthEndpoint(path) && /^\s*[[{]/.test(raw));
+}
+
+/** A captured frame with the secret query values of its HTTP path redacted; the same object when none. */
+export function redactFramePath(input: FrameInput): FrameInput {
+  const path = input.http && redactUrlSecrets(input.http.path);
+  return path !== undefined && path !== input.http!.path ? { ...input, http: { ...input.http!, path } } : input;
 }
