@@ -17,6 +17,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['capture-cpu', async () => (await import('./capture-cpu.js')).bench],
   ['capture-size', async () => (await import('./capture-size.js')).bench],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
+  ['dashboard-1m', async () => (await import('./dashboard-1m.js')).bench],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['intercept', async () => (await import('./intercept.js')).bench],
