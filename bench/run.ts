@@ -14,6 +14,7 @@ import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, 
 type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
+  ['body-search-fts', async () => (await import('./body-search-fts.js')).bench],
   ['capture-cpu', async () => (await import('./capture-cpu.js')).bench],
   ['capture-size', async () => (await import('./capture-size.js')).bench],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
