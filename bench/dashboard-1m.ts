@@ -67,7 +67,7 @@ async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: 
   try {
     const firstRowMs = await openDashboard(page, cli.ready.dashboardLoginUrl);
     await page.waitForFunction((n) => Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0) >= n, exchanges, { timeout: 120_000, polling: 'raf' });
-    await page.waitForTimeout(smoke ? 500 : SETTLE_MS);
+    if (!smoke) await page.waitForTimeout(SETTLE_MS);
     const loadedAt = await page.evaluate(() => performance.now());
     const heapMb = await heapAfterGcMb(page);
     const rendererMb = rendererRssMb(chrome.server.process().pid!);
@@ -98,7 +98,7 @@ async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: 
         idle = await frameTimes(page, smoke ? 30 : 120, 0);
         scroll = await frameTimes(page, smoke ? 30 : 240, 900);
         await scrollToMiddle(page);
-        for (const nth of [3, 12, 21]) clicks.push(await clickRow(page, nth));
+        for (const nth of smoke ? [3] : [3, 12, 21]) clicks.push(await clickRow(page, nth));
       } catch (error) {
         console.error('scroll or row click failed:', error);
       }
@@ -200,10 +200,10 @@ function report(exchanges: number, empty: OpenReadings | undefined, full: OpenRe
     { bench, metric: 'longest main-thread task afterwards (filters, searches, scroll, clicks)', value: full.longestAfter, unit: 'ms', ...vsEmpty(empty?.longestAfter), budget: '≤ 200 ms', met: full.longestAfter <= 200 },
     { bench, metric: 'JS heap after GC', value: full.heapMb, unit: 'MB', ...vsEmpty(empty?.heapMb), budget: '≤ 100 MB', met: full.heapMb <= 100 },
     { bench, metric: 'renderer RSS (/proc)', value: full.rendererMb, unit: 'MB', ...vsEmpty(empty?.rendererMb), budget: '≤ 1.5× empty', met: full.rendererMb <= 1.5 * (empty?.rendererMb ?? full.rendererMb) },
-    { bench, metric: '"status:err" typed → first rows painted (median of 3)', value: median(full.statusErr), unit: 'ms', budget: '≤ 500 ms', met: median(full.statusErr) <= 500, note: `max ${fmt(Math.max(...full.statusErr), 0)} ms` },
+    { bench, metric: `"status:err" typed → first rows painted (median of ${full.statusErr.length})`, value: median(full.statusErr), unit: 'ms', budget: '≤ 500 ms', met: median(full.statusErr) <= 500, note: `max ${fmt(Math.max(...full.statusErr), 0)} ms` },
     ...searchRows,
     { bench, metric: 'scroll from the middle, 900 px/frame, frame p95', value: p95(full.scroll), unit: 'ms', baseline: { name: 'idle frames', value: p95(full.idle) }, ratioAs: 'x', budget: '≤ 34 ms', met: p95(full.scroll) <= 34, note: `max ${fmt(max(full.scroll), 0)} ms` },
-    { bench, metric: 'row click → detail shown (median of 3, rows in the middle)', value: median(full.clicks), unit: 'ms', budget: '≤ 200 ms', met: median(full.clicks) <= 200, note: `max ${fmt(Math.max(...full.clicks), 0)} ms` },
+    { bench, metric: `row click → detail shown (median of ${full.clicks.length}, rows in the middle)`, value: median(full.clicks), unit: 'ms', budget: '≤ 200 ms', met: median(full.clicks) <= 200, note: `max ${fmt(Math.max(...full.clicks), 0)} ms` },
     { bench, metric: `newest row reachable (scrolled to the end), ${n}`, value: full.newestReachable ? 1 : 0, unit: '', budget: 'reachable (at 5M: not tried here)', met: full.newestReachable },
     {
       bench,
