@@ -8,15 +8,14 @@
  * The capture is built through the real pipeline (support/capture-traffic.ts), checkpointed and
  * closed as mcpscope leaves it.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { rssMb } from './support/proc-memory.js';
 import { printTable } from './stats.js';
 import { tempDb } from './store-common.js';
 import type { BenchOptions, BenchRow } from './report.js';
 import { recordTraffic } from './support/capture-traffic.js';
+import { startCli } from './support/cli-process.js';
 
 export interface BuiltCapture {
   file: string;
@@ -115,8 +114,6 @@ async function sizeAtPageSize(file: string, pageSize: number, exchanges: number)
   return bytes / exchanges;
 }
 
-const BIN = fileURLToPath(new URL('../apps/proxy/bin/mcpscope.js', import.meta.url));
-
 interface OpenRun {
   readyMs: number;
   rssReadyMb: number;
@@ -125,29 +122,18 @@ interface OpenRun {
 
 /** `mcpscope open FILE` in its own process: ms to its ready line, RSS then and after a first page of the API. */
 async function timeOpen(file: string): Promise<OpenRun> {
-  const started = performance.now();
-  const child = spawn(process.execPath, [BIN, 'open', file, '--ui-port', '0', '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const cli = await startCli(['open', file, '--ui-port', '0']);
   try {
-    const ready = await new Promise<{ dashboardUrl: string; token: string }>((resolve, reject) => {
-      let out = '';
-      child.stdout.on('data', (d: Buffer) => {
-        out += d.toString();
-        const line = out.split('\n').find((l) => l.startsWith('{"mcpscope":"ready"'));
-        if (line) resolve(JSON.parse(line) as { dashboardUrl: string; token: string });
-      });
-      child.once('exit', (code) => reject(new Error(`mcpscope open exited with ${code}:\n${out}`)));
-    });
-    const readyMs = performance.now() - started;
-    const rssReadyMb = rssMb(child.pid!);
-    const headers = { authorization: `Bearer ${ready.token}` };
+    const rssReadyMb = rssMb(cli.pid);
+    const headers = { authorization: `Bearer ${cli.ready.token}` };
     for (const path of ['/api/sessions', '/api/exchanges?limit=200', '/api/requests?limit=200']) {
-      const res = await fetch(ready.dashboardUrl + path, { headers });
+      const res = await fetch(cli.ready.dashboardUrl + path, { headers });
       if (!res.ok) throw new Error(`${path}: ${res.status}`);
       await res.arrayBuffer();
     }
-    return { readyMs, rssReadyMb, rssAfterPageMb: rssMb(child.pid!) };
+    return { readyMs: cli.readyMs, rssReadyMb, rssAfterPageMb: rssMb(cli.pid) };
   } finally {
-    child.kill('SIGTERM');
+    await cli.stop();
   }
 }
 

@@ -13,6 +13,7 @@ import { startDemoServer } from '@mcpscope/proxy/demo';
 import { startMcpscope, type Mcpscope } from '@mcpscope/proxy/server';
 import { fmt, percentile, printTable } from './stats.js';
 import { dashboardTraffic as traffic } from './support/dashboard-traffic.js';
+import { frameTimes, heapAfterGcMb } from './support/dashboard-probes.js';
 import type { BenchOptions, BenchRow } from './report.js';
 
 const INGEST_RATE = 2000; // frames per second
@@ -31,14 +32,6 @@ async function load(app: Mcpscope, frames: Iterable<FrameInput>): Promise<number
 
 async function countShown(page: Page): Promise<number> {
   return Number((await page.getByTestId('count').textContent())?.split(' ')[0] ?? 0);
-}
-
-async function heapMb(page: Page): Promise<number> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('HeapProfiler.collectGarbage');
-  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
-  await cdp.detach();
-  return usedSize / 1e6;
 }
 
 /** Navigation → first row painted, and → every exchange in the store. */
@@ -63,25 +56,6 @@ function applyFilter(page: Page, text: string): Promise<{ ms: number; shown: str
     const ms = performance.now() - t0;
     return { ms, shown: document.querySelector('[data-testid="filter-status"]')?.textContent ?? '' };
   }, text);
-}
-
-/** rAF-to-rAF times over `frames` frames, scrolling the timeline by `step` px each frame (0: idle). */
-function frameTimes(page: Page, frames: number, step: number): Promise<number[]> {
-  return page.evaluate(
-    async ({ frames, step }) => {
-      const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
-      const out: number[] = [];
-      let last = await new Promise<number>((r) => requestAnimationFrame(r));
-      for (let i = 0; i < frames; i++) {
-        if (step) el.scrollTop += step;
-        const now = await new Promise<number>((r) => requestAnimationFrame(r));
-        out.push(now - last);
-        last = now;
-      }
-      return out;
-    },
-    { frames, step },
-  );
 }
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -161,7 +135,7 @@ export async function benchDashboard(options: BenchOptions = { smoke: false }): 
   // Baseline: the same dashboard on an empty capture.
   const empty = await startMcpscope({ target: demo.url, db: ':memory:', port: 0, uiPort: 0 });
   const emptyOpen = await open(page, empty.dashboardLoginUrl, 0);
-  const emptyHeap = await heapMb(page);
+  const emptyHeap = await heapAfterGcMb(page);
   await empty.close();
 
   const app = await startMcpscope({ target: demo.url, db: ':memory:', port: 0, uiPort: 0 });
@@ -173,7 +147,7 @@ export async function benchDashboard(options: BenchOptions = { smoke: false }): 
   console.log(`loaded ${frames} frames → ${total} exchanges through the pipeline in ${fmt(loadSeconds, 1)} s`);
 
   const full = await open(page, app.dashboardLoginUrl, total);
-  const heap = await heapMb(page);
+  const heap = await heapAfterGcMb(page);
 
   const sessions = new Map(app.store.sessions().map((x) => [x.sessionKey, x]));
   const filterRows: (string | number)[][] = [];

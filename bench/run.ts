@@ -14,10 +14,12 @@ import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, 
 type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
 
 const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
+  ['body-search-fts', async () => (await import('./body-search-fts.js')).bench],
   ['capture-cpu', async () => (await import('./capture-cpu.js')).bench],
   ['capture-size', async () => (await import('./capture-size.js')).bench],
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['dashboard-lists', async () => (await import('./dashboard-lists.js')).bench],
+  ['dashboard-1m', async () => (await import('./dashboard-1m.js')).bench],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['intercept', async () => (await import('./intercept.js')).bench],

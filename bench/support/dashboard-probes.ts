@@ -1,0 +1,194 @@
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+// The page-side functions passed to page.evaluate run in Chromium, hence the DOM types.
+/**
+ * What the large-capture dashboard bench reads from a page: first row, long tasks, heap, the
+ * renderer's RSS, a filter typed until its answer is painted, frame times while scrolling, a row
+ * click until its detail is shown. Each waits for a condition on the page, polled once a frame.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
+
+/** Installed before the page's scripts: every long task (> 50 ms on the main thread) is kept. */
+export const LONG_TASKS_SCRIPT = `
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: 'longtask', buffered: true });
+`;
+
+export interface LongTask {
+  start: number;
+  duration: number;
+}
+
+export function longTasks(page: Page): Promise<LongTask[]> {
+  return page.evaluate(() => (window as unknown as { __longTasks: LongTask[] }).__longTasks);
+}
+
+/** Navigation → the first exchange row (or the first-run page of an empty capture) painted, ms from navigation start. */
+export async function openDashboard(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('[data-testid="exchange-row"], [data-testid="first-run"]') !== null, undefined, { timeout: 120_000, polling: 'raf' });
+  return page.evaluate(() => performance.now());
+}
+
+export async function heapAfterGcMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  await cdp.detach();
+  return usedSize / 1e6;
+}
+
+function children(): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Field 4 of /proc/PID/stat, after the command in parentheses (which may hold spaces).
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      out.set(ppid, [...(out.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  return out;
+}
+
+/**
+ * RSS (MB) of the page's renderer: of the browser's descendant processes started as
+ * `--type=renderer`, the largest (one page is open; a spare renderer Chromium keeps warm is small).
+ */
+export function rendererRssMb(browserPid: number): number {
+  const tree = children();
+  const todo = [browserPid];
+  let largest = 0;
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    todo.push(...(tree.get(pid) ?? []));
+    try {
+      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=renderer')) continue;
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      largest = Math.max(largest, kb / 1024);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return largest;
+}
+
+/** How a filter's answer shows: rows it keeps, the page saying the whole capture holds none, or neither within the time allowed. */
+export type Answer = 'rows' | 'none' | 'timeout';
+
+/** How long a filter may take to answer before the reading gives up (ms: Infinity). */
+export const FILTER_TIMEOUT_MS = 180_000;
+
+/**
+ * Types `text` into the filter the way an input event does; ms until the page shows its answer:
+ * rows (the status line counts at least one, and not the whole capture, and a row is painted;
+ * with `errorsOnly`, every painted row is an error) or "No exchange matches this filter."
+ * (searched to the end). The filters measured keep fewer rows than the capture holds, so a count
+ * equal to the capture's is the unfiltered list still on screen. Clearing (`''`) waits for the
+ * unfiltered rows. After FILTER_TIMEOUT_MS: Infinity, 'timeout'.
+ */
+export function typeFilter(page: Page, text: string, errorsOnly = false): Promise<{ ms: number; answer: Answer }> {
+  return page.evaluate(
+    async ({ text, errorsOnly, timeoutMs }) => {
+      const input = document.querySelector<HTMLInputElement>('[data-testid="filter-input"]')!;
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+      // Until the new list answers, the status line may still count the unfiltered list.
+      const everything = Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0);
+      const t0 = performance.now();
+      setValue.call(input, text);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      // No named functions in here: the bundler's name helper does not exist in the page.
+      for (;;) {
+        const rows = [...document.querySelectorAll('[data-testid="exchange-row"]')];
+        const counted = Number(document.querySelector('[data-testid="filter-status"] strong')?.textContent ?? 0);
+        const errors = rows.every((r) => r.getAttribute('data-status') !== 'ok' && r.getAttribute('data-status') !== 'pending');
+        if (text === '' ? rows.length > 0 && counted === 0 : counted > 0 && counted !== everything && rows.length > 0 && (!errorsOnly || errors)) return { ms: performance.now() - t0, answer: 'rows' as const };
+        if (text !== '' && document.querySelector('[data-testid="no-match"]')?.textContent?.startsWith('No exchange matches this filter.')) return { ms: performance.now() - t0, answer: 'none' as const };
+        if (performance.now() - t0 > timeoutMs) return { ms: Infinity, answer: 'timeout' as const };
+        await new Promise((r) => requestAnimationFrame(r));
+      }
+    },
+    { text, errorsOnly, timeoutMs: FILTER_TIMEOUT_MS },
+  );
+}
+
+/** Scrolls the timeline to its middle and waits until rows are painted there. */
+export async function scrollToMiddle(page: Page): Promise<void> {
+  await page.getByTestId('timeline').evaluate((el) => {
+    el.scrollTop = (el.scrollHeight - el.clientHeight) / 2;
+  });
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
+      const half = Number(el.getAttribute('aria-rowcount')) / 2;
+      return [...el.querySelectorAll('[data-testid="exchange-row"]')].some((r) => Math.abs(Number(r.getAttribute('aria-rowindex')) - half) < 100);
+    },
+    undefined,
+    { timeout: 60_000, polling: 'raf' },
+  );
+}
+
+/** rAF-to-rAF times over `frames` frames, scrolling the timeline by `step` px each frame (0: idle). */
+export function frameTimes(page: Page, frames: number, step: number): Promise<number[]> {
+  return page.evaluate(
+    async ({ frames, step }) => {
+      const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
+      const out: number[] = [];
+      let last = await new Promise<number>((r) => requestAnimationFrame(r));
+      for (let i = 0; i < frames; i++) {
+        if (step) el.scrollTop += step;
+        const now = await new Promise<number>((r) => requestAnimationFrame(r));
+        out.push(now - last);
+        last = now;
+      }
+      return out;
+    },
+    { frames, step },
+  );
+}
+
+/** Clicks the painted row `nth` from the top; ms until the detail pane shows that exchange. */
+export function clickRow(page: Page, nth: number): Promise<number> {
+  return page.evaluate(async (nth) => {
+    const rows = [...document.querySelectorAll<HTMLElement>('[data-testid="exchange-row"]')].sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')));
+    const row = rows[Math.min(nth, rows.length - 1)]!;
+    const loaded = '[data-testid="detail-pane"][aria-label="Exchange detail"]';
+    const before = document.querySelector(loaded)?.textContent;
+    const t0 = performance.now();
+    row.click();
+    for (;;) {
+      const shown = document.querySelector(loaded);
+      if (shown && shown.textContent !== before && row.getAttribute('aria-selected') === 'true') return performance.now() - t0;
+      if (performance.now() - t0 > 30_000) throw new Error('row click: no detail in 30 s');
+      await new Promise((r) => requestAnimationFrame(r));
+    }
+  }, nth);
+}
+
+/** Scrolls to the end of the timeline; whether the row at the list's last position is painted on screen. */
+export async function newestRowReachable(page: Page): Promise<boolean> {
+  await page.getByTestId('timeline').evaluate((el) => {
+    el.scrollTop = el.scrollHeight;
+  });
+  return page
+    .waitForFunction(
+      () => {
+        const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
+        const last = el.querySelector<HTMLElement>(`[aria-rowindex="${el.getAttribute('aria-rowcount')}"]`);
+        if (!last) return false;
+        const box = last.getBoundingClientRect();
+        const view = el.getBoundingClientRect();
+        return box.bottom <= view.bottom + 1 && box.top >= view.top;
+      },
+      undefined,
+      { timeout: 30_000, polling: 'raf' },
+    )
+    .then(() => true)
+    .catch(() => false);
+}
