@@ -19,6 +19,7 @@ import type { CaptureDeriver, Frame, Message } from '@mcpscope/protocol';
 import type { CaptureReader } from './capture-reader.js';
 import type { SqliteStatement } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
+import { TemplateWriter } from './templates.js';
 import { SNAPSHOT_EVERY, saveSnapshot, warmDeriver } from './deriver-snapshot.js';
 import { NOTHING_DERIVED, derive, hasRows, type DerivedBatch } from './rederive.js';
 import { storageProblem } from './capture-health.js';
@@ -30,7 +31,7 @@ export interface EngineTick {
   /** The tick's door records as their rows (tick-ops.ts `doorRows`). */
   doorRows: readonly unknown[];
   largeMessages?: WeakMap<Frame, Message>;
-  /** `frames[i].http` as JSON text (tick-wire.ts). */
+  /** `frames[i].http` as JSON text (tick-wire.ts): stored as it is when its template is refused (templates.ts). */
   httpJson?: readonly (string | null)[];
 }
 
@@ -42,6 +43,7 @@ interface Encoded {
 export class CaptureEngine {
   private readonly statements: SqliteStatement[];
   private readonly transaction: (ops: unknown[]) => void;
+  private readonly templates: TemplateWriter;
   private deriver: CaptureDeriver;
   private derivedThrough: number;
   private sinceSnapshot: number;
@@ -59,6 +61,7 @@ export class CaptureEngine {
   ) {
     this.statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : reader.db.prepare(sql)));
     this.transaction = reader.db.transaction((ops: unknown[]) => applyTickOps(this.statements, ops));
+    this.templates = new TemplateWriter(reader.db);
     const warm = warmDeriver(reader, through);
     this.deriver = warm.deriver;
     this.derivedThrough = warm.through;
@@ -127,7 +130,7 @@ export class CaptureEngine {
   }
 
   private encode(tick: EngineTick, derived: DerivedBatch): Encoded {
-    const ops = new TickOps();
+    const ops = new TickOps(this.templates);
     ops.frames(tick.frames, tick.httpJson);
     ops.doorRows(tick.doorRows);
     ops.derived(derived, tick.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));

@@ -10,10 +10,15 @@
  *
  * Door records (HTTP requests at the tap) follow: none older than the oldest frame kept, and with
  * `--max-frames N` at most N of them (their bodies are bounded, so a count bounds their bytes).
+ *
+ * Templates (templates.ts) that no row kept names are removed too, once the frames removed
+ * since the last time outnumber the frames kept: finding them reads every row kept, so its cost
+ * per frame removed stays constant.
  */
 import type { Frame, RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import type { CaptureReader } from './capture-reader.js';
+import { collectUnreferencedTemplates } from './templates.js';
 
 export interface RetentionLimits {
   maxFrames?: number;
@@ -36,6 +41,7 @@ export class Retention {
   private count: number;
   private bytes: number;
   private doorWrites = 0;
+  private removedSinceTemplates = 0;
 
   constructor(
     private readonly store: CaptureStore,
@@ -107,6 +113,11 @@ export class Retention {
     this.bytes -= gone.b;
     const oldestTs = (db.prepare('SELECT ts FROM frames WHERE seq >= ? ORDER BY seq LIMIT 1').get(keepFrom) as { ts: number } | undefined)?.ts;
     this.store.door.trim(maxFrames, oldestTs);
+    this.removedSinceTemplates += gone.n;
+    if (this.removedSinceTemplates >= this.count) {
+      this.removedSinceTemplates = 0;
+      db.transaction(() => collectUnreferencedTemplates(db))();
+    }
     return { removedFrames: gone.n, oldestSeq: keepFrom };
   }
 }
