@@ -9,7 +9,9 @@
  * requests and a server's answers share a handful of templates, and a door record whose request
  * headers equal its first frame's names the same one. A frame's HTTP layer and a door record keep
  * the values that repeat from request to request (HTTP_KEPT, DOOR_KEPT) and cut the rest, their
- * header maps among them, which are stored as the maps' own references.
+ * header maps among them, which are stored as the maps' own references. Templates follow sessions
+ * (the session id is a header and a door record's kept value): a client that opens a session per
+ * call makes a template per call, which costs about what storing the JSON did.
  *
  * Invariants:
  * - A template's id is a hash of its text (content-addressed: any writer, on any thread, names a
