@@ -7,6 +7,7 @@ export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
 export { REDERIVE_PAGE, derive } from './rederive.js';
 export { OP, TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
+export { TemplateWriter } from './templates.js';
 export { SNAPSHOT_EVERY } from './deriver-snapshot.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
