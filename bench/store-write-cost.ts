@@ -14,8 +14,10 @@
  * about 7 ms). Deriving and encoding are timed too (the thread's other work per call; here the
  * encoding also makes the JSON texts of HTTP layers and door records that the tap's thread sends).
  */
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { CaptureDeriver, type DoorRecord, type Frame } from '@mcpscope/protocol';
-import { CaptureStore, OP, TICK_SQL, TickOps, applyTickOps, derive } from '@mcpscope/proxy/capture';
+import { CaptureStore, OP, TICK_SQL, TemplateWriter, TickOps, applyTickOps, derive } from '@mcpscope/proxy/capture';
 import { measured, type BenchOptions, type BenchRow } from './report.js';
 import { medianSpread, tempDb } from './store-common.js';
 import { printTable } from './stats.js';
@@ -24,7 +26,7 @@ const CALLS_PER_TICK = 30;
 const TOOLS = ['suggest_gifts', 'wrap_gift', 'search_docs', 'get_weather'];
 
 /** Parameters after each opcode (tick-ops.ts applyTickOps). */
-export const WIDTH: Record<number, number> = { [OP.frame]: 10, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12 };
+export const WIDTH: Record<number, number> = { [OP.frame]: 10, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2 };
 
 const requestHeaders = { 'content-type': 'application/json', host: '127.0.0.1:38899', accept: 'application/json, text/event-stream', 'user-agent': 'mcpscope-bench/1' };
 
@@ -48,8 +50,12 @@ function call(i: number, ts: number): { request: Omit<Frame, 'seq'>; answer: Omi
   };
 }
 
-/** Each tick's op list, derived and encoded by the real code: tick t has calls t·30… as requests and the answers to tick t−1's. */
-export function ticks(calls: number): { lists: unknown[][]; deriveUs: number; encodeUs: number } {
+/**
+ * Each tick's op list, derived and encoded by the real code: tick t has calls t·30… as requests and
+ * the answers to tick t−1's. `plain` holds the same lists with frames' http and door records as
+ * their JSON (a TickOps without templates), not timed.
+ */
+export function ticks(calls: number): { lists: unknown[][]; plain: unknown[][]; deriveUs: number; encodeUs: number } {
   const made = Array.from({ length: calls }, (_, i) => call(i, 1_800_000_000_000 + i * 0.16));
   const input: { frames: Frame[]; doors: DoorRecord[]; newFrom: number }[] = [];
   let seq = 0;
@@ -68,17 +74,25 @@ export function ticks(calls: number): { lists: unknown[][]; deriveUs: number; en
   let started = process.hrtime.bigint();
   const derived = input.map((t) => derive(deriver, t.frames));
   const deriveNs = process.hrtime.bigint() - started;
+  // The templates a writer has seen (none yet: every one is accepted), as on a new capture file.
+  const scratchFile = tempDb('write-cost-templates');
+  const scratch = new CaptureStore(scratchFile);
+  const templates = new TemplateWriter(scratch.db);
+  const encode = (writer?: TemplateWriter) =>
+    input.map((t, i) => {
+      const ops = new TickOps(writer);
+      ops.frames(t.frames);
+      ops.door(t.doors);
+      ops.derived(derived[i]!, t.newFrom, () => {});
+      return ops.ops;
+    });
   started = process.hrtime.bigint();
   // The texts the tap's thread sends with the frames and door records (worker-engine.ts) are made here.
-  const lists = input.map((t, i) => {
-    const ops = new TickOps();
-    ops.frames(t.frames);
-    ops.door(t.doors);
-    ops.derived(derived[i]!, t.newFrom, () => {});
-    return ops.ops;
-  });
+  const lists = encode(templates);
   const encodeNs = process.hrtime.bigint() - started;
-  return { lists, deriveUs: Number(deriveNs) / 1000 / calls, encodeUs: Number(encodeNs) / 1000 / calls };
+  scratch.close();
+  rmSync(dirname(scratchFile), { recursive: true, force: true });
+  return { lists, plain: encode(), deriveUs: Number(deriveNs) / 1000 / calls, encodeUs: Number(encodeNs) / 1000 / calls };
 }
 
 /** `ops` without the statements `drop` names (by opcode); `once` turns each exchange into one write, at its answer. */
@@ -100,7 +114,8 @@ function without(ops: unknown[], drop: ReadonlySet<number>, once = false): unkno
 
 interface Variant {
   name: string;
-  lists: (all: unknown[][]) => unknown[][];
+  /** The lists to write, from the lists as encoded (`all`) and the same without templates (`plain`). */
+  lists: (all: unknown[][], plain: unknown[][]) => unknown[][];
   /** Indexes dropped from the schema before writing. */
   dropIndexes?: string[];
 }
@@ -110,6 +125,7 @@ function variants(): Variant[] {
   const drop = (...ops: number[]) => (all: unknown[][]) => all.map((l) => without(l, new Set(ops)));
   return [
     { name: 'everything (as the tap writes a call today)', lists: keep },
+    { name: "frames' http and door records as their JSON (no templates)", lists: (_all, plain) => plain },
     { name: 'without the door record', lists: drop(OP.door) },
     { name: 'each exchange written once (at its answer)', lists: (all) => all.map((l) => without(l, new Set(), true)) },
     { name: 'without the frame links', lists: drop(OP.link) },
@@ -151,7 +167,7 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   writeCost(made.lists, calls); // a first file, so no variant pays for warming SQLite's code and the page cache
   // Rounds interleave the variants, so a slow minute of the machine falls on all of them alike.
   for (let r = 0; r < rounds; r++) {
-    all.forEach((v, i) => results[i]!.push(writeCost(v.lists(made.lists), calls, v.dropIndexes)));
+    all.forEach((v, i) => results[i]!.push(writeCost(v.lists(made.lists, made.plain), calls, v.dropIndexes)));
   }
   const medians = results.map((r) => medianSpread(r));
   const base = medians[0]!.median;

@@ -11,7 +11,7 @@ import type { ExchangesPage, SessionSummary } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { InterceptTables } from '../src/capture/intercept-tables.js';
-import { MIGRATIONS, SCHEMA_VERSION } from '../src/capture/migrations.js';
+import { MIGRATIONS, READS_FROM_SCHEMA, SCHEMA_VERSION } from '../src/capture/migrations.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { openCapture } from '../src/compose/open-capture.js';
 import type { OpenReadyLine } from '../src/commands/open.js';
@@ -127,7 +127,7 @@ describe('mcpscope open FILE', () => {
       db.close();
       return join(dir, name);
     };
-    const older = database('older.db', MIGRATIONS.slice(0, SCHEMA_VERSION - 1).join(';\n'), SCHEMA_VERSION - 1);
+    const older = database('older.db', MIGRATIONS.slice(0, READS_FROM_SCHEMA - 1).join(';\n'), READS_FROM_SCHEMA - 1);
     const olderBefore = fingerprint(older).sha256;
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
@@ -138,7 +138,7 @@ describe('mcpscope open FILE', () => {
       [write('notes.txt', 'hello, these are my notes'), 'neither mcpscope JSONL'],
       [database('other.db', 'CREATE TABLE recipes (name TEXT)', 0), 'is an SQLite database but not an mcpscope capture'],
       [write('damaged.db', Buffer.concat([Buffer.from('SQLite format 3\u0000'), Buffer.alloc(8192, 0x5a)])), 'is damaged'],
-      [older, `written by an older mcpscope (schema ${SCHEMA_VERSION - 1}`],
+      [older, `written by an older mcpscope (schema ${READS_FROM_SCHEMA - 1}`],
       [database('newer.db', MIGRATIONS.join(';\n'), SCHEMA_VERSION + 5), 'written by a newer mcpscope'],
     ];
     for (const [path, message] of cases) {

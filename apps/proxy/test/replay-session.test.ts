@@ -71,6 +71,8 @@ describe('POST /api/replay in session mode', () => {
     await settled(app);
     const stored = app.store.db.prepare("SELECT COUNT(*) AS n FROM frames WHERE raw LIKE '%sk-live%' OR http LIKE '%sk-live%'").get() as { n: number };
     expect(stored.n).toBe(0);
+    // Headers are stored once, in templates (templates.ts).
+    expect(app.store.db.prepare("SELECT COUNT(*) AS n FROM templates WHERE text LIKE '%sk-live%'").get()).toEqual({ n: 0 });
   });
 
   it('a replay can itself be edited and replayed, and each keeps its own link', async () => {

@@ -30,6 +30,7 @@ import type { SqliteStatement } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
 import { createDeriver, restoreDeriver } from './deriver.js';
 import { SKELETON_FROM_CHARS, frameSkeleton } from './frame-skeleton.js';
+import { TemplateWriter } from './templates.js';
 import { storageProblem } from './capture-health.js';
 import { engineFailure, type EngineFailure, type TickOutcome } from './engine-contract.js';
 
@@ -39,7 +40,7 @@ export interface EngineTick {
   /** The tick's door records as their rows (tick-ops.ts `doorRows`). */
   doorRows: readonly unknown[];
   largeMessages?: WeakMap<Frame, Message>;
-  /** `frames[i].http` as JSON text (worker-engine.ts `readFrames`). */
+  /** `frames[i].http` as JSON text (worker-engine.ts `readFrames`): stored as it is when its template is refused (templates.ts). */
   httpJson?: readonly (string | null)[];
 }
 
@@ -51,6 +52,7 @@ interface Encoded {
 export class CaptureEngine {
   private readonly statements: SqliteStatement[];
   private readonly transaction: (ops: unknown[]) => void;
+  private readonly templates: TemplateWriter;
   private deriver: CaptureDeriver;
   private derivedThrough: number;
   private sinceSnapshot: number;
@@ -69,6 +71,7 @@ export class CaptureEngine {
   ) {
     this.statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : reader.db.prepare(sql)));
     this.transaction = reader.db.transaction((ops: unknown[]) => applyTickOps(this.statements, ops));
+    this.templates = new TemplateWriter(reader.db);
     const warm = warmDeriver(reader, through);
     this.deriver = warm.deriver;
     this.derivedThrough = warm.through;
@@ -137,7 +140,7 @@ export class CaptureEngine {
   }
 
   private encode(tick: EngineTick, derived: DerivedBatch): Encoded {
-    const ops = new TickOps();
+    const ops = new TickOps(this.templates);
     ops.frames(tick.frames, tick.httpJson);
     ops.doorRows(tick.doorRows);
     ops.derived(derived, tick.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));

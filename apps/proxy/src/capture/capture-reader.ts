@@ -11,10 +11,11 @@
 import { isSqliteBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
-import { SCHEMA_VERSION } from './migrations.js';
+import { READS_FROM_SCHEMA, SCHEMA_VERSION } from './migrations.js';
 import { ReplayLinks } from './replay-links.js';
 import { DoorTable } from './door-table.js';
 import { MarksTable } from './marks-table.js';
+import { TemplateReader } from './templates.js';
 
 /** A session's start, read from its summary (the sessions table keeps only its latest activity as a column). */
 const SESSION_START = "json_extract(summary, '$.firstTs')";
@@ -63,9 +64,12 @@ export class CaptureReader {
   readonly door: DoorTable;
   /** Marks in the timeline (marks-table.ts). */
   readonly marks: MarksTable;
+  /** Frames' HTTP layers and door records, stored packed (templates.ts). */
+  private readonly templates: TemplateReader;
 
   constructor(readonly db: SqliteDatabase) {
-    this.door = new DoorTable(db);
+    this.templates = new TemplateReader(db);
+    this.door = new DoorTable(db, this.templates);
     this.marks = new MarksTable(db);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
@@ -86,10 +90,10 @@ export class CaptureReader {
       db.prepare('SELECT seq FROM frames LIMIT 1').get();
       const version = db.pragma('user_version', { simple: true }) as number;
       if (version > SCHEMA_VERSION) throw new InspectorError('db_too_new', `${file} was written by a newer mcpscope (schema ${version}, this one reads up to ${SCHEMA_VERSION}): read it with that mcpscope, or export it there (mcpscope export --db FILE) and open the export here.`);
-      if (version < SCHEMA_VERSION) {
+      if (version < READS_FROM_SCHEMA) {
         throw new InspectorError(
           'db_too_old',
-          `${file} was written by an older mcpscope (schema ${version}, this one reads ${SCHEMA_VERSION}) and reading never changes a file. ` +
+          `${file} was written by an older mcpscope (schema ${version}, this one reads ${READS_FROM_SCHEMA} to ${SCHEMA_VERSION}) and reading never changes a file. ` +
             `Upgrade it once with \`mcpscope rebuild --db ${file}\` (that rewrites it in place: copy it first to keep the original as it is), then open it again.`,
         );
       }
@@ -146,10 +150,12 @@ export class CaptureReader {
     return rows.map((r) => toFrameView(this.toFrame(r), rawLimit));
   }
 
-  /** A stored row as a frame, its text whole (a large frame's pieces joined). */
+  /** A stored row as a frame, its text whole (a large frame's pieces joined), its HTTP layer unpacked. */
   toFrame(r: FrameRow): Frame {
     if (r.parts > 0) r.raw = this.wholeText(r.seq, r.raw);
-    return toFrame(r);
+    const frame = toFrame(r);
+    if (r.http) frame.http = this.templates.read<NonNullable<Frame['http']>>(r.http);
+    return frame;
   }
 
   /** A large frame's text: its first piece (`frames.raw`) and the rest, in order. */
@@ -356,9 +362,7 @@ export class CaptureReader {
    * lookup (migration 9).
    */
   endedSessionKeys(): Set<string> {
-    // No frame rides on a DELETE, so its record names the session by its header (`mcpSessionId`).
-    const rows = this.stmt("SELECT COALESCE(session_key, json_extract(record, '$.mcpSessionId')) AS key FROM door_requests WHERE method = 'DELETE' AND status BETWEEN 200 AND 299").all() as { key: string | null }[];
-    return new Set(rows.flatMap((r) => (r.key === null ? [] : [r.key])));
+    return this.door.endedSessionKeys();
   }
 
   /** Which exchange replays which (not derived: survives a rebuild; see replay-links.ts). */
@@ -376,11 +380,9 @@ export class CaptureReader {
 /** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */
 export const sortKey = exchangeOrderKey;
 
-/** A row as a frame, as stored: a large frame's pieces are joined by `CaptureReader.toFrame`. */
+/** A row as a frame but its HTTP layer, which `CaptureReader.toFrame` unpacks. */
 function toFrame(r: FrameRow): Frame {
-  const frame: Frame = { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
-  if (r.http) frame.http = JSON.parse(r.http) as Frame['http'];
-  return frame;
+  return { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
 }
 
 function toDiagnostic(r: DiagnosticRow): Diagnostic {

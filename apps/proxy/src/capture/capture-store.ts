@@ -16,6 +16,7 @@ import { migrate } from './migrations.js';
 import { CaptureFileLock } from './file-lock.js';
 import { CaptureReader } from './capture-reader.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
+import { TemplateWriter } from './templates.js';
 
 export { sortKey, type FrameRow } from './capture-reader.js';
 
@@ -90,6 +91,7 @@ export class CaptureStore extends CaptureReader {
   private readonly tickStatements: SqliteStatement[];
   /** A write's list as one transaction, made once: wrapping a function in a transaction is not free. */
   private readonly writeTransaction: (ops: unknown[]) => void;
+  private readonly templateWriter: TemplateWriter;
   private readonly lock: CaptureFileLock | undefined;
 
   constructor(readonly file: string) {
@@ -98,6 +100,7 @@ export class CaptureStore extends CaptureReader {
     this.lock = lock;
     this.tickStatements = TICK_SQL.map((sql) => (sql === '' ? undefined! : this.db.prepare(sql)));
     this.writeTransaction = this.db.transaction((ops: unknown[]) => applyTickOps(this.tickStatements, ops));
+    this.templateWriter = new TemplateWriter(this.db);
   }
 
   private readonly annotate = (ex: ExchangeSummary) => this.replayLinks.annotate(ex);
@@ -108,7 +111,7 @@ export class CaptureStore extends CaptureReader {
    * summary and each door record as the JSON text stored, in `set` order.
    */
   write(set: WriteSet): WriteResult {
-    const ops = new TickOps();
+    const ops = new TickOps(this.templateWriter);
     ops.frames(set.frames);
     if (set.requests && set.requests.length > 0) ops.door(set.requests);
     ops.derived(set, set.frames[0]?.seq ?? 0, this.annotate);

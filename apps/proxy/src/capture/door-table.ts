@@ -11,6 +11,7 @@ import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
 import { compileDoorFilter, probeReason, type DoorRecord, type Filter } from '@mcpscope/protocol';
 import { doorFilterToSql } from './door-filter-sql.js';
 import type { SqlFilter } from './filter-sql.js';
+import type { TemplateReader } from './templates.js';
 
 const SCAN_TIME_MS = 100;
 
@@ -28,7 +29,10 @@ export class DoorTable {
   private readonly statements = new Map<string, SqliteStatement>();
   private readonly present: boolean;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly templates: TemplateReader,
+  ) {
     // A file from before migration 5, opened read-only for an export, has no such table.
     this.present = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'door_requests'").get() !== undefined;
   }
@@ -61,7 +65,7 @@ export class DoorTable {
     const started = performance.now();
     let seen = 0;
     for (const row of statement.iterate(after, ...(pushed?.params ?? []), match ? -1 : limit + 1) as Iterable<DoorRow>) {
-      const record = JSON.parse(row.record) as DoorRecord;
+      const record = this.record(row.record);
       if (!match || match(record)) {
         if (out.length === limit) return { requests: out, nextAfter: out[limit - 1]!.id };
         out.push(record);
@@ -101,7 +105,7 @@ export class DoorTable {
     if (!this.present) return [];
     const out: DoorRecord[] = [];
     for (const row of this.stmt('SELECT record FROM door_requests WHERE status = 403 ORDER BY id DESC').iterate() as Iterable<DoorRow>) {
-      const record = JSON.parse(row.record) as DoorRecord;
+      const record = this.record(row.record);
       if (record.answer !== 'refused') continue;
       out.push(record);
       if (out.length === limit) break;
@@ -112,13 +116,13 @@ export class DoorTable {
   get(id: number): DoorRecord | undefined {
     if (!this.present) return undefined;
     const row = this.stmt('SELECT record FROM door_requests WHERE id = ?').get(id) as DoorRow | undefined;
-    return row ? (JSON.parse(row.record) as DoorRecord) : undefined;
+    return row ? this.record(row.record) : undefined;
   }
 
-  /** Records written after `rev`, in write order, as stored JSON (for WebSocket catch-up). */
+  /** Records written after `rev`, in write order, as JSON text (for WebSocket catch-up). */
   updatedAfter(rev: number, limit: number): string[] {
     if (!this.present) return [];
-    return (this.stmt('SELECT record FROM door_requests WHERE rev > ? ORDER BY rev LIMIT ?').all(rev, limit) as DoorRow[]).map((r) => r.record);
+    return (this.stmt('SELECT record FROM door_requests WHERE rev > ? ORDER BY rev LIMIT ?').all(rev, limit) as DoorRow[]).map((r) => this.templates.text(r.record));
   }
 
   /** Every record in arrival order, a page at a time (exports). */
@@ -127,10 +131,31 @@ export class DoorTable {
     let after = 0;
     for (;;) {
       const rows = this.stmt('SELECT id, record FROM door_requests WHERE id > ? ORDER BY id LIMIT ?').all(after, chunk) as (DoorRow & { id: number })[];
-      for (const row of rows) yield JSON.parse(row.record) as DoorRecord;
+      for (const row of rows) yield this.record(row.record);
       if (rows.length < chunk) return;
       after = rows[rows.length - 1]!.id;
     }
+  }
+
+  /** A stored record (packed, or its JSON) as it was written. */
+  private record(text: string): DoorRecord {
+    return this.templates.read<DoorRecord>(text);
+  }
+
+  /**
+   * The sessions clients ended (CaptureReader.endedSessionKeys): a DELETE the server accepted. No
+   * frame rides on a DELETE, so its record names the session by its header (`mcpSessionId`). A
+   * partial index keeps it a lookup (migration 9).
+   */
+  endedSessionKeys(): Set<string> {
+    const out = new Set<string>();
+    if (!this.present) return out;
+    const rows = this.stmt("SELECT session_key, record FROM door_requests WHERE method = 'DELETE' AND status BETWEEN 200 AND 299").all() as { session_key: string | null; record: string }[];
+    for (const r of rows) {
+      const key = r.session_key ?? this.record(r.record).mcpSessionId;
+      if (key !== undefined) out.add(key);
+    }
+    return out;
   }
 
   count(): number {

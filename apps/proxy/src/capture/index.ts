@@ -7,6 +7,7 @@ export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
 export { REDERIVE_PAGE, SNAPSHOT_EVERY, derive } from './capture-engine.js';
 export { OP, TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
+export { TemplateWriter } from './templates.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';
 export { Retention, readRetentionState, type RetentionLimits } from './retention.js';

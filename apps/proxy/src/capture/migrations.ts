@@ -223,6 +223,19 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX interventions_by_request ON interventions(request_seq);
   `,
+  // 12: templates (templates.ts): what frames' `http` and door records repeat (keys, header maps,
+  // the values shared from request to request), stored once; a row keeps `[id, ...its own values]`
+  // in place of its JSON object. The id is a hash of the text, so a template never changes: the
+  // trigger fails a write that would give an id another text. Rows written before keep their JSON;
+  // readers read both.
+  `
+  CREATE TABLE templates (
+    id INTEGER PRIMARY KEY,
+    text TEXT NOT NULL
+  );
+  CREATE TRIGGER templates_never_change BEFORE UPDATE ON templates
+  BEGIN SELECT RAISE(ABORT, 'template id names another text'); END;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */
@@ -230,6 +243,12 @@ export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_ex
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * The oldest schema read in place, without upgrading (CaptureReader.openFile): a file of schema 11
+ * has no templates, and readers read the JSON objects it holds as they read any row not packed.
+ */
+export const READS_FROM_SCHEMA = 11;
 
 export function migrate(db: SqliteDatabase): void {
   const current = db.pragma('user_version', { simple: true }) as number;

@@ -17,10 +17,15 @@
  * after that head (a range of the primary key). A tally no longer true is recounted once: when
  * frames were removed since it was saved (the oldest kept moved), or the bytes were not kept
  * (saved without --max-bytes). Without limits nothing is counted.
+ *
+ * Templates (templates.ts) that no row kept names are removed too, once the frames removed
+ * since the last time outnumber the frames kept: finding them reads every row kept, so its cost
+ * per frame removed stays constant.
  */
 import type { Frame, RetentionInfo } from '@mcpscope/protocol';
 import type { CaptureStore } from './capture-store.js';
 import type { CaptureReader } from './capture-reader.js';
+import { collectUnreferencedTemplates } from './templates.js';
 
 export interface RetentionLimits {
   maxFrames?: number;
@@ -45,6 +50,7 @@ export class Retention {
   private count = 0;
   private bytes = 0;
   private doorWrites = 0;
+  private removedSinceTemplates = 0;
 
   constructor(
     private readonly store: CaptureStore,
@@ -135,6 +141,11 @@ export class Retention {
     this.bytes -= gone.b;
     const oldestTs = (db.prepare('SELECT ts FROM frames WHERE seq >= ? ORDER BY seq LIMIT 1').get(keepFrom) as { ts: number } | undefined)?.ts;
     this.store.door.trim(maxFrames, oldestTs);
+    this.removedSinceTemplates += gone.n;
+    if (this.removedSinceTemplates >= this.count) {
+      this.removedSinceTemplates = 0;
+      db.transaction(() => collectUnreferencedTemplates(db))();
+    }
     return { removedFrames: gone.n, oldestSeq: keepFrom };
   }
 }

@@ -10,6 +10,7 @@
  */
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
 import { sortKey } from './capture-reader.js';
+import { packDoorRecord, packHttp, type Template, type TemplateWriter } from './templates.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
 export const OP = {
@@ -23,6 +24,8 @@ export const OP = {
   conversation: 6,
   diagnostic: 7,
   door: 8,
+  /** A template the write names (templates.ts): stored, or found stored with the same text. */
+  template: 9,
 } as const;
 
 /**
@@ -55,6 +58,8 @@ export const TICK_SQL: readonly string[] = [
    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, status = excluded.status, probe = excluded.probe, session_key = excluded.session_key,
      end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
+  // Equal text: nothing to do; another text: the update the trigger of migration 12 fails.
+  'INSERT INTO templates (id, text) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET text = excluded.text WHERE text <> excluded.text',
 ];
 
 /** A statement as both drivers give it (sqlite.ts), narrowed to what applying needs. */
@@ -100,6 +105,10 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
         s[8]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12]);
         i += 13;
         break;
+      case 9:
+        s[9]!.run(o[i + 1], o[i + 2]);
+        i += 3;
+        break;
       default:
         throw new Error(`tick write: unknown opcode ${String(o[i])} at ${i}`);
     }
@@ -118,38 +127,78 @@ export interface TickTexts {
   requests: string[];
 }
 
-/** Values per door record in `doorRows`: the door statement's parameters, the record's JSON text last. */
-export const DOOR_ROW_FIELDS = 12;
+/** The door statement's parameters before the record's text. */
+const DOOR_COLUMNS = 11;
+
+/** Templates a door record names at most: its own and its two header maps'. */
+const DOOR_TEMPLATES = 3;
 
 /**
- * Door records as the door statement's parameters, flat (DOOR_ROW_FIELDS each), the record's JSON
- * text (stored, and sent to dashboards) last: made where the records are, so whoever writes them
- * needs neither the objects nor to read the text back.
+ * Values per door record in `doorRows`: the door statement's parameters before the record, the
+ * record's JSON text (sent to dashboards), its packed text to store (null when it is stored as its
+ * JSON), and the id and text of each template it names (null where fewer).
+ */
+export const DOOR_ROW_FIELDS = DOOR_COLUMNS + 2 + 2 * DOOR_TEMPLATES;
+
+/**
+ * Door records as the door statement's parameters and texts, flat (DOOR_ROW_FIELDS each): made
+ * where the records are, so whoever writes them needs neither the objects nor to read the text
+ * back. The templates are named optimistically; the writer stores the record's JSON when one of
+ * them may not be named (`TickOps.doorRows`).
  */
 export function doorRows(records: readonly DoorRecord[]): unknown[] {
   const out: unknown[] = [];
-  for (const r of records) out.push(r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes, JSON.stringify(r));
+  const named: Pick<Template, 'id' | 'text'>[] = [];
+  const name = (template: Pick<Template, 'id' | 'text'>) => {
+    named.push(template);
+    return true;
+  };
+  for (const r of records) {
+    named.length = 0;
+    const packed = packDoorRecord(r, name) ?? null;
+    out.push(r.id, r.rev, r.ts, r.method, doorPathname(r.path), r.status ?? null, probeReason(r) ? 1 : 0, r.sessionKey ?? null, r.userAgent ?? null, r.endMs ?? null, r.requestBytes + r.responseBytes);
+    out.push(JSON.stringify(r), packed);
+    for (let k = 0; k < DOOR_TEMPLATES; k++) out.push(named[k]?.id ?? null, named[k]?.text ?? null);
+  }
   return out;
 }
 
 /** The JSON texts of `doorRows`' records, in order. */
 export function doorRowTexts(rows: readonly unknown[]): string[] {
   const out: string[] = [];
-  for (let i = DOOR_ROW_FIELDS - 1; i < rows.length; i += DOOR_ROW_FIELDS) out.push(rows[i] as string);
+  for (let i = DOOR_COLUMNS; i < rows.length; i += DOOR_ROW_FIELDS) out.push(rows[i] as string);
   return out;
 }
 
-/** Builds one write's list; each `add…` appends in the order the transaction runs them. */
+/**
+ * Builds one write's list; each `add…` appends in the order the transaction runs them. Frames'
+ * HTTP layers and door records are stored packed (templates.ts) when `templates` is given and
+ * accepts theirs; each template a write names is written by the same write.
+ */
 export class TickOps {
   readonly ops: unknown[] = [];
   readonly texts: TickTexts = { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
+  /** Templates this write already names. */
+  private readonly named = new Set<number>();
+
+  constructor(private readonly templates?: TemplateWriter) {}
+
+  /** Whether the template may be named, and if so, its write is in the list. */
+  private readonly claim = (template: Pick<Template, 'id' | 'text'>): boolean => {
+    if (!this.templates?.accepts(template)) return false;
+    if (!this.named.has(template.id)) {
+      this.named.add(template.id);
+      this.ops.push(OP.template, template.id, template.text);
+    }
+    return true;
+  };
 
   /** Frames; `httpJson[i]`, when given, is `frames[i].http` as JSON text (worker-engine.ts `readFrames`). */
   frames(frames: readonly Frame[], httpJson?: readonly (string | null)[]): void {
     const o = this.ops;
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i]!;
-      const http = httpJson ? httpJson[i]! : f.http ? JSON.stringify(f.http) : null;
+      const http = f.http ? ((this.templates && packHttp(f.http, this.claim)) ?? (httpJson ? httpJson[i]! : JSON.stringify(f.http))) : null;
       // A large frame whose text the large-frame writer stored but its head (large-writer.ts): its
       // row, with the head, commits here with its derived rows.
       if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
@@ -162,14 +211,32 @@ export class TickOps {
     this.doorRows(doorRows(records));
   }
 
-  /** Door records as `doorRows` made them (on another thread): stored as they are. */
+  /**
+   * Door records as `doorRows` made them (on another thread): stored packed when every template
+   * they name is accepted, else as their JSON.
+   */
   doorRows(rows: readonly unknown[]): void {
     const o = this.ops;
     for (let i = 0; i < rows.length; i += DOOR_ROW_FIELDS) {
+      const text = rows[i + DOOR_COLUMNS] as string;
+      const packed = rows[i + DOOR_COLUMNS + 1] as string | null;
+      // Claiming lists the templates' writes: before the record's, never inside it.
+      const stored = packed !== null && this.claimAll(rows, i + DOOR_COLUMNS + 2) ? packed : text;
       o.push(OP.door);
-      for (let k = 0; k < DOOR_ROW_FIELDS; k++) o.push(rows[i + k]);
-      this.texts.requests.push(rows[i + DOOR_ROW_FIELDS - 1] as string);
+      for (let k = 0; k < DOOR_COLUMNS; k++) o.push(rows[i + k]);
+      o.push(stored);
+      this.texts.requests.push(text);
     }
+  }
+
+  /** `claim` for each template a door row names (ids and texts from `rows[at]`; a null id ends them). */
+  private claimAll(rows: readonly unknown[], at: number): boolean {
+    for (let k = 0; k < DOOR_TEMPLATES; k++) {
+      const id = rows[at + 2 * k] as number | null;
+      if (id === null) return true;
+      if (!this.claim({ id, text: rows[at + 2 * k + 1] as string })) return false;
+    }
+    return true;
   }
 
   /**

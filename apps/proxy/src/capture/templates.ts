@@ -1,0 +1,216 @@
+/**
+ * Templates (table templates, migration 12): what a capture's JSON rows repeat, stored once. A
+ * template is an object's keys in order, each with its value when the value is shared (kept) or
+ * without one when it is the row's own (cut): `[["host","127.0.0.1:3000"],["content-length"]]`. A
+ * row stores `[id, ...the cut values in key order]` and reading puts the object back key for key,
+ * so a reader gives the JSON it was given.
+ *
+ * Two levels. A header map keeps every value but the per-request ones (VOLATILE), so a client's
+ * requests and a server's answers share a handful of templates, and a door record whose request
+ * headers equal its first frame's names the same one. A frame's HTTP layer and a door record keep
+ * the values that repeat from request to request (HTTP_KEPT, DOOR_KEPT) and cut the rest, their
+ * header maps among them, which are stored as the maps' own references. Templates follow sessions
+ * (the session id is a header and a door record's kept value): a client that opens a session per
+ * call makes a template per call, which costs about what storing the JSON did.
+ *
+ * Invariants:
+ * - A template's id is a hash of its text (content-addressed: any writer, on any thread, names a
+ *   template alike without asking the store). A hash another text holds already is refused
+ *   (`TemplateWriter.accepts`) and that row is stored as its own JSON; a write that would give an
+ *   id a second text fails instead (the trigger of migration 12).
+ * - A row stored as its own JSON (every row of a file from before migration 12, and the refused
+ *   ones) is an object, a packed row an array: readers tell them apart by that and read both.
+ * - A template is written (or found equal) in the same transaction as every row that names it, so
+ *   collecting the templates no row names (`collectUnreferencedTemplates`) never strands a row.
+ */
+import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+
+type Headers = Record<string, string>;
+
+/** Header names whose values differ from request to request; a header template cuts them. */
+const VOLATILE = new Set(['content-length', 'date', 'traceparent', 'tracestate', 'baggage', 'sentry-trace', 'x-request-id', 'x-correlation-id', 'x-amzn-trace-id', 'cf-ray', 'etag', 'last-modified', 'expires', 'age']);
+
+/** What a frame's HTTP layer shares with others of its endpoint; the rest is cut. */
+const HTTP_KEPT = new Set(['method', 'path', 'status']);
+
+/** What a door record shares with others of its client and session; the rest is cut. */
+const DOOR_KEPT = new Set(['method', 'answer', 'end', 'host', 'userAgent', 'mcp', 'mcpSessionId', 'sessionKey']);
+
+/** Header templates shorter than this stay inline: a reference would save next to nothing. */
+const MIN_HEADER_TEMPLATE = 48;
+
+/** A template (its id and text) and the reference a row keeps in place of the object. */
+export interface Template {
+  id: number;
+  text: string;
+  ref: unknown[];
+}
+
+/** Whether a writer may name a template by its id (see `TemplateWriter.accepts`). */
+export type Accept = (template: Pick<Template, 'id' | 'text'>) => boolean;
+
+function templateOf(object: object, cut: (name: string) => boolean, valueOf?: (name: string, value: unknown) => unknown): Template {
+  const entries: unknown[] = [];
+  const ref: unknown[] = [0];
+  for (const [name, value] of Object.entries(object)) {
+    // JSON leaves out a key whose value is undefined: so does the template.
+    if (value === undefined) continue;
+    if (cut(name)) {
+      entries.push([name]);
+      ref.push(valueOf ? valueOf(name, value) : value);
+    } else entries.push([name, value]);
+  }
+  const text = JSON.stringify(entries);
+  const id = hash32(text);
+  ref[0] = id;
+  return { id, text, ref };
+}
+
+/** The template of a header map, or undefined when it stays inline (absent, or too small to gain). */
+export function headerTemplate(headers: Headers | undefined): Template | undefined {
+  if (headers === undefined) return undefined;
+  const template = templateOf(headers, (name) => VOLATILE.has(name));
+  return template.text.length < MIN_HEADER_TEMPLATE ? undefined : template;
+}
+
+/** What carries header maps: a frame's HTTP layer, a door record. */
+interface HeaderHolder {
+  requestHeaders?: Headers;
+  responseHeaders?: Headers;
+}
+
+/**
+ * `holder` packed as its template's reference, JSON text, its header maps as references too; or
+ * undefined when `accept` refuses its template (store the holder's own JSON). A header template it
+ * refuses stays inline, as the map.
+ */
+function packHolder(holder: HeaderHolder, kept: ReadonlySet<string>, accept: Accept): string | undefined {
+  const req = headerTemplate(holder.requestHeaders);
+  const res = headerTemplate(holder.responseHeaders);
+  const reqRef = req !== undefined && accept(req) ? req.ref : undefined;
+  const resRef = res !== undefined && accept(res) ? res.ref : undefined;
+  const template = templateOf(
+    holder,
+    (name) => !kept.has(name),
+    (name, value) => (name === 'requestHeaders' ? (reqRef ?? value) : name === 'responseHeaders' ? (resRef ?? value) : value),
+  );
+  return accept(template) ? JSON.stringify(template.ref) : undefined;
+}
+
+/** A frame's HTTP layer as stored (see `packHolder`). */
+export function packHttp(http: HeaderHolder, accept: Accept): string | undefined {
+  return packHolder(http, HTTP_KEPT, accept);
+}
+
+/** A door record as stored (see `packHolder`). */
+export function packDoorRecord(record: HeaderHolder, accept: Accept): string | undefined {
+  return packHolder(record, DOOR_KEPT, accept);
+}
+
+/** A 32-bit hash of a template's text (its id): collisions are handled, so the id stays short. */
+function hash32(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  return h1 >>> 0;
+}
+
+/** Templates a writer or reader remembers, at most this many (then forgotten and read again). */
+const KNOWN_MAX = 65_536;
+
+/** The writer's side: decides whether a template may be named by its id on this connection. */
+export class TemplateWriter {
+  /** Template ids this writer stored or found, with their text. */
+  private readonly known = new Map<number, string>();
+  private lookup: SqliteStatement | undefined;
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** Whether `template` may be named by its id: the id names this text, or no text yet. */
+  accepts(template: Pick<Template, 'id' | 'text'>): boolean {
+    const known = this.known.get(template.id);
+    if (known !== undefined) return known === template.text;
+    this.lookup ??= this.db.prepare('SELECT text FROM templates WHERE id = ?');
+    const row = this.lookup.get(template.id) as { text: string } | undefined;
+    if (row !== undefined && row.text !== template.text) return false;
+    if (this.known.size >= KNOWN_MAX) this.known.clear();
+    this.known.set(template.id, template.text);
+    return true;
+  }
+}
+
+/** A template as read: each key with its kept value, or alone when the row holds it. */
+type Entries = ([string] | [string, unknown])[];
+
+/** The readers' side: puts packed rows back as the objects they were. */
+export class TemplateReader {
+  private readonly templates = new Map<number, Entries>();
+  private lookup: SqliteStatement | undefined;
+
+  constructor(private readonly db: SqliteDatabase) {}
+
+  /** A stored frame HTTP layer or door record (packed, or its own JSON) as the object it was. */
+  read<T extends HeaderHolder>(text: string): T {
+    const value = JSON.parse(text) as unknown;
+    const holder = (Array.isArray(value) ? this.unpack(value) : value) as T;
+    const req = holder.requestHeaders as unknown;
+    const res = holder.responseHeaders as unknown;
+    if (Array.isArray(req)) holder.requestHeaders = this.unpack(req) as Headers;
+    if (Array.isArray(res)) holder.responseHeaders = this.unpack(res) as Headers;
+    return holder;
+  }
+
+  /** JSON text of a stored row as it was given (the text itself when it is not packed). */
+  text(stored: string): string {
+    return stored.startsWith('[') ? JSON.stringify(this.read(stored)) : stored;
+  }
+
+  private unpack(ref: readonly unknown[]): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    let next = 1;
+    for (const entry of this.template(ref[0] as number)) {
+      const value = entry.length === 1 ? ref[next++] : entry[1];
+      // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
+      if (entry[0] === '__proto__') Object.defineProperty(out, entry[0], { value, enumerable: true, writable: true, configurable: true });
+      else out[entry[0]] = value;
+    }
+    return out;
+  }
+
+  private template(id: number): Entries {
+    let entries = this.templates.get(id);
+    if (entries === undefined) {
+      this.lookup ??= this.db.prepare('SELECT text FROM templates WHERE id = ?');
+      const row = this.lookup.get(id) as { text: string } | undefined;
+      if (row === undefined) throw new Error(`capture file: template ${id} is missing`);
+      entries = JSON.parse(row.text) as Entries;
+      if (this.templates.size >= KNOWN_MAX) this.templates.clear();
+      this.templates.set(id, entries);
+    }
+    return entries;
+  }
+}
+
+/**
+ * Removes the templates no frame and no door record names; returns how many. A packed row names
+ * its own template first and its header maps' as the first item of a cut value (other arrays
+ * among its values may keep a template that could go: never one a row needs). The caller holds
+ * the transaction.
+ */
+export function collectUnreferencedTemplates(db: SqliteDatabase): number {
+  const named = [
+    ['frames', 'http'],
+    ['door_requests', 'record'],
+  ]
+    .flatMap(([table, column]) => [
+      `SELECT json_extract(${column}, '$[0]') AS id FROM ${table} WHERE ${column} LIKE '[%'`,
+      `SELECT json_extract(v.value, '$[0]') AS id FROM ${table}, json_each(${table}.${column}) v WHERE ${table}.${column} LIKE '[%' AND v.type = 'array'`,
+    ])
+    .join(' UNION ');
+  return db.prepare(`DELETE FROM templates WHERE id NOT IN (SELECT id FROM (${named}) WHERE id IS NOT NULL)`).run().changes as number;
+}
