@@ -7,28 +7,42 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 rm -rf reports && mkdir -p reports/screenshots
 status=0
-step() { echo "── $1"; shift; "$@" || { echo "✗ failed: $*"; status=1; }; }
+# Each step ends with its wall time, so the log shows where the gate's minutes go.
+step() {
+  local name=$1 started=$SECONDS
+  echo "── $name"
+  shift
+  "$@" || { echo "✗ failed: $*"; status=1; }
+  echo "── $name: $((SECONDS - started)) s"
+}
 
 step build pnpm run build
 step typecheck pnpm run typecheck
 step lint pnpm run lint
 vitest_in() { (cd "$1" && npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json="../../reports/unit-$2.json"); }
-step "unit: packages/protocol" vitest_in packages/protocol protocol
-# The proxy's two lanes side by side, one file at a time each (apps/proxy/vitest.config.ts): the
-# files that load the machine on their own never run beside one another. Each lane's output is
-# printed whole once both are done.
-proxy_lanes() {
+# The proxy's heavy lane (apps/proxy/vitest.config.ts: the files that load the machine on their
+# own, one at a time) runs in the background while the other unit suites run one after another
+# beside it: the proxy's light lane (also one file at a time), then protocol and web. So a heavy
+# file never shares the machine with another heavy file, and the light suites fill the time the
+# heavy lane takes. The heavy lane's output is printed whole once it is done.
+heavy_lane_start() {
+  heavy_lane_started=$SECONDS
   MCPSCOPE_TEST_LANE=heavy vitest_in apps/proxy proxy-heavy > reports/unit-proxy-heavy.log 2>&1 &
-  local heavy=$!
-  MCPSCOPE_TEST_LANE=light vitest_in apps/proxy proxy-light > reports/unit-proxy-light.log 2>&1
-  local light_status=$?
-  wait "$heavy"
-  local heavy_status=$?
-  cat reports/unit-proxy-heavy.log reports/unit-proxy-light.log
-  [ "$heavy_status" -eq 0 ] && [ "$light_status" -eq 0 ]
+  heavy_lane=$!
 }
-step "unit: apps/proxy (heavy and light lanes)" proxy_lanes
-step "unit: apps/web" vitest_in apps/web web
+heavy_lane_wait() {
+  wait "$heavy_lane"
+  local heavy_status=$?
+  cat reports/unit-proxy-heavy.log
+  echo "── the heavy lane ran $((SECONDS - heavy_lane_started)) s in all"
+  return "$heavy_status"
+}
+light_lane() { MCPSCOPE_TEST_LANE=light vitest_in apps/proxy proxy-light; }
+heavy_lane_start
+step "unit: apps/proxy (light lane, beside the heavy lane)" light_lane
+step "unit: packages/protocol (beside the heavy lane)" vitest_in packages/protocol protocol
+step "unit: apps/web (beside the heavy lane)" vitest_in apps/web web
+step "unit: apps/proxy (heavy lane, waited for once the others are done)" heavy_lane_wait
 # The published package: packed, installed with npm into a temporary prefix and run under Node 20,
 # 22 and 24 (release/test/package.test.ts; Node binaries from the npm registry, cached).
 step "package: npm install + smoke on Node 20, 22, 24" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
