@@ -7,33 +7,61 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 rm -rf reports && mkdir -p reports/screenshots
 status=0
-step() { echo "── $1"; shift; "$@" || { echo "✗ failed: $*"; status=1; }; }
+# Each step ends with its wall time, so the log shows where the gate's minutes go.
+step() {
+  local name=$1 started=$SECONDS
+  echo "── $name"
+  shift
+  "$@" || { echo "✗ failed: $*"; status=1; }
+  echo "── $name: $((SECONDS - started)) s"
+}
 
 step build pnpm run build
 step typecheck pnpm run typecheck
 step lint pnpm run lint
 vitest_in() { (cd "$1" && npx vitest run --passWithNoTests --reporter=default --reporter=json --outputFile.json="../../reports/unit-$2.json"); }
-step "unit: packages/protocol" vitest_in packages/protocol protocol
-# The proxy's two lanes side by side, one file at a time each (apps/proxy/vitest.config.ts): the
-# files that load the machine on their own never run beside one another. Each lane's output is
-# printed whole once both are done.
-proxy_lanes() {
-  MCPSCOPE_TEST_LANE=heavy vitest_in apps/proxy proxy-heavy > reports/unit-proxy-heavy.log 2>&1 &
-  local heavy=$!
-  MCPSCOPE_TEST_LANE=light vitest_in apps/proxy proxy-light > reports/unit-proxy-light.log 2>&1
-  local light_status=$?
-  wait "$heavy"
-  local heavy_status=$?
-  cat reports/unit-proxy-heavy.log reports/unit-proxy-light.log
-  [ "$heavy_status" -eq 0 ] && [ "$light_status" -eq 0 ]
+# A step started in the background, beside the steps that follow it: its output goes to
+# reports/NAME.log and is printed whole by `background_wait NAME`, the step that waits for it
+# (so lines of steps running side by side never interleave).
+declare -A background_pid background_started
+background_start() {
+  local name=$1
+  shift
+  background_started[$name]=$SECONDS
+  "$@" > "reports/$name.log" 2>&1 &
+  background_pid[$name]=$!
 }
-step "unit: apps/proxy (heavy and light lanes)" proxy_lanes
-step "unit: apps/web" vitest_in apps/web web
+background_wait() {
+  local name=$1
+  wait "${background_pid[$name]}"
+  local code=$?
+  cat "reports/$name.log"
+  echo "── $name ran $((SECONDS - background_started[$name])) s in all"
+  return "$code"
+}
+
+# The proxy's heavy lane (apps/proxy/vitest.config.ts: the files that load the machine on their
+# own, one at a time) runs in the background while the other unit suites run one after another
+# beside it: the proxy's light lane (also one file at a time), then protocol and web. So a heavy
+# file never shares the machine with another heavy file, and the light suites fill the time the
+# heavy lane takes.
+heavy_lane() { MCPSCOPE_TEST_LANE=heavy vitest_in apps/proxy proxy-heavy; }
+light_lane() { MCPSCOPE_TEST_LANE=light vitest_in apps/proxy proxy-light; }
+background_start unit-proxy-heavy heavy_lane
+step "unit: apps/proxy (light lane, beside the heavy lane)" light_lane
+step "unit: packages/protocol (beside the heavy lane)" vitest_in packages/protocol protocol
+step "unit: apps/web (beside the heavy lane)" vitest_in apps/web web
+step "unit: apps/proxy (heavy lane, waited for once the others are done)" background_wait unit-proxy-heavy
+
+# e2e runs one spec file at a time (e2e/playwright.config.ts), which keeps about one core busy; the
+# package and bench steps use the other one beside it.
+e2e_specs() { (cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME=../reports/e2e.json npx playwright test --reporter=list,json); }
+background_start e2e e2e_specs
 # The published package: packed, installed with npm into a temporary prefix and run under Node 20,
 # 22 and 24 (release/test/package.test.ts; Node binaries from the npm registry, cached).
-step "package: npm install + smoke on Node 20, 22, 24" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
-step e2e bash -c "cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME=../reports/e2e.json npx playwright test --reporter=list,json"
+step "package: npm install + smoke on Node 20, 22, 24 (beside e2e)" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
 # The bench is not a test, but its smoke mode (tiny sizes) proves every benchmark still runs.
-step "bench smoke" node --import tsx bench/run.ts --smoke
+step "bench smoke (beside e2e)" node --import tsx bench/run.ts --smoke
+step "e2e (waited for once the others are done)" background_wait e2e
 node scripts/summary.mjs reports/*.json || status=1
 exit $status

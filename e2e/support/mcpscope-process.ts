@@ -10,6 +10,12 @@ import { join } from 'node:path';
 import { test } from '@playwright/test';
 
 const BIN = new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url).pathname;
+/**
+ * How long a start may take before it counts as hung: a hang guard, not a speed check. With the
+ * gate's other steps and other work sharing the two cores, a cold start of the built CLI has taken
+ * more than 20 s.
+ */
+const READY_WITHIN_MS = 60_000;
 
 export interface RunningMcpscope {
   mcpUrl: string;
@@ -33,7 +39,7 @@ export async function runMcpscope(args: string[] = [], env: Record<string, strin
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + READY_WITHIN_MS;
   let ready: { mcpUrl: string; dashboardLoginUrl: string } | undefined;
   while (!ready) {
     // Only whole lines: the last piece may still be arriving.
@@ -72,7 +78,7 @@ export async function runOpen(file: string): Promise<OpenedFile> {
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + READY_WITHIN_MS;
   for (;;) {
     const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('{"mcpscope":"ready"'));
     if (line) {
