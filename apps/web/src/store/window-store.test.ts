@@ -57,4 +57,24 @@ describe('WindowFetcher', () => {
     expect(useWindow.getState().offset).toBe(69_850);
     fetcher.stop();
   });
+  it('reads again when an answer replaced the rows the screen had moved to meanwhile', async () => {
+    const { api, asked } = heldApi();
+    const fetcher = new WindowFetcher(api);
+    fetcher.setQuery({ filter: 'status:err' });
+    asked[0]!.answer(pageAt(0, 10));
+    await settle();
+    const located = fetcher.locate('65001');
+    asked[1]!.answer(pageAt(64_700, 600, 65_000));
+    await located;
+    // Following the end asks for it; before it answers, the screen is at the located rows (held).
+    fetcher.want(TOTAL - 30, TOTAL - 1, true);
+    fetcher.want(64_990, 65_020, false);
+    asked[2]!.answer(pageAt(TOTAL - 330, 330));
+    await settle();
+    expect(asked[3]?.at).toEqual({ offset: 64_990 - 150 });
+    asked[3]!.answer(pageAt(64_840, 331));
+    await settle();
+    expect(useWindow.getState().rows.some((r) => r.id === '65001')).toBe(true);
+    fetcher.stop();
+  });
 });

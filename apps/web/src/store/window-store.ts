@@ -115,11 +115,16 @@ export class WindowFetcher {
   /** The rows on screen (positions in the list), and whether the view follows the end. */
   want(first: number, last: number, follow: boolean): void {
     this.wanted = { first, last, follow };
+    if (!this.covers()) this.fetch();
+  }
+
+  /** Whether the rows held show what the screen wants. */
+  private covers(): boolean {
     const s = useWindow.getState();
+    const { first, last, follow } = this.wanted;
     const held = s.offset <= first && last < s.offset + s.rows.length;
-    const end = s.offset + s.rows.length >= s.total;
-    if (held && (!follow || end)) return;
-    this.fetch();
+    const atEnd = s.offset + s.rows.length >= s.total;
+    return held && (!follow || atEnd);
   }
 
   /** Traffic arrived (or a scan is still counting): read the window again. */
@@ -167,7 +172,8 @@ export class WindowFetcher {
     }
     this.inFlight = true;
     const serial = this.serial;
-    const { first, last, follow } = this.wanted;
+    const wanted = this.wanted;
+    const { first, last, follow } = wanted;
     const limit = Math.min(MAX_ROWS, last - first + 1 + 2 * MARGIN);
     const at: WindowAt = follow ? { end: true } : { offset: Math.max(0, first - MARGIN) };
     const asked = ++this.asked;
@@ -183,7 +189,8 @@ export class WindowFetcher {
       })
       .finally(() => {
         this.inFlight = false;
-        if (this.again) {
+        // The screen moved while this read was out, to rows held then: the answer replaced them.
+        if (this.again || (this.wanted !== wanted && !this.covers())) {
           this.again = false;
           this.fetch();
         }
