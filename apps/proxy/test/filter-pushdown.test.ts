@@ -52,8 +52,9 @@ describe('server-side filters', () => {
       if (want.length > 0) nonEmpty++;
       expect(served(atom, 100_000), atom).toEqual(want);
     }
-    // Only method:Tools/call (methods are case-sensitive) and conversation:c999 match nothing.
-    expect(nonEmpty).toBe(ATOMS.length - 2);
+    // Only method:Tools/call (methods are case-sensitive), conversation:c999 and session=s- (no
+    // key is exactly "s-", though two start with it) match nothing.
+    expect(nonEmpty).toBe(ATOMS.length - 3);
     // Conversations: the three clients' sessions, and the session-less client's two host conversations.
     expect(conversationAtoms.length).toBeGreaterThanOrEqual(4);
     for (const atom of conversationAtoms) {

@@ -120,7 +120,7 @@ const atom: fc.Arbitrary<string> = fc.oneof(
   fc.integer({ min: 0, max: 9 }).map((n) => `id:${n}`),
   fc.integer({ min: 0, max: 9 }).map((n) => `id:"${n}"`),
   fc.constantFrom('dir:c2s', 'dir:s2c', 'kind:request', 'kind:notification', 'kind:invalid', 'kind:http', 'has:diag', 'status:err', 'status:ok', 'status:pending'),
-  fc.constantFrom('code:-32602', 'code:-32000', 'session:s-1', 'http.method:POST', 'http.path:/mcp', 'http.status:4xx'),
+  fc.constantFrom('code:-32602', 'code:-32000', 'session:s-1', 'session=s-1', 'http.method:POST', 'http.path:/mcp', 'http.status:4xx'),
   fc.constantFrom('invalid-message', 'unknown-tool', 'orphan-response').chain(globOf).map((v) => `diag:${quoted(v)}`),
   fc.tuple(fc.constantFrom('>', '<'), fc.constantFrom('0', '90', '200', '1kb', '0.1k')).map(([op, v]) => `size${op}${v}`),
   fc.tuple(fc.constantFrom('>', '<'), fc.constantFrom('0', '3', '2ms', '0.004s')).map(([op, v]) => `latency${op}${v}`),

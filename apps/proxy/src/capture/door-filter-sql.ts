@@ -9,7 +9,7 @@
  * `latency>`/`<` in plain ms, `size>`/`<` in plain bytes, and every field that never matches a
  * door record (as false). Free text is left to the matcher (it reads bodies and the query string).
  */
-import type { Filter } from '@mcpscope/protocol';
+import type { Filter, FilterOp } from '@mcpscope/protocol';
 import { pushDown, type SqlFilter } from './filter-sql.js';
 
 const D = 'door_requests.';
@@ -22,7 +22,7 @@ export function doorFilterToSql(filter: Filter | null): SqlFilter | undefined {
   return pushDown(filter, fieldToSql, () => undefined);
 }
 
-function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilter | undefined {
+function fieldToSql(field: string, op: FilterOp, value: string): SqlFilter | undefined {
   switch (field) {
     case 'http.method':
       return { sql: `upper(${D}method) = ?`, params: [value], exact: true };
@@ -37,6 +37,7 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
     case 'kind':
       return value === 'http' ? TRUE : value === 'probe' ? { sql: `${D}probe = 1`, params: [], exact: true } : FALSE;
     case 'session':
+      if (op === '=') return { sql: `${D}session_key = ?`, params: [value], exact: true };
       return { sql: `${D}session_key >= ? AND ${D}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
     case 'client':
       return { sql: `mcpscope_icontains(COALESCE(${D}user_agent, ''), ?)`, params: [value.toLowerCase()], exact: true };
@@ -54,7 +55,7 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
   }
 }
 
-function statusToSql(op: ':' | '>' | '<', value: string): SqlFilter {
+function statusToSql(op: FilterOp, value: string): SqlFilter {
   if (value === 'none') return op === ':' ? { sql: `${D}status IS NULL`, params: [], exact: true } : FALSE;
   const [lo, hi] = value.endsWith('xx') ? [Number(value[0]) * 100, Number(value[0]) * 100 + 99] : [Number(value), Number(value)];
   if (op === '>') return { sql: `${D}status > ?`, params: [hi], exact: true };

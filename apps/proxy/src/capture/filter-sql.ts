@@ -8,7 +8,7 @@
  *
  * Indexed (exchanges_by_status, _by_method, _by_session, _by_target, each with sort_key so the
  * newest-first page is an index walk): `status:`, `status:err`, `method:` and `tool:` (the part
- * before the first `*` as a range, the rest as a GLOB), `session:` (a prefix), `conversation:`
+ * before the first `*` as a range, the rest as a GLOB), `session:` (a prefix; `session=`: the key), `conversation:`
  * (the row's own conversation, else its session's: exchanges_by_conversation,
  * sessions_by_conversation). `client:` and `rev:` select the sessions first (one pass over the
  * sessions table, far smaller than the exchanges) and keep rows of those sessions.
@@ -19,7 +19,7 @@
  * and every linked body), but it reads bodies: a full scan of the frames it visits.
  * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
-import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter } from '@mcpscope/protocol';
+import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter, type FilterOp } from '@mcpscope/protocol';
 
 export interface SqlFilter {
   sql: string;
@@ -60,7 +60,7 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
  */
 export function pushDown(
   filter: Filter | null,
-  field: (field: string, op: ':' | '>' | '<', value: string) => SqlFilter | undefined,
+  field: (field: string, op: FilterOp, value: string) => SqlFilter | undefined,
   text: (value: string) => SqlFilter | undefined,
 ): SqlFilter | undefined {
   if (filter === null) return undefined;
@@ -95,7 +95,7 @@ export function pushDown(
   }
 }
 
-function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilter | undefined {
+function fieldToSql(field: string, op: FilterOp, value: string): SqlFilter | undefined {
   switch (field) {
     case 'latency': {
       // A row not answered has no latency: NULL, which no bound keeps (as the matcher's undefined).
@@ -112,6 +112,8 @@ function fieldToSql(field: string, op: ':' | '>' | '<', value: string): SqlFilte
       // About HTTP requests at the door: no exchange has them.
       return NEVER;
   }
+  // `session=` is the whole key; no other field takes `=`.
+  if (op === '=') return field === 'session' ? { sql: `${X}session_key = ?`, params: [value], exact: true } : undefined;
   if (op !== ':') return undefined;
   switch (field) {
     case 'status':

@@ -55,7 +55,7 @@ export function mixedTraffic(): FrameInput[] {
 export const ATOMS = [
   'method:tools/call', 'method:tools/*', 'method:*s/call', 'method:Tools/call', 'method:resources/read',
   'tool:suggest_gifts', 'tool:wrap*', 'tool:*er', 'status:ok', 'status:err', 'status:pending', 'status:protocol_error',
-  'session:s-', 'session:s-beta', 'session:client:', 'kind:notification', 'kind:invalid', 'kind:request',
+  'session:s-', 'session:s-beta', 'session:client:', 'session=s-', 'session=s-beta', 'session=client:ua', 'kind:notification', 'kind:invalid', 'kind:request',
   'code:-32602', 'code:-32601', 'latency>5', 'latency<6', 'latency>0.005s', 'has:diag', 'dir:c2s', 'dir:s2c',
   'id:6', 'id:"5"', 'id:0', 'client:alpha', 'client:beta', 'rev:2025-06-18', 'rev:2025-*', 'size>300', 'size<1kb',
   'bow', '"business failure"', 'diag:invalid-message', 'diag:*', 'conversation:c999',

@@ -10,6 +10,7 @@ import { useUi } from '../store/ui-store.js';
 import { Legend } from '../timeline/Legend.js';
 import { useReplayTarget } from '../replay/replay-host.js';
 import { ExportMenu, SaveAsTestButton } from '../export/index.js';
+import { serverViewFilter } from '../filter/filter-lang.js';
 import { OtlpStatus } from './OtlpStatus.js';
 import { RerunButton } from '../rerun/index.js';
 import { DriveButton } from '../drive/index.js';
@@ -21,7 +22,7 @@ export function TopbarActions({ api }: { api: ApiClient }) {
   const filter = useUi((s) => s.filter);
   const session = useUi((s) => s.session);
   // Export what the timeline shows: the filter text, narrowed to the chosen session.
-  const viewFilter = [session ? `session:${JSON.stringify(session)}` : '', filter.trim() ? `(${filter})` : ''].filter(Boolean).join(' ');
+  const viewFilter = serverViewFilter(filter, session);
   const [legend, setLegend] = useState(false);
   const retention = useLive((s) => s.retention);
   const readOnly = useReadOnly((s) => s.file !== undefined);

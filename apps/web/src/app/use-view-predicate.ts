@@ -7,7 +7,7 @@
 import { useEffect, useMemo } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useConversationView } from '../conversations/use-conversation-view.js';
-import { buildViewFilter } from '../filter/filter-lang.js';
+import { buildViewFilter, serverViewFilter } from '../filter/filter-lang.js';
 import { useSearch } from '../filter/server-search.js';
 import { useServerSearch } from '../filter/use-server-search.js';
 import { orderKey } from '../store/exchange-index.js';
@@ -32,11 +32,9 @@ export function useViewPredicate(api: ApiClient): ReturnType<typeof buildViewFil
   const windowed = useWindow((s) => s.windowed);
   useServerSearch(api, windowed ? undefined : compiled.serverText);
   useEffect(() => {
-    // The list the server reads: the filter as typed (nothing while it does not parse, as the
-    // local view does), the chosen session, and the rows after "Clear". Kept while the capture is
-    // held whole too, for the moment it outgrows the browser.
-    const text = compiled.error ? '' : filter.trim();
-    const scoped = session ? `${text === '' ? '' : `(${text}) `}session:${session}` : text;
+    // The list the server reads: the filter and the chosen session, and the rows after "Clear".
+    // Kept while the capture is held whole too, for the moment it outgrows the browser.
+    const scoped = serverViewFilter(filter, session);
     windowFetcher()?.setQuery(since === undefined ? { filter: scoped } : { filter: scoped, from: since + 1 });
   }, [windowed, compiled, filter, session, since]);
   useEffect(() => useLive.getState().setPredicate(compiled.predicate), [compiled]);

@@ -9,6 +9,7 @@ import { useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
 import { SessionList } from '../sessions/SessionList.js';
 import { useLive } from '../store/live-store.js';
+import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
 import './conversations.css';
@@ -73,7 +74,7 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
 export function ConversationsSidebar() {
   const conversations = useLive((s) => s.conversations);
   const sessions = useLive((s) => s.sessions);
-  const total = useLive((s) => s.index.size);
+  const total = useExchangeTotal();
   const chosenSession = useUi((s) => s.session);
   const chosen = useUi((s) => chosenConversation(s.filter));
   const grouped = sessionsByConversation(sessions.values());

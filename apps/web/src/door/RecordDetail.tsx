@@ -10,6 +10,7 @@ import { useLive } from '../store/live-store.js';
 import { useUi } from '../store/ui-store.js';
 import { useDoor } from '../store/door-store.js';
 import { Headers } from '../ui/HttpLayer.js';
+import { prettyFrame } from '../ui/pretty-frame.js';
 import { bytes, clockTime, ms, recordKind } from './door-looks.js';
 
 const ANSWERS: Record<DoorRecord['answer'], string> = {
@@ -27,14 +28,6 @@ const ENDS: Record<DoorRecord['end'], string> = {
   'upstream-cut': "the upstream's body broke off",
 };
 
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
 function Body({ title, body }: { title: string; body: DoorBody | undefined }) {
   if (!body) return null;
   return (
@@ -42,7 +35,7 @@ function Body({ title, body }: { title: string; body: DoorBody | undefined }) {
       <h5>
         {title} <span className="muted">({bytes(body.size)}{body.truncated ? `; the first ${bytes(body.text.length)} kept` : ''})</span>
       </h5>
-      <pre className="door-body" data-testid="door-body">{pretty(body.text)}</pre>
+      <pre className="door-body" data-testid="door-body">{prettyFrame(body.text)}</pre>
     </>
   );
 }

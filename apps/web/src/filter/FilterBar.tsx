@@ -7,6 +7,7 @@ import { syntaxHint } from './syntax-hint.js';
 import { SessionScope, useSessionScopeLabel } from './SessionScope.js';
 import { useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useLive } from '../store/live-store.js';
+import { useExchangeTotal } from '../store/exchange-total.js';
 import { useWindow } from '../store/window-store.js';
 import { useUi } from '../store/ui-store.js';
 import { capturedValues } from './captured-values.js';
@@ -81,11 +82,9 @@ export function FilterBar({ compiled, counts, chips, placeholder }: FilterBarPro
   const hint = useMemo(() => syntaxHint(text), [text]);
   const windowed = useWindow((s) => s.windowed);
   const windowShown = useWindow((s) => s.total);
-  const windowTotal = useWindow((s) => s.captureTotal);
   const localShown = useLive((s) => s.view.size);
-  const localTotal = useLive((s) => s.index.size);
   const liveShown = windowed ? windowShown : localShown;
-  const liveTotal = windowed ? windowTotal : localTotal;
+  const liveTotal = useExchangeTotal();
   const { shown: viewSize, total, noun } = counts ?? { shown: liveShown, total: liveTotal, noun: 'exchanges' };
   const values = useMemo(() => ({ current: undefined as ReturnType<typeof capturedValues> | undefined }), []);
 

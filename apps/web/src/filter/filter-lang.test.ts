@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeSummary, SessionSummary } from '@mcpscope/protocol';
-import { buildViewFilter } from './filter-lang.js';
+import { compileFilter, parseFilter, type ExchangeSummary, type SessionSummary } from '@mcpscope/protocol';
+import { buildViewFilter, serverViewFilter } from './filter-lang.js';
 
 const ex = (id: string, over: Partial<ExchangeSummary>): ExchangeSummary => ({
   id, sessionKey: 's1', requester: 'client', kind: 'request', method: 'tools/call', status: 'ok', startTs: 0, frameSeqs: [], size: 10, diagnostics: 0, updatedSeq: 1, ...over,
@@ -44,5 +44,17 @@ describe('view filter', () => {
     expect(result.error?.position).toBeGreaterThan(10);
     expect(rows.filter(result.predicate)).toHaveLength(4);
     expect(buildViewFilter('status:pending', undefined, () => undefined).description).toMatch(/pending/);
+  });
+
+  it('asks the server for the same rows as the local view when one session key starts another', () => {
+    const keyed = [ex('1', { sessionKey: 'abc' }), ex('2', { sessionKey: 'abcd' }), ex('3', { sessionKey: 'abc', status: 'protocol_error' }), ex('4', { sessionKey: 'ab c"' })];
+    for (const [text, session] of [['', 'abc'], ['status:err', 'abc'], ['method:tools/call | status:err', 'abc'], ['', 'ab c"'], ['status:', 'abc']] as const) {
+      const local = keyed.filter(buildViewFilter(text, session, () => undefined).predicate).map((r) => r.id);
+      const parsed = parseFilter(serverViewFilter(text, session));
+      if (!parsed.ok || !parsed.filter) throw new Error(`the server filter for ${text} / ${session} does not parse`);
+      const server = keyed.filter((r) => compileFilter(parsed.filter!)(r)).map((r) => r.id);
+      expect(server).toEqual(local);
+    }
+    expect(serverViewFilter('status:err', undefined)).toBe('status:err');
   });
 });

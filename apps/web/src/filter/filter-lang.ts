@@ -1,10 +1,11 @@
 /**
  * The dashboard's one door to the filter language of @mcpscope/protocol (one grammar, shared
  * with the API): parse, describe, match, and the operator registry for help and autocomplete.
- * Also turns the filter text plus the chosen session into the predicate the view runs.
+ * Also turns the filter text plus the chosen session into the predicate the view runs, and into
+ * the filter the server runs for the same rows.
  */
 import type { ExchangeSummary, SessionSummary } from '@mcpscope/protocol';
-import { FILTER_OPERATORS, answerableFromSummary, compileFilter, describeFilter, parseFilter, type FilterError, type FilterOperatorInfo } from '@mcpscope/protocol';
+import { FILTER_OPERATORS, answerableFromSummary, compileFilter, describeFilter, parseFilter, printFilter, type FilterError, type FilterOperatorInfo } from '@mcpscope/protocol';
 import { matchAll, type ExchangePredicate } from '../store/view-index.js';
 
 export { FILTER_OPERATORS, describeFilter, parseFilter };
@@ -57,4 +58,16 @@ export function buildViewFilter(
   if (!parsed.ok) result.error = parsed.error;
   else if (filter) result.description = describeFilter(filter);
   return result;
+}
+
+/**
+ * What the view shows as a filter the server runs (a windowed capture's list, an export): the text
+ * as typed (none while it does not parse, as the local view filters nothing then) and the chosen
+ * session by its whole key (`session=`), so both keep the same rows when one key starts another.
+ */
+export function serverViewFilter(text: string, sessionKey: string | undefined): string {
+  const typed = parseFilter(text).ok ? text.trim() : '';
+  if (!sessionKey) return typed;
+  const session = printFilter({ type: 'field', field: 'session', op: '=', value: sessionKey });
+  return typed === '' ? session : `(${typed}) ${session}`;
 }

@@ -3,6 +3,7 @@ import { useDoor } from '../store/door-store.js';
 import { shortSessionKey } from '../ui/short-key.js';
 import { EXCHANGE_STATUSES, ownSessionKind, type SessionSummary } from '@mcpscope/protocol';
 import { useLive } from '../store/live-store.js';
+import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
 import { STATUS_LOOKS } from '../ui/status.js';
 import { capabilityNames, clientName, serverName, totalCount } from './session-facts.js';
@@ -81,7 +82,7 @@ export function SessionItem({ s, active, place }: { s: SessionSummary; active: b
 
 export function SessionsSidebar() {
   const sessions = useLive((s) => s.sessions);
-  const total = useLive((s) => s.index.size);
+  const total = useExchangeTotal();
   const chosen = useUi((s) => s.session);
   // Newest session first, by start time: an order that does not reshuffle on every update.
   const list = [...sessions.values()].sort((a, b) => b.firstTs - a.firstTs);

@@ -38,6 +38,8 @@ export interface ListWindowState<T> {
 }
 
 export interface ListWindowOptions {
+  /** The query before the first setQuery (the unfiltered list's). */
+  query?: string;
   /** Rows read beyond each edge of the screen. */
   margin?: number;
   /** Largest window asked for. */
@@ -76,7 +78,8 @@ export class ListWindow<T, K> {
     this.margin = options.margin ?? 100;
     this.maxRows = options.maxRows ?? 1000;
     this.pollMs = options.pollMs ?? 200;
-    this.store = create<ListWindowState<T>>(() => ({ query: '', offset: 0, rows: [], total: 0, complete: true, loaded: false }));
+    const query = options.query ?? '';
+    this.store = create<ListWindowState<T>>(() => ({ query, offset: 0, rows: [], total: 0, complete: true, loaded: false }));
   }
 
   /** Another list (a new filter): read from where the screen is. */
@@ -85,6 +88,12 @@ export class ListWindow<T, K> {
     this.serial++;
     this.store.setState({ query, rows: [], offset: 0, total: 0, complete: false, loaded: false });
     this.fetch();
+  }
+
+  /** Rows the caller holds already become the whole window of `query`, with no read. */
+  hold(query: string, rows: T[]): void {
+    this.serial++;
+    this.store.setState({ query, offset: 0, rows, total: rows.length, complete: true, loaded: true });
   }
 
   /** The positions on screen, and whether the view follows the end. */

@@ -16,6 +16,19 @@ function heldApi() {
 }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A fetcher of a filtered list that located exchange 65001: it holds rows 64,700–65,299. */
+async function locatedFetcher() {
+  const { api, asked } = heldApi();
+  const fetcher = new WindowFetcher(api);
+  fetcher.setQuery({ filter: 'status:err' });
+  asked[0]!.answer(pageAt(0, 10));
+  await settle();
+  const located = fetcher.locate('65001');
+  asked[1]!.answer(pageAt(64_700, 600, 65_000));
+  await located;
+  return { fetcher, asked };
+}
+
 describe('WindowFetcher', () => {
   // A capture read by windows (one held whole only keeps the query).
   beforeEach(() => useWindow.setState({ windowed: true }));
@@ -42,19 +55,26 @@ describe('WindowFetcher', () => {
   });
 
   it('shows a window read asked after the locate once it answers', async () => {
-    const { api, asked } = heldApi();
-    const fetcher = new WindowFetcher(api);
-    fetcher.setQuery({ filter: 'status:err' });
-    asked[0]!.answer(pageAt(0, 10));
-    await settle();
-    const located = fetcher.locate('65001');
-    asked[1]!.answer(pageAt(64_700, 600, 65_000));
-    await located;
+    const { fetcher, asked } = await locatedFetcher();
     fetcher.want(70_000, 70_030, false);
     expect(asked[2]!.at).toEqual({ offset: 70_000 - 150 });
     asked[2]!.answer(pageAt(69_850, 331));
     await settle();
     expect(useWindow.getState().offset).toBe(69_850);
+    fetcher.stop();
+  });
+
+  it('reads again when an answer replaced the rows the screen had moved to meanwhile', async () => {
+    const { fetcher, asked } = await locatedFetcher();
+    // Following the end asks for it; before it answers, the screen is at the located rows (held).
+    fetcher.want(TOTAL - 30, TOTAL - 1, true);
+    fetcher.want(64_990, 65_020, false);
+    asked[2]!.answer(pageAt(TOTAL - 330, 330));
+    await settle();
+    expect(asked[3]?.at).toEqual({ offset: 64_990 - 150 });
+    asked[3]!.answer(pageAt(64_840, 331));
+    await settle();
+    expect(useWindow.getState().rows.some((r) => r.id === '65001')).toBe(true);
     fetcher.stop();
   });
 });

@@ -15,6 +15,7 @@
  */
 import { create } from 'zustand';
 import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
+import { ListWindow } from './list-window.js';
 
 /** Captures up to this many exchanges are held whole in the browser. */
 export const LOCAL_LIMIT = 50_000;
@@ -52,8 +53,9 @@ export interface WindowState {
 }
 
 const keyOf = (q: WindowQuery) => `${q.from ?? ''}\n${q.filter}`;
+const UNFILTERED = keyOf({ filter: '' });
 
-export const useWindow = create<WindowState>(() => ({ windowed: false, key: keyOf({ filter: '' }), offset: 0, rows: [], total: 0, complete: true, captureTotal: 0 }));
+export const useWindow = create<WindowState>(() => ({ windowed: false, key: UNFILTERED, offset: 0, rows: [], total: 0, complete: true, captureTotal: 0 }));
 
 /** The held row at `position`, if any. */
 export function rowAt(state: WindowState, position: number): ExchangeSummary | undefined {
@@ -66,40 +68,48 @@ export function heldPosition(state: WindowState, id: string): number {
   return at < 0 ? -1 : state.offset + at;
 }
 
+/** The query a key names (the inverse of keyOf: `from` never holds a line break). */
+function queryOf(key: string): WindowQuery {
+  const cut = key.indexOf('\n');
+  if (cut < 0) return { filter: key };
+  const from = key.slice(0, cut);
+  const filter = key.slice(cut + 1);
+  return from === '' ? { filter } : { filter, from: Number(from) };
+}
+
 /**
- * Reads windows as the screen moves, the filter changes or traffic arrives. One request at a
- * time; a newer want replaces a waiting one, so a fast scroll asks for where it ends up.
+ * Reads windows as the screen moves, the filter changes or traffic arrives: a ListWindow of the
+ * exchanges (list-window.ts reads, orders and drops the answers), shown in `useWindow` with the
+ * capture's count beside it.
  */
 export class WindowFetcher {
   private query: WindowQuery = { filter: '' };
-  private wanted: { first: number; last: number; follow: boolean } = { first: 0, last: 0, follow: true };
-  private inFlight = false;
-  private again = false;
-  private serial = 0;
-  /**
-   * Every read is numbered when asked; an answer older than the one already shown is dropped, so a
-   * window read before a `locate` cannot replace the rows it brought (the screen would sit on
-   * positions whose rows were thrown away, and nothing would ask again).
-   */
-  private asked = 0;
-  private shown = 0;
-  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly list: ListWindow<ExchangeSummary, string>;
+  private readonly unmirror: () => void;
+  private counting = false;
 
-  constructor(private readonly api: WindowApi) {}
+  constructor(private readonly api: WindowApi) {
+    this.list = new ListWindow<ExchangeSummary, string>(
+      async (key, at, limit) => {
+        const page = await api.exchangeWindow(queryOf(key), at, limit);
+        return { offset: page.offset, rows: page.exchanges, total: page.total, complete: page.complete, ...(page.position !== undefined ? { position: page.position } : {}) };
+      },
+      { query: UNFILTERED, margin: MARGIN, maxRows: MAX_ROWS },
+    );
+    this.unmirror = this.list.store.subscribe((s) => {
+      const patch: Partial<WindowState> = { key: s.query, offset: s.offset, rows: s.rows, total: s.total, complete: s.complete };
+      if (s.loaded && s.query === UNFILTERED) patch.captureTotal = s.total;
+      useWindow.setState(patch);
+    });
+  }
 
   /**
    * A new filter or "Clear" point: the list is another one, read from where the screen is. In a
    * capture held whole the query is only kept, for the moment it outgrows the browser.
    */
   setQuery(query: WindowQuery): void {
-    const key = keyOf(query);
-    const shown = useWindow.getState();
-    if (key === keyOf(this.query) && (!shown.windowed || shown.key === key)) return;
     this.query = query;
-    this.serial++;
-    if (!shown.windowed) return;
-    useWindow.setState({ key, rows: [], offset: 0, total: 0, complete: false });
-    this.fetch();
+    if (useWindow.getState().windowed) this.list.setQuery(keyOf(query));
   }
 
   /**
@@ -108,27 +118,20 @@ export class WindowFetcher {
    * them with the window around the screen.
    */
   adopt(rows: ExchangeSummary[], captureTotal: number): void {
-    this.serial++;
-    useWindow.setState({ windowed: true, key: keyOf(this.query), offset: 0, rows, total: rows.length, complete: true, captureTotal });
+    this.list.hold(keyOf(this.query), rows);
+    useWindow.setState({ windowed: true, captureTotal });
   }
 
   /** The rows on screen (positions in the list), and whether the view follows the end. */
   want(first: number, last: number, follow: boolean): void {
-    this.wanted = { first, last, follow };
-    const s = useWindow.getState();
-    const held = s.offset <= first && last < s.offset + s.rows.length;
-    const end = s.offset + s.rows.length >= s.total;
-    if (held && (!follow || end)) return;
-    this.fetch();
+    this.list.want(first, last, follow);
   }
 
   /** Traffic arrived (or a scan is still counting): read the window again. */
   refresh(): void {
-    this.fetch();
+    this.list.refresh();
     if (this.query.filter !== '' || this.query.from !== undefined) this.countCapture();
   }
-
-  private counting = false;
 
   /** The unfiltered length, for the top bar, while the window answers a filter. */
   private countCapture(): void {
@@ -143,64 +146,14 @@ export class WindowFetcher {
 
   /** Finds where `id` is in the list and holds the rows around it (`located` says where). */
   async locate(id: string): Promise<number> {
-    const serial = this.serial;
-    const asked = ++this.asked;
-    const page = await this.api.exchangeWindow(this.query, { around: id }, MAX_ROWS / 2);
-    if (serial !== this.serial) return -1;
-    // The selection's rows are shown even over a read asked after them: the screen moves to them next.
-    this.shown = Math.max(this.shown, asked);
-    this.apply(page);
-    const position = page.position ?? -1;
+    const position = await this.list.locate(id);
     useWindow.setState({ located: { id, position } });
     return position;
   }
 
   stop(): void {
-    this.serial++;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-  }
-
-  private fetch(): void {
-    if (this.inFlight) {
-      this.again = true;
-      return;
-    }
-    this.inFlight = true;
-    const serial = this.serial;
-    const { first, last, follow } = this.wanted;
-    const limit = Math.min(MAX_ROWS, last - first + 1 + 2 * MARGIN);
-    const at: WindowAt = follow ? { end: true } : { offset: Math.max(0, first - MARGIN) };
-    const asked = ++this.asked;
-    this.api
-      .exchangeWindow(this.query, at, limit)
-      .then((page) => {
-        if (serial !== this.serial || asked < this.shown) return;
-        this.shown = asked;
-        this.apply(page);
-      })
-      .catch(() => {
-        // The connection banner says when the proxy is gone; the next change asks again.
-      })
-      .finally(() => {
-        this.inFlight = false;
-        if (this.again) {
-          this.again = false;
-          this.fetch();
-        }
-      });
-  }
-
-  private apply(page: ExchangeWindowPage): void {
-    const patch: Partial<WindowState> = { offset: page.offset, rows: page.exchanges, total: page.total, complete: page.complete };
-    if (this.query.filter === '' && this.query.from === undefined) patch.captureTotal = page.total;
-    useWindow.setState(patch);
-    // A search still counting: ask again shortly, until the whole capture is searched.
-    if (!page.complete && !this.pollTimer) {
-      this.pollTimer = setTimeout(() => {
-        this.pollTimer = undefined;
-        this.fetch();
-      }, 200);
-    }
+    this.list.stop();
+    this.unmirror();
   }
 }
 

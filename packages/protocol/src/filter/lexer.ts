@@ -4,6 +4,7 @@
  * it is an ordinary character (`hello!` is free text).
  */
 import type { FilterError, FilterOp } from './types.js';
+import { fieldSpec } from './fields.js';
 import { FIELD_HEAD, WORD_BREAK } from './values.js';
 
 export type Token =
@@ -48,7 +49,7 @@ export function lex(text: string): LexResult {
     while (end < text.length && !WORD_BREAK.test(text[end]!)) end++;
     const word = text.slice(i, end);
     const head = FIELD_HEAD.exec(word);
-    if (!head) {
+    if (!head || (head[2] === '=' && !fieldSpec(head[1]!.toLowerCase())?.ops.includes('='))) {
       tokens.push({ type: 'text', value: word, pos: i, len: end - i });
       i = end;
       continue;

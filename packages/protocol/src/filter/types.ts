@@ -24,7 +24,7 @@ export type FilterField =
   | 'http.path'
   | 'http.status';
 
-export type FilterOp = ':' | '>' | '<';
+export type FilterOp = ':' | '>' | '<' | '=';
 
 /**
  * A parsed filter. Field values are unquoted and normalised (enum values lower-cased, numbers in

@@ -6,8 +6,11 @@
 /** Characters that end a bare word; anything else (including `:`, `!`, `*`) may appear inside one. */
 export const WORD_BREAK = /[\s()|&"]/;
 
-/** A field term's head: `name:`, `name>` or `name<` (names may be dotted: `http.path:`). A word matching this is never free text. */
-export const FIELD_HEAD = /^([A-Za-z][A-Za-z0-9_.-]*)([:<>])/;
+/**
+ * A field term's head: `name:`, `name>`, `name<` or `name=` (names may be dotted: `http.path:`).
+ * A word matching this is never free text, but for `name=` of a field that takes no `=` (`a=b`).
+ */
+export const FIELD_HEAD = /^([A-Za-z][A-Za-z0-9_.-]*)([:<>=])/;
 
 /** Quotes a string for the filter language: only `\` and `"` are escaped. */
 export function quote(value: string): string {

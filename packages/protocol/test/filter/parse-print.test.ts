@@ -1,7 +1,7 @@
 // The filter grammar: what parses to what, where errors point, and parse → print → parse stability.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FILTER_OPERATORS, parseFilter, printFilter, type Filter } from '../../src/index.js';
+import { FILTER_OPERATORS, compileFilter, parseFilter, printFilter, type ExchangeSummary, type Filter } from '../../src/index.js';
 import { filterArb } from '../support/filter-arb.js';
 
 function parsed(text: string): Filter | null {
@@ -29,6 +29,16 @@ describe('parseFilter', () => {
     expect(parsed('weather')).toEqual({ type: 'text', value: 'weather' });
     expect(parsed('"rate limit"')).toEqual({ type: 'text', value: 'rate limit' });
     expect(parsed('"say \\"hi\\""')).toEqual({ type: 'text', value: 'say "hi"' });
+  });
+
+  it('reads session= as the whole key, and name=value of any other name as free text', () => {
+    expect(parsed('session=abc')).toEqual({ type: 'field', field: 'session', op: '=', value: 'abc' });
+    expect(parsed('session="a b"')).toEqual({ type: 'field', field: 'session', op: '=', value: 'a b' });
+    expect(parsed('city=Paris')).toEqual({ type: 'text', value: 'city=Paris' });
+    expect(parsed('method=x')).toEqual({ type: 'text', value: 'method=x' });
+    const keys = ['abc', 'abcd'].map((sessionKey) => ({ sessionKey }) as ExchangeSummary);
+    expect(keys.filter((ex) => compileFilter(parsed('session=abc')!)(ex)).map((ex) => ex.sessionKey)).toEqual(['abc']);
+    expect(keys.filter((ex) => compileFilter(parsed('session:abc')!)(ex)).map((ex) => ex.sessionKey)).toEqual(['abc', 'abcd']);
   });
 
   it('keeps the JSON type of an id', () => {

@@ -26,7 +26,9 @@ const valueByField: Record<FilterField, fc.Arbitrary<string>> = {
 const fieldArb: fc.Arbitrary<Filter> = fc
   .constantFrom(...(Object.keys(valueByField) as FilterField[]))
   .chain((field) =>
-    valueByField[field].map((value): Filter => ({ type: 'field', field, op: field === 'latency' || field === 'size' ? '>' : ':', value })),
+    fc
+      .tuple(valueByField[field], fc.boolean())
+      .map(([value, whole]): Filter => ({ type: 'field', field, op: field === 'latency' || field === 'size' ? '>' : field === 'session' && whole ? '=' : ':', value })),
   );
 
 export const { filter: filterArb } = fc.letrec<{ filter: Filter }>((tie) => ({
