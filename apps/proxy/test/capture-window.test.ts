@@ -64,6 +64,25 @@ describe('the exchange window', () => {
     );
   });
 
+  it('a counted filter at its start, middle and end: the slice of the list, whichever end it is read from', () => {
+    const all = listOf(store, '');
+    for (const since of [undefined, Number(all[Math.floor(all.length / 3)])]) {
+      for (const text of ['', 'status:err', 'status:ok', 'method:tools/call', '!status:err', 'tool:wrap* | status:err']) {
+        const want = listOf(store, text).filter((id) => since === undefined || Number(id) >= since);
+        for (const limit of [1, 3, 10]) {
+          for (const offset of [0, 1, Math.floor(want.length / 2) - 1, Math.floor(want.length / 2), want.length - limit - 1, want.length - limit, want.length]) {
+            const at = Math.max(0, offset);
+            const answer = windows.window(queryOf(text, since), { offset: at }, limit);
+            expect(ids(answer.summaries), `${text} @${at}+${limit}`).toEqual(want.slice(Math.min(at, want.length), at + limit));
+            expect(answer.total).toBe(want.length);
+          }
+          const end = windows.window(queryOf(text, since), { end: true }, limit);
+          expect(ids(end.summaries), `${text} end+${limit}`).toEqual(want.slice(Math.max(0, want.length - limit)));
+        }
+      }
+    }
+  });
+
   it('from a sort key on ("Clear"): only the rows at or after it, counted', () => {
     const all = listOf(store, '');
     const since = Number(all[Math.floor(all.length / 2)]);

@@ -5,8 +5,9 @@
  *
  * Two ways to know the list, chosen per filter:
  * - counted: no filter, or one SQL decides exactly from columns and indexes (filter-sql.ts). The
- *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET`; nothing is
- *   held between requests but the count, per head.
+ *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET` from the nearer
+ *   end of the list (DESC for the second half); nothing is held between requests but the count,
+ *   per head.
  * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
  *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
@@ -94,7 +95,12 @@ export class ExchangeWindows {
     return counted ? this.counted(pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
   }
 
-  /** The list decided by SQL alone: COUNT for its length, LIMIT/OFFSET for the window. */
+  /**
+   * The list decided by SQL alone: COUNT for its length (remembered per head), and the window read
+   * from whichever end of the list is nearer, so OFFSET steps over at most half the kept rows (none
+   * at the end, where the dashboard opens). Both directions read the same rows: positions are
+   * counted against the same `total`, and sort keys order the list strictly.
+   */
   private counted(pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
     const where = `exchanges.sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''}`;
     const params = [since, ...(pushed?.params ?? [])];
@@ -102,14 +108,47 @@ export class ExchangeWindows {
     let position: number | undefined;
     let offset: number;
     if ('around' in at) {
-      const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(at.around, ...params) as { sort_key: number } | undefined;
-      position = row ? (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key < ?`).get(...params, row.sort_key) as { n: number }).n : -1;
+      position = this.positionOf(at.around, where, params, total);
       offset = centred(position, total, limit);
     } else offset = 'end' in at ? Math.max(0, total - limit) : Math.min(at.offset, total);
-    const rows = this.store.stmt(`SELECT summary FROM exchanges WHERE ${where} ORDER BY exchanges.sort_key LIMIT ? OFFSET ?`).all(...params, limit, offset) as { summary: string }[];
-    const answer: WindowAnswer = { offset, total, complete: true, summaries: rows.map((r) => r.summary) };
+    const n = Math.min(limit, total - offset);
+    const all = pushed ? this.count('exchanges.sort_key >= ?', [since]) : total;
+    const keys = n > 0 ? this.keysAt(where, params, offset, n, total, all) : [];
+    const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
+    const summaries = keys.flatMap((k) => (byKey.get(k) as { summary: string } | undefined)?.summary ?? []);
+    const answer: WindowAnswer = { offset, total, complete: true, summaries };
     if (position !== undefined) answer.position = position;
     return answer;
+  }
+
+  /**
+   * Sort keys at positions `[offset, offset + n)` of a counted list of `total` rows (of `all` rows
+   * since the list's start), in list order. Only keys are sorted or stepped over; summaries are
+   * read for the window alone. Two plans, the cheaper by an estimate of rows visited:
+   * - the filter's indexes collect every kept row, then the keys are sorted (≈ `total` rows);
+   * - the capture-order index is walked from the nearer end, each row tested, until the window's
+   *   last row (≈ `(skipped + n) · all / total` rows: few at the end of a dense list).
+   */
+  private keysAt(where: string, params: readonly (string | number)[], offset: number, n: number, total: number, all: number): number[] {
+    const after = total - offset - n;
+    const backwards = after < offset;
+    const skip = backwards ? after : offset;
+    const walk = all > total && (skip + n) * all <= total * total;
+    const sql = `SELECT sort_key FROM exchanges${walk ? ' INDEXED BY exchanges_by_order' : ''} WHERE ${where} ORDER BY exchanges.sort_key${backwards ? ' DESC' : ''} LIMIT ? OFFSET ?`;
+    const keys = (this.store.stmt(sql).all(...params, n, skip) as { sort_key: number }[]).map((r) => r.sort_key);
+    return backwards ? keys.reverse() : keys;
+  }
+
+  /**
+   * Position of exchange `id` in a counted list (-1 when the list does not keep it), counted from
+   * the end its sort key is nearer to, as a guess from the capture's first and last keys.
+   */
+  private positionOf(id: string, where: string, params: readonly (string | number)[], total: number): number {
+    const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(id, ...params) as { sort_key: number } | undefined;
+    if (!row) return -1;
+    const span = this.store.stmt('SELECT MIN(sort_key) AS lo, MAX(sort_key) AS hi FROM exchanges').get() as { lo: number; hi: number };
+    const countWhere = (cmp: '<' | '>') => (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key ${cmp} ?`).get(...params, row.sort_key) as { n: number }).n;
+    return row.sort_key - span.lo <= span.hi - row.sort_key ? countWhere('<') : total - 1 - countWhere('>');
   }
 
   /** COUNT of a counted list, remembered until the capture changes (a new head or retention). */
