@@ -12,8 +12,9 @@
  *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
  *   (which the tap shares) runs; a request answers from what is collected so far with
- *   `complete: false`, and the collection goes on by itself until it reaches the head. Found keys
- *   are a prefix of the final list, so a window once answered never moves while counting goes on.
+ *   `complete: false`, and the collection goes on by itself until it reaches the head, as long as
+ *   some dashboard keeps asking for it (ABANDON_MS). Found keys are a prefix of the final list, so
+ *   a window once answered never moves while counting goes on.
  *   New rows extend the scan from where it stopped; rows whose summary changed since (a pending
  *   call answered) are matched again through the `updated_seq` index.
  *
@@ -27,8 +28,17 @@ import { filterToSql, usesField, type SqlFilter } from './filter-sql.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
 export const SLICE_MS = 25;
-/** A scan nobody asked about for this long is dropped. */
+/** A finished scan nobody asked about for this long is dropped. */
 const IDLE_MS = 60_000;
+/**
+ * A scan still counting that nobody asked about for this long is abandoned: it takes no more
+ * slices and its keys are let go. A dashboard asks again about a list still counting 200 ms after
+ * each answer (apps/web/src/store/window-store.ts, list-window.ts), and a browser runs a hidden
+ * tab's timers at most once a second, so a list some dashboard shows is asked about well within
+ * this; a filter cleared or replaced is not asked about again. Abandoning by time rather than by
+ * "the next query" keeps two dashboards with different filters from stopping each other's scans.
+ */
+export const ABANDON_MS = 2_000;
 /** Scans kept at once (one per filter the dashboards show). */
 const MAX_SCANS = 4;
 /** Seq span of one scan step's range query. */
@@ -69,6 +79,8 @@ export interface WindowOptions {
   schedule?: (run: () => void) => void;
   /** Seq span of one range query of a scan (STEP_SPAN). */
   stepSpan?: number;
+  /** Milliseconds clock for idle times (Date.now; tests may move it by hand). */
+  now?: () => number;
 }
 
 export class ExchangeWindows {
@@ -78,6 +90,7 @@ export class ExchangeWindows {
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
   private readonly stepSpan: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: CaptureReader,
@@ -86,6 +99,7 @@ export class ExchangeWindows {
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.schedule = options.schedule ?? ((run) => void setImmediate(run));
     this.stepSpan = options.stepSpan ?? STEP_SPAN;
+    this.now = options.now ?? Date.now;
   }
 
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
@@ -172,13 +186,12 @@ export class ExchangeWindows {
     let scan = this.scans.get(key);
     const oldest = this.store.oldest();
     if (scan && scan.oldest !== oldest) scan = undefined; // retention removed rows it holds
-    if (!scan) {
-      scan = new MatchScan(this.store, query.filter!, pushed, since, oldest, this.stepSpan);
-      this.scans.delete(key);
-      this.scans.set(key, scan);
-      for (const [k, s] of this.scans) if (this.scans.size > MAX_SCANS || s.idleSince(IDLE_MS)) this.scans.delete(k);
-    }
-    scan.touch();
+    scan ??= new MatchScan(this.store, query.filter!, pushed, since, oldest, this.stepSpan);
+    scan.lastAsked = this.now();
+    // Most recently asked last: when too many are held, the one asked longest ago goes first.
+    this.scans.delete(key);
+    this.scans.set(key, scan);
+    for (const [k, s] of this.scans) if (this.scans.size > MAX_SCANS || this.unwanted(s)) this.scans.delete(k);
     scan.catchUp();
     scan.step(this.sliceMs);
     if (!scan.done) this.continueLater(key, scan);
@@ -202,13 +215,22 @@ export class ExchangeWindows {
     return answer;
   }
 
+  /** A scan still counting that was abandoned (ABANDON_MS), or a finished one left idle (IDLE_MS). */
+  private unwanted(scan: MatchScan): boolean {
+    return this.now() - scan.lastAsked > (scan.done ? IDLE_MS : ABANDON_MS);
+  }
+
   /** Runs the scan's next slices on later turns of the event loop, while it is still wanted. */
   private continueLater(key: string, scan: MatchScan): void {
     if (scan.scheduled) return;
     scan.scheduled = true;
     this.schedule(() => {
       scan.scheduled = false;
-      if (this.scans.get(key) !== scan || scan.idleSince(IDLE_MS)) return;
+      if (this.scans.get(key) !== scan) return;
+      if (this.unwanted(scan)) {
+        this.scans.delete(key);
+        return;
+      }
       scan.step(this.sliceMs);
       if (!scan.done) this.continueLater(key, scan);
     });
@@ -242,7 +264,8 @@ class MatchScan {
   private seenHead: number;
   done = false;
   scheduled = false;
-  private lastUsed = Date.now();
+  /** When a request last asked for this list (ExchangeWindows' clock). */
+  lastAsked = 0;
   private readonly match: ((ex: ExchangeSummary) => boolean) | undefined;
   private readonly where: string;
   private readonly params: (string | number)[];
@@ -260,14 +283,6 @@ class MatchScan {
     this.params = pushed?.params ?? [];
     this.next = Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY;
     this.seenHead = store.head();
-  }
-
-  touch(): void {
-    this.lastUsed = Date.now();
-  }
-
-  idleSince(ms: number): boolean {
-    return Date.now() - this.lastUsed > ms;
   }
 
   /** Rows captured since are still to scan; rows already scanned whose summary changed are matched again. */
