@@ -160,7 +160,8 @@ export class ExchangeWindows {
   private positionOf(id: string, where: string, params: readonly (string | number)[], total: number): number {
     const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(id, ...params) as { sort_key: number } | undefined;
     if (!row) return -1;
-    const span = this.store.stmt('SELECT MIN(sort_key) AS lo, MAX(sort_key) AS hi FROM exchanges').get() as { lo: number; hi: number };
+    // One MIN or MAX per SELECT: SQLite answers a lone one from an end of the index.
+    const span = this.store.stmt('SELECT (SELECT MIN(sort_key) FROM exchanges) AS lo, (SELECT MAX(sort_key) FROM exchanges) AS hi').get() as { lo: number; hi: number };
     const countWhere = (cmp: '<' | '>') => (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key ${cmp} ?`).get(...params, row.sort_key) as { n: number }).n;
     return row.sort_key - span.lo <= span.hi - row.sort_key ? countWhere('<') : total - 1 - countWhere('>');
   }
