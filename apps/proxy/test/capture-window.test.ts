@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { parseFilter, type ExchangeSummary, type FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
-import { ExchangeWindows, type WindowAt, type WindowQuery } from '../src/capture/capture-window.js';
+import { ABANDON_MS, ExchangeWindows, type WindowAt, type WindowQuery } from '../src/capture/capture-window.js';
 import { ATOMS, conversationAtoms, expectedIds, filterText, mixedTraffic } from './support/mixed-capture.js';
 
 let store: CaptureStore;
@@ -64,6 +64,25 @@ describe('the exchange window', () => {
     );
   });
 
+  it('a counted filter at its start, middle and end: the slice of the list, whichever end it is read from', () => {
+    const all = listOf(store, '');
+    for (const since of [undefined, Number(all[Math.floor(all.length / 3)])]) {
+      for (const text of ['', 'status:err', 'status:ok', 'method:tools/call', '!status:err', 'tool:wrap* | status:err']) {
+        const want = listOf(store, text).filter((id) => since === undefined || Number(id) >= since);
+        for (const limit of [1, 3, 10]) {
+          for (const offset of [0, 1, Math.floor(want.length / 2) - 1, Math.floor(want.length / 2), want.length - limit - 1, want.length - limit, want.length]) {
+            const at = Math.max(0, offset);
+            const answer = windows.window(queryOf(text, since), { offset: at }, limit);
+            expect(ids(answer.summaries), `${text} @${at}+${limit}`).toEqual(want.slice(Math.min(at, want.length), at + limit));
+            expect(answer.total).toBe(want.length);
+          }
+          const end = windows.window(queryOf(text, since), { end: true }, limit);
+          expect(ids(end.summaries), `${text} end+${limit}`).toEqual(want.slice(Math.max(0, want.length - limit)));
+        }
+      }
+    }
+  });
+
   it('from a sort key on ("Clear"): only the rows at or after it, counted', () => {
     const all = listOf(store, '');
     const since = Number(all[Math.floor(all.length / 2)]);
@@ -102,6 +121,57 @@ describe('the exchange window', () => {
       { numRuns: 40 },
     );
     expect(unfinished).toBeGreaterThan(0);
+  });
+});
+
+describe('scans nobody asks about', () => {
+  /** Windows whose scans do the least they can per slice, on a clock and a queue the test moves. */
+  function stepped() {
+    const clock = { ms: 0 };
+    const pending: (() => void)[] = [];
+    const w = new ExchangeWindows(store, { sliceMs: 0, stepSpan: 1, schedule: (run) => void pending.push(run), now: () => clock.ms });
+    const runPending = () => pending.splice(0).forEach((run) => run());
+    return { w, clock, pending, runPending };
+  }
+
+  it('a filter cleared while its scan counts: the scan stops taking slices and its rows are let go', () => {
+    const { w, clock, pending, runPending } = stepped();
+    let answer = w.window(queryOf('bow'), { offset: 0 }, 5);
+    // The dashboard asks again while the list counts, until two rows are found.
+    while (answer.total < 2) {
+      expect(answer.complete, 'the scan found two rows before it ended').toBe(false);
+      runPending();
+      clock.ms += 200;
+      answer = w.window(queryOf('bow'), { offset: 0 }, 5);
+    }
+    expect(answer.complete).toBe(false);
+    const found = answer.total;
+    // The filter is cleared: nobody asks about "bow" again.
+    w.window(queryOf(''), { end: true }, 5);
+    clock.ms += ABANDON_MS + 1;
+    runPending();
+    expect(pending).toHaveLength(0);
+    // Asked again, it starts over: the rows it had found were not kept.
+    expect(w.window(queryOf('bow'), { offset: 0 }, 5).total).toBeLessThan(found);
+  });
+
+  it('two dashboards with different filters, each asking in turn: both scans go on to the end', () => {
+    const { w, clock, runPending } = stepped();
+    const texts = ['bow', 'client:beta'];
+    const done = new Set<string>();
+    for (let turn = 0; done.size < texts.length; turn++) {
+      expect(turn, 'turns until both lists are complete').toBeLessThan(100_000);
+      const text = texts[turn % texts.length]!;
+      const answer = w.window(queryOf(text), { end: true }, 5);
+      const want = listOf(store, text);
+      expect(ids(answer.summaries)).toEqual(want.slice(answer.offset, answer.offset + Math.min(5, answer.total - answer.offset)));
+      if (answer.complete) {
+        expect(answer.total).toBe(want.length);
+        done.add(text);
+      }
+      runPending();
+      clock.ms += 500;
+    }
   });
 });
 

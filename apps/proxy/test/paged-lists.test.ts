@@ -87,6 +87,12 @@ describe('door records by position', () => {
     const page = await requests(`filter=${encodeURIComponent('http.path:/mcp http.status:200')}&offset=4000&limit=50`);
     expect(page).toMatchObject({ total: want.length, offset: 4000, complete: true });
     expect(ids(page)).toEqual(want.slice(4000, 4050));
+    // Read from either end of the list: the start, one short of the end, and the end.
+    for (const [query, from] of [['offset=0', 0], [`offset=${want.length - 51}`, want.length - 51], ['end=1', want.length - 50]] as const) {
+      const at = await requests(`filter=${encodeURIComponent('http.path:/mcp http.status:200')}&${query}&limit=50`);
+      expect(at, query).toMatchObject({ total: want.length, offset: from });
+      expect(ids(at), query).toEqual(want.slice(from, from + 50));
+    }
   });
 
   it('free text, collected by a scan: counted to the end, then the window is its slice', async () => {

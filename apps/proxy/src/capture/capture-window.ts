@@ -5,14 +5,16 @@
  *
  * Two ways to know the list, chosen per filter:
  * - counted: no filter, or one SQL decides exactly from columns and indexes (filter-sql.ts). The
- *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET`; nothing is
- *   held between requests but the count, per head.
+ *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET` from the nearer
+ *   end of the list (DESC for the second half); nothing is held between requests but the count,
+ *   per head.
  * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
  *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
  *   (which the tap shares) runs; a request answers from what is collected so far with
- *   `complete: false`, and the collection goes on by itself until it reaches the head. Found keys
- *   are a prefix of the final list, so a window once answered never moves while counting goes on.
+ *   `complete: false`, and the collection goes on by itself until it reaches the head, as long as
+ *   some dashboard keeps asking for it (ABANDON_MS). Found keys are a prefix of the final list, so
+ *   a window once answered never moves while counting goes on.
  *   New rows extend the scan from where it stopped; rows whose summary changed since (a pending
  *   call answered) are matched again through the `updated_seq` index.
  *
@@ -26,8 +28,17 @@ import { filterToSql, usesField, type SqlFilter } from './filter-sql.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
 export const SLICE_MS = 25;
-/** A scan nobody asked about for this long is dropped. */
+/** A finished scan nobody asked about for this long is dropped. */
 const IDLE_MS = 60_000;
+/**
+ * A scan still counting that nobody asked about for this long is abandoned: it takes no more
+ * slices and its keys are let go. A dashboard asks again about a list still counting 200 ms after
+ * each answer (apps/web/src/store/window-store.ts, list-window.ts), and a browser runs a hidden
+ * tab's timers at most once a second, so a list some dashboard shows is asked about well within
+ * this; a filter cleared or replaced is not asked about again. Abandoning by time rather than by
+ * "the next query" keeps two dashboards with different filters from stopping each other's scans.
+ */
+export const ABANDON_MS = 2_000;
 /** Scans kept at once (one per filter the dashboards show). */
 const MAX_SCANS = 4;
 /** Seq span of one scan step's range query. */
@@ -68,6 +79,8 @@ export interface WindowOptions {
   schedule?: (run: () => void) => void;
   /** Seq span of one range query of a scan (STEP_SPAN). */
   stepSpan?: number;
+  /** Milliseconds clock for idle times (Date.now; tests may move it by hand). */
+  now?: () => number;
 }
 
 export class ExchangeWindows {
@@ -77,6 +90,7 @@ export class ExchangeWindows {
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
   private readonly stepSpan: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: CaptureReader,
@@ -85,6 +99,7 @@ export class ExchangeWindows {
     this.sliceMs = options.sliceMs ?? SLICE_MS;
     this.schedule = options.schedule ?? ((run) => void setImmediate(run));
     this.stepSpan = options.stepSpan ?? STEP_SPAN;
+    this.now = options.now ?? Date.now;
   }
 
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
@@ -94,7 +109,12 @@ export class ExchangeWindows {
     return counted ? this.counted(pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
   }
 
-  /** The list decided by SQL alone: COUNT for its length, LIMIT/OFFSET for the window. */
+  /**
+   * The list decided by SQL alone: COUNT for its length (remembered per head), and the window read
+   * from whichever end of the list is nearer, so OFFSET steps over at most half the kept rows (none
+   * at the end, where the dashboard opens). Both directions read the same rows: positions are
+   * counted against the same `total`, and sort keys order the list strictly.
+   */
   private counted(pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
     const where = `exchanges.sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''}`;
     const params = [since, ...(pushed?.params ?? [])];
@@ -102,14 +122,48 @@ export class ExchangeWindows {
     let position: number | undefined;
     let offset: number;
     if ('around' in at) {
-      const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(at.around, ...params) as { sort_key: number } | undefined;
-      position = row ? (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key < ?`).get(...params, row.sort_key) as { n: number }).n : -1;
+      position = this.positionOf(at.around, where, params, total);
       offset = centred(position, total, limit);
     } else offset = 'end' in at ? Math.max(0, total - limit) : Math.min(at.offset, total);
-    const rows = this.store.stmt(`SELECT summary FROM exchanges WHERE ${where} ORDER BY exchanges.sort_key LIMIT ? OFFSET ?`).all(...params, limit, offset) as { summary: string }[];
-    const answer: WindowAnswer = { offset, total, complete: true, summaries: rows.map((r) => r.summary) };
+    const n = Math.min(limit, total - offset);
+    const all = pushed ? this.count('exchanges.sort_key >= ?', [since]) : total;
+    const keys = n > 0 ? this.keysAt(where, params, offset, n, total, all) : [];
+    const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
+    const summaries = keys.flatMap((k) => (byKey.get(k) as { summary: string } | undefined)?.summary ?? []);
+    const answer: WindowAnswer = { offset, total, complete: true, summaries };
     if (position !== undefined) answer.position = position;
     return answer;
+  }
+
+  /**
+   * Sort keys at positions `[offset, offset + n)` of a counted list of `total` rows (of `all` rows
+   * since the list's start), in list order. Only keys are sorted or stepped over; summaries are
+   * read for the window alone. Two plans, the cheaper by an estimate of rows visited:
+   * - the filter's indexes collect every kept row, then the keys are sorted (≈ `total` rows);
+   * - the capture-order index is walked from the nearer end, each row tested, until the window's
+   *   last row (≈ `(skipped + n) · all / total` rows: few at the end of a dense list).
+   */
+  private keysAt(where: string, params: readonly (string | number)[], offset: number, n: number, total: number, all: number): number[] {
+    const after = total - offset - n;
+    const backwards = after < offset;
+    const skip = backwards ? after : offset;
+    const walk = all > total && (skip + n) * all <= total * total;
+    const sql = `SELECT sort_key FROM exchanges${walk ? ' INDEXED BY exchanges_by_order' : ''} WHERE ${where} ORDER BY exchanges.sort_key${backwards ? ' DESC' : ''} LIMIT ? OFFSET ?`;
+    const keys = (this.store.stmt(sql).all(...params, n, skip) as { sort_key: number }[]).map((r) => r.sort_key);
+    return backwards ? keys.reverse() : keys;
+  }
+
+  /**
+   * Position of exchange `id` in a counted list (-1 when the list does not keep it), counted from
+   * the end its sort key is nearer to, as a guess from the capture's first and last keys.
+   */
+  private positionOf(id: string, where: string, params: readonly (string | number)[], total: number): number {
+    const row = this.store.stmt(`SELECT sort_key FROM exchanges WHERE id = ? AND ${where}`).get(id, ...params) as { sort_key: number } | undefined;
+    if (!row) return -1;
+    // One MIN or MAX per SELECT: SQLite answers a lone one from an end of the index.
+    const span = this.store.stmt('SELECT (SELECT MIN(sort_key) FROM exchanges) AS lo, (SELECT MAX(sort_key) FROM exchanges) AS hi').get() as { lo: number; hi: number };
+    const countWhere = (cmp: '<' | '>') => (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where} AND exchanges.sort_key ${cmp} ?`).get(...params, row.sort_key) as { n: number }).n;
+    return row.sort_key - span.lo <= span.hi - row.sort_key ? countWhere('<') : total - 1 - countWhere('>');
   }
 
   /** COUNT of a counted list, remembered until the capture changes (a new head or retention). */
@@ -133,13 +187,12 @@ export class ExchangeWindows {
     let scan = this.scans.get(key);
     const oldest = this.store.oldest();
     if (scan && scan.oldest !== oldest) scan = undefined; // retention removed rows it holds
-    if (!scan) {
-      scan = new MatchScan(this.store, query.filter!, pushed, since, oldest, this.stepSpan);
-      this.scans.delete(key);
-      this.scans.set(key, scan);
-      for (const [k, s] of this.scans) if (this.scans.size > MAX_SCANS || s.idleSince(IDLE_MS)) this.scans.delete(k);
-    }
-    scan.touch();
+    scan ??= new MatchScan(this.store, query.filter!, pushed, since, oldest, this.stepSpan);
+    scan.lastAsked = this.now();
+    // Most recently asked last: when too many are held, the one asked longest ago goes first.
+    this.scans.delete(key);
+    this.scans.set(key, scan);
+    for (const [k, s] of this.scans) if (this.scans.size > MAX_SCANS || this.unwanted(s)) this.scans.delete(k);
     scan.catchUp();
     scan.step(this.sliceMs);
     if (!scan.done) this.continueLater(key, scan);
@@ -163,13 +216,22 @@ export class ExchangeWindows {
     return answer;
   }
 
+  /** A scan still counting that was abandoned (ABANDON_MS), or a finished one left idle (IDLE_MS). */
+  private unwanted(scan: MatchScan): boolean {
+    return this.now() - scan.lastAsked > (scan.done ? IDLE_MS : ABANDON_MS);
+  }
+
   /** Runs the scan's next slices on later turns of the event loop, while it is still wanted. */
   private continueLater(key: string, scan: MatchScan): void {
     if (scan.scheduled) return;
     scan.scheduled = true;
     this.schedule(() => {
       scan.scheduled = false;
-      if (this.scans.get(key) !== scan || scan.idleSince(IDLE_MS)) return;
+      if (this.scans.get(key) !== scan) return;
+      if (this.unwanted(scan)) {
+        this.scans.delete(key);
+        return;
+      }
       scan.step(this.sliceMs);
       if (!scan.done) this.continueLater(key, scan);
     });
@@ -203,7 +265,8 @@ class MatchScan {
   private seenHead: number;
   done = false;
   scheduled = false;
-  private lastUsed = Date.now();
+  /** When a request last asked for this list (ExchangeWindows' clock). */
+  lastAsked = 0;
   private readonly match: ((ex: ExchangeSummary) => boolean) | undefined;
   private readonly where: string;
   private readonly params: (string | number)[];
@@ -221,14 +284,6 @@ class MatchScan {
     this.params = pushed?.params ?? [];
     this.next = Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY;
     this.seenHead = store.head();
-  }
-
-  touch(): void {
-    this.lastUsed = Date.now();
-  }
-
-  idleSince(ms: number): boolean {
-    return Date.now() - this.lastUsed > ms;
   }
 
   /** Rows captured since are still to scan; rows already scanned whose summary changed are matched again. */

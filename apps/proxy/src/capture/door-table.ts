@@ -84,10 +84,13 @@ export class DoorTable {
     return (this.stmt(`SELECT count(*) AS n FROM door_requests WHERE id < ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(belowId, ...(pushed?.params ?? [])) as { n: number }).n;
   }
 
-  /** Ids at positions `[offset, offset + limit)` of the list a pushed-down filter keeps. */
-  idsKept(pushed: SqlFilter | undefined, offset: number, limit: number): number[] {
+  /**
+   * Ids at positions `[offset, offset + limit)` of the list a pushed-down filter keeps; with
+   * `newestFirst`, positions counted from the newest record and ids newest first.
+   */
+  idsKept(pushed: SqlFilter | undefined, offset: number, limit: number, newestFirst = false): number[] {
     if (!this.present) return [];
-    const rows = this.stmt(`SELECT id FROM door_requests${pushed ? ` WHERE (${pushed.sql})` : ''} ORDER BY id LIMIT ? OFFSET ?`).all(...(pushed?.params ?? []), limit, offset) as { id: number }[];
+    const rows = this.stmt(`SELECT id FROM door_requests${pushed ? ` WHERE (${pushed.sql})` : ''} ORDER BY id${newestFirst ? ' DESC' : ''} LIMIT ? OFFSET ?`).all(...(pushed?.params ?? []), limit, offset) as { id: number }[];
     return rows.map((r) => r.id);
   }
 

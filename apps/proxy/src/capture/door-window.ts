@@ -5,8 +5,8 @@
  *
  * Two ways to know the list, chosen per filter:
  * - counted: no filter, or one SQL decides exactly (door-filter-sql.ts). The length is a COUNT,
- *   remembered until a record is written; a window is ids by LIMIT/OFFSET, each record then read
- *   whole by id (door-table.ts owns every read of the table).
+ *   remembered until a record is written; a window is ids by LIMIT/OFFSET from the nearer end of
+ *   the list, each record then read whole by id (door-table.ts owns every read of the table).
  * - scanned: free text and whatever needs the door matcher. The ids of matching records are
  *   collected oldest first, SLICE_MS per request; an answer from a scan not yet at the newest
  *   record says `complete: false` (the dashboard asks again). Records written since the scan
@@ -61,9 +61,20 @@ export class DoorWindows {
     let position: number | undefined;
     if ('around' in at) position = this.door.keeps(pushed, at.around) ? this.door.countKept(pushed, at.around) : -1;
     const offset = startOf(at, position, total, limit);
-    const answer: DoorWindowAnswer = { offset, total, complete: true, records: this.read(this.door.idsKept(pushed, offset, limit)) };
+    const answer: DoorWindowAnswer = { offset, total, complete: true, records: this.read(this.idsAt(pushed, offset, Math.min(limit, total - offset), total)) };
     if (position !== undefined) answer.position = position;
     return answer;
+  }
+
+  /**
+   * Ids at positions `[offset, offset + n)` of a counted list of `total` records, oldest first,
+   * read from the nearer end of the list: OFFSET steps over at most half of it, and none at the
+   * end, where the Connections table opens.
+   */
+  private idsAt(pushed: SqlFilter | undefined, offset: number, n: number, total: number): number[] {
+    if (n <= 0) return [];
+    const after = total - offset - n;
+    return after < offset ? this.door.idsKept(pushed, after, n, true).reverse() : this.door.idsKept(pushed, offset, n);
   }
 
   /** Where the table stands: its newest write and its oldest record (retention removes from there). */
