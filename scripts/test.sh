@@ -54,15 +54,14 @@ step "unit: apps/web (beside the heavy lane)" vitest_in apps/web web
 step "unit: apps/proxy (heavy lane, waited for once the others are done)" background_wait unit-proxy-heavy
 
 # e2e runs one spec file at a time (e2e/playwright.config.ts), which keeps about one core busy; the
-# package and bench steps use the other one beside it, under `nice` so that e2e (the longer track)
-# is never the one slowed: neither of them has a timing that matters.
+# package and bench steps use the other one beside it.
 e2e_specs() { (cd e2e && PLAYWRIGHT_JSON_OUTPUT_NAME=../reports/e2e.json npx playwright test --reporter=list,json); }
 background_start e2e e2e_specs
 # The published package: packed, installed with npm into a temporary prefix and run under Node 20,
 # 22 and 24 (release/test/package.test.ts; Node binaries from the npm registry, cached).
-step "package: npm install + smoke on Node 20, 22, 24 (beside e2e)" nice -n 10 bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
+step "package: npm install + smoke on Node 20, 22, 24 (beside e2e)" bash -c "cd release && npx vitest run --reporter=default --reporter=json --outputFile.json=../reports/release.json"
 # The bench is not a test, but its smoke mode (tiny sizes) proves every benchmark still runs.
-step "bench smoke (beside e2e)" nice -n 10 node --import tsx bench/run.ts --smoke
+step "bench smoke (beside e2e)" node --import tsx bench/run.ts --smoke
 step "e2e (waited for once the others are done)" background_wait e2e
 node scripts/summary.mjs reports/*.json || status=1
 exit $status
