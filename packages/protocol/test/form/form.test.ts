@@ -37,11 +37,14 @@ const numeric: fc.Arbitrary<Sample> = fc
     const schema: JsonObject = { type: integer ? 'integer' : 'number' };
     // Only satisfiable ranges: exclusive bounds need room between them.
     const room = low === undefined || high === undefined || high - low >= 2;
-    if (low !== undefined) schema[exclusiveLow && room ? 'exclusiveMinimum' : 'minimum'] = low;
-    if (high !== undefined) schema[exclusiveHigh && room ? 'exclusiveMaximum' : 'maximum'] = high;
+    const [lowOut, highOut] = [exclusiveLow && room, exclusiveHigh && room];
+    if (low !== undefined) schema[lowOut ? 'exclusiveMinimum' : 'minimum'] = low;
+    if (high !== undefined) schema[highOut ? 'exclusiveMaximum' : 'maximum'] = high;
     const min = low ?? -1000;
     const max = high ?? 1000;
-    const values = integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true });
+    // Values the schema accepts: an exclusive bound is not one of them (they also become defaults).
+    const inside = (v: number) => !(lowOut && v === low) && !(highOut && v === high);
+    const values = (integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true, noDefaultInfinity: true })).filter(inside);
     return { schema, values: values as fc.Arbitrary<JsonValue> };
   });
 
