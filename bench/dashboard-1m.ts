@@ -1,6 +1,6 @@
 /**
- * The dashboard on a capture of 1,000,000 exchanges with door records (issue 42's budgets), in
- * real Chromium against the built CLI, each reading beside the same on an empty capture in the
+ * The dashboard on a capture of 1,000,000 exchanges with door records, against the large-capture
+ * budgets in bench/README.md, in real Chromium against the built CLI, each reading beside the same on an empty capture in the
  * same run:
  * - `mcpscope open FILE` (read-only): first row, long main-thread tasks while loading and after,
  *   JS heap after GC, the renderer's RSS; `status:err` typed → first rows painted; a body search's

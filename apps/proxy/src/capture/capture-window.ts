@@ -25,6 +25,7 @@ import type { ExchangeSummary, Filter } from '@mcpscope/protocol';
 import type { CaptureReader } from './capture-reader.js';
 import { exchangeMatcher } from './capture-query.js';
 import { filterToSql, usesField, type SqlFilter } from './filter-sql.js';
+import { centred, lowerBound } from './list-position.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
 export const SLICE_MS = 25;
@@ -236,24 +237,6 @@ export class ExchangeWindows {
       if (!scan.done) this.continueLater(key, scan);
     });
   }
-}
-
-/** The window's offset that puts `position` in its middle (the start when it is not in the list). */
-function centred(position: number, total: number, limit: number): number {
-  if (position < 0) return 0;
-  return Math.max(0, Math.min(position - Math.floor(limit / 2), total - limit));
-}
-
-/** First index of sorted `keys` whose value is ≥ `key`. */
-function lowerBound(keys: readonly number[], key: number): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The sort keys a filter keeps, collected oldest first, resumable. */

@@ -19,6 +19,7 @@ import { compileDoorFilter, type DoorPredicate, type DoorRecord, type Filter } f
 import type { DoorTable } from './door-table.js';
 import { doorFilterToSql } from './door-filter-sql.js';
 import type { SqlFilter } from './filter-sql.js';
+import { centred, lowerBound } from './list-position.js';
 
 /** Milliseconds a scan runs within one request. */
 const SLICE_MS = 25;
@@ -130,20 +131,7 @@ export class DoorWindows {
 function startOf(at: DoorWindowAt, position: number | undefined, total: number, limit: number): number {
   if ('end' in at) return Math.max(0, total - limit);
   if ('offset' in at) return Math.min(at.offset, total);
-  if (position === undefined || position < 0) return 0;
-  return Math.max(0, Math.min(position - Math.floor(limit / 2), total - limit));
-}
-
-/** First index of sorted `ids` whose value is ≥ `id`. */
-function lowerBound(ids: readonly number[], id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (ids[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return centred(position ?? -1, total, limit);
 }
 
 /** The ids a filter keeps, collected oldest first, resumable. */
