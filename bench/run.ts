@@ -9,6 +9,7 @@
  * name so concurrent additions merge cleanly.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { useTempRoot } from '../scripts/temp-root.js';
 import { failed, formatMarkdown, formatSummary, isBenchRows, type BenchOptions, type BenchRow } from './report.js';
 
 type BenchFn = (options: BenchOptions) => Promise<BenchRow[] | unknown>;
@@ -38,6 +39,9 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['tap-sse', async () => (await import('./tap-sse.js')).bench],
   ['widget-flood', async () => (await import('./widget-flood.js')).bench],
 ];
+
+// Every temporary file of the run (captures, copies, exports) under one directory, removed on exit.
+process.once('exit', useTempRoot('bench'));
 
 // Let exit handlers (which stop helper processes such as mitmdump) run on Ctrl-C too.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));

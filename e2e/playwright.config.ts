@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 // Debian's Chromium: Playwright cannot download its own browser here (toolchain.md, gotcha 5).
 export default defineConfig({
   testDir: './tests',
+  // Every temporary file of the run (captures, exports) under one directory, removed at the end.
+  globalSetup: '../scripts/temp-root.ts',
   timeout: 90_000,
   // Monaco's chunk is 4 MB: on 2 busy cores its first paint can take several seconds.
   expect: { timeout: 15_000 },

@@ -31,6 +31,8 @@ export default defineConfig({
   resolve: { conditions: ['mcpscope-source'] },
   ssr: { resolve: { conditions: ['mcpscope-source'] } },
   test: {
+    // Every temporary file of the run under one directory, removed when the run ends.
+    globalSetup: ['../../scripts/temp-root.ts'],
     include: lane === 'heavy' ? HEAVY : ALL,
     exclude: lane === 'light' ? ['**/node_modules/**', ...HEAVY] : ['**/node_modules/**'],
     ...(lane !== undefined ? { maxWorkers: 1 } : {}),

@@ -12,5 +12,5 @@ export default defineConfig({
   server: {
     proxy: { '/api': 'http://127.0.0.1:7789', '/ws': { target: 'ws://127.0.0.1:7789', ws: true } },
   },
-  test: { include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'], environment: 'node' },
+  test: { globalSetup: ['../../scripts/temp-root.ts'], include: ['src/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'], environment: 'node' },
 });

@@ -4,5 +4,5 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['mcpscope-source'] },
   ssr: { resolve: { conditions: ['mcpscope-source'] } },
-  test: { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000 },
+  test: { globalSetup: ['../../scripts/temp-root.ts'], include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000 },
 });
