@@ -4,9 +4,10 @@
  * CaptureEngine, and checkpointing the WAL (PASSIVE, never blocking a reader) between ticks, so
  * SQLite's checkpoints never run on the tap's thread either.
  *
- * Before it answers ready it warms its deriver from the store, as opening a capture does, and
- * derives made-up traffic on a throwaway deriver (prime-deriving.ts): the first real tick then
- * costs what any tick costs.
+ * Before it answers ready it warms its deriver from the store, as opening a capture does. Schema
+ * validators compile when a tick first needs them (validate/schema-validator.ts caches them per
+ * revision and definition), so a start, which the tap waits for before it listens, costs no
+ * compiling: the first tick of a revision pays it once, on this thread, never the tap's.
  */
 import type { Frame, Message } from '@mcpscope/protocol';
 import { workerData } from 'node:worker_threads';
@@ -14,7 +15,6 @@ import { workerAnswerer } from './answering-worker.js';
 import { openSqlite, type SqliteDatabase } from './sqlite.js';
 import { CaptureReader } from './capture-reader.js';
 import { CaptureEngine } from './capture-engine.js';
-import { primeDeriving } from './prime-deriving.js';
 import { engineFailure, type EngineAnswer, type EngineRequest, type EngineWorkerData, type TickOutcome } from './engine-contract.js';
 import { readFrames } from './worker-engine.js';
 
@@ -33,9 +33,8 @@ function sent(id: number, outcome: TickOutcome): EngineAnswer {
 }
 
 try {
-  // The slow part of the start needs no connection: a capture closed meanwhile gives the worker
-  // up without waiting for it (answering-worker.ts `claimsLate`).
-  primeDeriving();
+  // A capture closed while the worker loaded gives it up without waiting for it
+  // (answering-worker.ts `claimsLate`).
   if (claim()) {
     db = openSqlite(data.file, { timeout: data.busyMs });
     // Per connection in SQLite: the settings of the store's own (capture-store.ts).
