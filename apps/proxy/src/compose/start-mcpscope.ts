@@ -24,11 +24,10 @@ import { publicBaseOf } from '../tap/http/public-origin.js';
 import { startStdioUpstream, type StdioUpstream } from '../tap/stdio/stdio-upstream.js';
 import { upstreamRequest, type UpstreamRequest } from '../upstream/upstream-request.js';
 import { followingRedirects } from '../upstream/follow-redirects.js';
-import { startDemoServer, type DemoServer } from '../demo/demo-http.js';
-import { sampleCall } from '../demo/sample-call.js';
+import type { DemoServer } from '../demo/demo-http.js';
 import { createReplay } from '../replay/index.js';
 import { evidenceReplay } from './evidence-replay.js';
-import { startLiveOtlp, type LiveOtlp } from '../otlp/index.js';
+import type { LiveOtlp } from '../otlp/index.js';
 import { credentialFingerprinter } from '../redaction/credential-fingerprint.js';
 import { shownUrl } from '../redaction/redact-secrets.js';
 import { DoorRecorder } from '../door/door-recorder.js';
@@ -124,7 +123,9 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     store.close();
     throw err;
   }
-  const demo = options.target || options.stdio ? undefined : await startDemoServer();
+  // The demo server (the MCP SDK) and OTLP export (the OpenTelemetry SDK) load only when used: a
+  // start loads what its options need.
+  const demo = options.target || options.stdio ? undefined : await (await import('../demo/demo-http.js')).startDemoServer();
   const pipeline = new CapturePipeline(store, { ...(options.maxFrames ? { maxFrames: options.maxFrames } : {}), ...(options.maxBytes ? { maxBytes: options.maxBytes } : {}) });
   const captureFeed: CaptureFeed = {
     status: () => pipeline.health.status(),
@@ -154,7 +155,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
     throw err;
   }
   // Spans from the pipeline's batches, read back through the store: the tap never waits on them.
-  const otlp = options.otlp ? startLiveOtlp(options.otlp, { onBatch: (listener) => pipeline.onBatch(listener), source: store }) : undefined;
+  const otlp = options.otlp ? (await import('../otlp/index.js')).startLiveOtlp(options.otlp, { onBatch: (listener) => pipeline.onBatch(listener), source: store }) : undefined;
   const host = options.host ?? '127.0.0.1';
   // Hosts the user accepts for the run from the dashboard (never by themselves).
   const acceptedHosts = new AcceptedHosts();
@@ -245,7 +246,7 @@ export async function startMcpscope(options: StartOptions = {}): Promise<Mcpscop
       agentMcp: agentEndpoint(store, options.allowAgentReplay ? replay.service : undefined, stdio ? undefined : { url: new URL(upstreamUrl), request }),
       info: {
         info: { tapUrl, mcpUrl, upstreamUrl, demo: demo !== undefined, ...(publicBase ? { publicOrigin: new URL(publicBase).origin } : {}) },
-        ...(demo ? { sampleCall: () => sampleCall(mcpUrl) } : {}),
+        ...(demo ? { sampleCall: async () => (await import('../demo/sample-call.js')).sampleCall(mcpUrl) } : {}),
       },
     },
     widgets: new WidgetService({ catalog: new WidgetCatalog(store), upstream: replay.behalf, linkMode: WIDGET_LINK, server: shownUrl(upstreamUrl), files: widgetFiles }),
