@@ -88,6 +88,11 @@ describe('mcpscope open FILE', () => {
         expect([method, path, refused.status, body.error.code]).toEqual([method, path, 409, 'read_only']);
         expect(body.error.message).toBe('This capture is opened read-only (mcpscope open): there is no live server to drive. To call its tools, run mcpscope --target URL (the server) and use Drive in that dashboard.');
       }
+      // Replay's reads answer from the file as a live dashboard's do (the composer's tool list, an
+      // exchange's links), and no server request ever waits for an answer there.
+      expect(await apiGet(app, '/api/replay/tools?session=s1')).toEqual({ tools: [{ name: 'suggest_gifts', inputSchema: { type: 'object', properties: { budget: { type: 'number' } }, required: ['budget'] } }] });
+      expect(await apiGet(app, `/api/replay/links/${page.exchanges[0]!.id}`)).toEqual({ replays: [] });
+      expect(await apiGet(app, '/api/replay/inputs')).toEqual({ inputs: [] });
       const imported = await apiFetch(app, '/api/import?name=more.jsonl', { method: 'POST', body: jsonl });
       expect(imported.status).toBe(409);
       expect(((await imported.json()) as { error: { message: string } }).error.message).toContain('an import would write to it');

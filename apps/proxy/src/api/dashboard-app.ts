@@ -18,6 +18,7 @@ import { exportRoutes, type ExportRouteDeps } from './routes/export.js';
 import { frameRoutes } from './routes/frames.js';
 import { infoRoutes, type InfoRouteDeps } from './routes/info.js';
 import { replayRefusedRoutes, replayRoutes, type ReplayRouteDeps } from './routes/replay.js';
+import { ReplayStore } from '../replay/replay-store.js';
 import { driveRefusedRoutes, driveRoutes, type DriveRouteDeps } from './routes/drive.js';
 import { auditRoutes } from './routes/audit.js';
 import { requestRoutes } from './routes/requests.js';
@@ -104,7 +105,7 @@ export function createDashboardApp(deps: DashboardDeps): Hono {
   api.route('/', requestRoutes(reads));
   api.route('/', auditRoutes(reads));
   api.route('/', infoRoutes(services.info ?? {}));
-  api.route('/', services.replay ? replayRoutes(services.replay) : replayRefusedRoutes());
+  api.route('/', services.replay ? replayRoutes(services.replay) : replayRefusedRoutes(new ReplayStore(services.store)));
   api.route('/', services.drive ? driveRoutes(services.drive) : driveRefusedRoutes());
   if (services.widget) api.route('/', widgetRoutes(services.widget));
   if (services.tapHosts) api.route('/', tapHostRoutes(services.tapHosts));

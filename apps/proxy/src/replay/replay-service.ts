@@ -98,12 +98,7 @@ export class ReplayService implements SessionOpener {
 
   /** The replay links of an exchange; undefined when there is no such exchange. */
   links(exchangeId: string): ReplayLinks | undefined {
-    const { store } = this.deps;
-    if (!store.exchange(exchangeId)) return undefined;
-    const links: ReplayLinks = { replays: store.replays(exchangeId) };
-    const replayOf = store.replayOf(exchangeId);
-    if (replayOf !== undefined) links.replayOf = replayOf;
-    return links;
+    return this.deps.store.links(exchangeId);
   }
 
   /** The tools of the session's latest `tools/list`, for the composer. */

@@ -4,7 +4,7 @@
  * ways. The link lives in the store's `replay_links` table (capture/replay-links.ts), beside the
  * derived ones; frames stay untouched.
  */
-import { classifyText, isJsonObject, type ExchangeSummary, type FrameView, type JsonObject, type SessionSummary } from '@mcpscope/protocol';
+import { classifyText, isJsonObject, type ExchangeSummary, type FrameView, type JsonObject, type ReplayLinks, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureReader } from '../capture/capture-reader.js';
 
 export interface OriginalRequest {
@@ -71,5 +71,14 @@ export class ReplayStore {
 
   replays(exchangeId: string): string[] {
     return this.store.replayLinks.replays(exchangeId);
+  }
+
+  /** The replay links of an exchange; undefined when there is no such exchange. */
+  links(exchangeId: string): ReplayLinks | undefined {
+    if (!this.exchange(exchangeId)) return undefined;
+    const links: ReplayLinks = { replays: this.replays(exchangeId) };
+    const replayOf = this.replayOf(exchangeId);
+    if (replayOf !== undefined) links.replayOf = replayOf;
+    return links;
   }
 }

@@ -6,15 +6,17 @@
  * - `GET /replay/tools?session=KEY` → the session's tools from its latest `tools/list`
  * - `GET /replay/inputs`, `POST /replay/inputs/:key` → server requests waiting for the user
  * Replay's error values become HTTP answers here and nowhere else. A dashboard over a file
- * (`mcpscope open`) has no replay: its sending routes say so (`replayRefusedRoutes`).
+ * (`mcpscope open`) sends nothing: its sending routes say so, and its reads (links, tools, no
+ * inputs waiting) answer from the file as a live dashboard's do (`replayRefusedRoutes`).
  */
 import { Hono, type Context } from 'hono';
-import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInputsResponse, type ReplayToolsResponse } from '@mcpscope/protocol';
+import { isJsonObject, type CurlResponse, type ReplayFailure, type ReplayInputAnswer, type ReplayInput, type ReplayInputsResponse, type ReplayToolsResponse } from '@mcpscope/protocol';
 import { curlCommand } from '../../interchange/curl.js';
 import { parseReplayBody } from '../../replay/replay-body.js';
 import type { ReplayError } from '../../replay/replay-errors.js';
 import { errorStatus, InspectorError } from '../../core/errors.js';
 import type { ReplayService } from '../../replay/replay-service.js';
+import type { ReplayStore } from '../../replay/replay-store.js';
 
 export interface ReplayRouteDeps {
   service: ReplayService;
@@ -49,19 +51,7 @@ export function replayRoutes(deps: ReplayRouteDeps): Hono {
     return c.json<CurlResponse>({ command });
   });
 
-  app.get('/replay/links/:id', (c) => {
-    const id = c.req.param('id');
-    const links = service.links(id);
-    return links ? c.json(links) : failure(c, { code: 'not_found', message: `No exchange ${id} in the capture.` });
-  });
-
-  app.get('/replay/tools', (c) => {
-    const session = c.req.query('session');
-    if (!session) return failure(c, { code: 'bad_request', message: 'Name the session: ?session=KEY.' });
-    return c.json<ReplayToolsResponse>({ tools: service.tools(session) });
-  });
-
-  app.get('/replay/inputs', (c) => c.json<ReplayInputsResponse>({ inputs: service.pendingInputs() }));
+  app.route('/', replayReadRoutes(service, () => service.pendingInputs()));
 
   app.post('/replay/inputs/:key', async (c) => {
     const body = await jsonBody(c);
@@ -90,12 +80,35 @@ export function failure(c: Context, error: ReplayError): Response {
   return c.json(body, errorStatus(error.code) as 400);
 }
 
-/** Where nothing can be sent (`mcpscope open`): every sending route answers read_only, saying why. */
-export function replayRefusedRoutes(): Hono {
+/** What replay reads from the capture: the same on a live dashboard and one over a file. */
+type ReplayReads = Pick<ReplayStore, 'links' | 'tools'>;
+
+function replayReadRoutes(reads: ReplayReads, pendingInputs: () => ReplayInput[]): Hono {
+  const app = new Hono();
+  app.get('/replay/links/:id', (c) => {
+    const id = c.req.param('id');
+    const links = reads.links(id);
+    return links ? c.json(links) : failure(c, { code: 'not_found', message: `No exchange ${id} in the capture.` });
+  });
+  app.get('/replay/tools', (c) => {
+    const session = c.req.query('session');
+    if (!session) return failure(c, { code: 'bad_request', message: 'Name the session: ?session=KEY.' });
+    return c.json<ReplayToolsResponse>({ tools: reads.tools(session) });
+  });
+  app.get('/replay/inputs', (c) => c.json<ReplayInputsResponse>({ inputs: pendingInputs() }));
+  return app;
+}
+
+/**
+ * Where nothing can be sent (`mcpscope open`): every sending route answers read_only, saying why;
+ * the reads answer from the file, and no server request ever waits there.
+ */
+export function replayRefusedRoutes(reads: ReplayReads): Hono {
   const app = new Hono();
   const refuse = () => {
     throw new InspectorError('read_only', 'This dashboard shows a file read-only (mcpscope open): nothing is sent from it. To replay, run mcpscope --target URL (the server to send to) and replay from its dashboard.');
   };
+  app.route('/', replayReadRoutes(reads, () => []));
   app.post('/replay', refuse);
   app.post('/replay/*', refuse);
   return app;
