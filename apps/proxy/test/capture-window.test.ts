@@ -223,6 +223,31 @@ describe('the window of a capture that grows', () => {
     expect(check('')).toBe(5);
   });
 
+  it('at a new head, a list of fields a row never changes adds the rows stored since; a long changing list catches up once recounted', () => {
+    const clock = { ms: 0 };
+    // Every list counts as long: what a capture of hundreds of thousands of rows does.
+    const w = new ExchangeWindows(live, { sliceMs: Infinity, wholeCountRows: 0, now: () => clock.ms });
+    const total = (text: string) => w.window(queryOf(text), { end: true }, 5).total;
+    const truth = (text: string) => listOf(live, text).length;
+    const settled = ['', 'method:tools/call', 'tool:wrap_*', '!kind:notification', 'session=s-live'];
+    for (const text of [...settled, 'status:pending']) expect(total(text), text).toBe(truth(text));
+    const pendingBefore = truth('status:pending');
+    for (let round = 0; round < 3; round++) {
+      const id = 100 + round;
+      record(call(id, 'plain'));
+      record(answer(id, 'done'), call(id + 10, 'plain'));
+      for (const text of settled) expect(total(text), `${text} round ${round}`).toBe(truth(text));
+    }
+    // Calls 100–102 were answered after status:pending was counted: it added the rows stored
+    // since (three pending calls, 110–112) but not yet the answers, until its recount is due.
+    expect(truth('status:pending')).toBe(pendingBefore + 3);
+    expect(total('status:pending')).toBe(pendingBefore + 3);
+    record(answer(110, 'done'));
+    expect(total('status:pending')).toBe(pendingBefore + 3);
+    clock.ms += 60_000;
+    expect(total('status:pending')).toBe(truth('status:pending'));
+  });
+
   it('a session that arrives after a client: or rev: window was read joins that window', () => {
     const w = new ExchangeWindows(live, { sliceMs: Infinity });
     const count = (text: string) => {

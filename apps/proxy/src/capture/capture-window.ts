@@ -24,7 +24,7 @@
 import type { ExchangeSummary, Filter } from '@mcpscope/protocol';
 import type { CaptureReader } from './capture-reader.js';
 import { exchangeMatcher } from './capture-query.js';
-import { filterToSql, usesField, type SqlFilter } from './filter-sql.js';
+import { filterToSql, onlyFields, usesField, type SqlFilter } from './filter-sql.js';
 import { centred, lowerBound } from './list-position.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
@@ -50,6 +50,23 @@ const STEP_SPAN = 8192;
  * lists are scanned (sliced, extended from where they stopped) even when the SQL is exact.
  */
 const PER_ROW_FIELDS = ['text', 'id', 'dir', 'diag'];
+/**
+ * Fields an exchange's row holds from the moment it is stored and never changes: a list kept by
+ * these alone (or by no filter) gains rows only at its end (sort keys grow with frame seqs), so at
+ * a new head its count moves by the rows stored since, counted from an index range, never again
+ * over the whole capture. Any other field (a status, a latency, a session's client or revision, a
+ * conversation) may change on rows already counted.
+ */
+const SETTLED_FIELDS = ['method', 'tool', 'session', 'kind'];
+/**
+ * A list whose rows may change is counted whole at each new head while it holds fewer rows than
+ * this (a COUNT of them takes a few milliseconds). A longer one (hundreds of thousands of rows)
+ * adds the rows stored since at each head and is counted whole again once RECOUNT_EVERY times that
+ * count's own duration has passed: counting then takes about 1/RECOUNT_EVERY of the thread the tap
+ * shares with it, and a changed row (a pending call answered) shows in the total within that time.
+ */
+const WHOLE_COUNT_ROWS = 100_000;
+const RECOUNT_EVERY = 20;
 
 export interface WindowQuery {
   filter: Filter | null;
@@ -80,18 +97,34 @@ export interface WindowOptions {
   schedule?: (run: () => void) => void;
   /** Seq span of one range query of a scan (STEP_SPAN). */
   stepSpan?: number;
+  /** Rows from which a changing list is no longer counted whole at each head (WHOLE_COUNT_ROWS). */
+  wholeCountRows?: number;
   /** Milliseconds clock for idle times (Date.now; tests may move it by hand). */
   now?: () => number;
 }
 
+/** A counted list's length as last known, and what it was counted through. */
+interface ListCount {
+  n: number;
+  /** The highest sort key in the capture when `n` was counted: rows past it are not in `n`. */
+  lastKey: number;
+  head: number;
+  /** When the list was last counted whole (`now()`), and how long that took (ms). */
+  wholeAt: number;
+  wholeMs: number;
+  /** Rows were added to `n` since the whole count of a list whose counted rows may have changed. */
+  drifted: boolean;
+}
+
 export class ExchangeWindows {
   private readonly scans = new Map<string, MatchScan>();
-  private counts = new Map<string, number>();
-  private countsAt = '';
+  private counts = new Map<string, ListCount>();
+  private countsOldest = Number.NaN;
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
   private readonly stepSpan: number;
   private readonly now: () => number;
+  private readonly wholeCountRows: number;
 
   constructor(
     private readonly store: CaptureReader,
@@ -101,13 +134,14 @@ export class ExchangeWindows {
     this.schedule = options.schedule ?? ((run) => void setImmediate(run));
     this.stepSpan = options.stepSpan ?? STEP_SPAN;
     this.now = options.now ?? Date.now;
+    this.wholeCountRows = options.wholeCountRows ?? WHOLE_COUNT_ROWS;
   }
 
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
     const pushed = filterToSql(query.filter);
     const since = query.since ?? Number.NEGATIVE_INFINITY;
     const counted = query.filter === null || (pushed?.exact === true && !PER_ROW_FIELDS.some((field) => usesField(query.filter, field)));
-    return counted ? this.counted(pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
+    return counted ? this.counted(query.filter, pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
   }
 
   /**
@@ -116,10 +150,10 @@ export class ExchangeWindows {
    * at the end, where the dashboard opens). Both directions read the same rows: positions are
    * counted against the same `total`, and sort keys order the list strictly.
    */
-  private counted(pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
+  private counted(filter: Filter | null, pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
     const where = `exchanges.sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''}`;
     const params = [since, ...(pushed?.params ?? [])];
-    const total = this.count(where, params);
+    const total = this.count(where, params, onlyFields(filter, SETTLED_FIELDS));
     let position: number | undefined;
     let offset: number;
     if ('around' in at) {
@@ -127,7 +161,7 @@ export class ExchangeWindows {
       offset = centred(position, total, limit);
     } else offset = 'end' in at ? Math.max(0, total - limit) : Math.min(at.offset, total);
     const n = Math.min(limit, total - offset);
-    const all = pushed ? this.count('exchanges.sort_key >= ?', [since]) : total;
+    const all = pushed ? this.count('exchanges.sort_key >= ?', [since], true) : total;
     const keys = n > 0 ? this.keysAt(where, params, offset, n, total, all) : [];
     const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
     const summaries = keys.flatMap((k) => (byKey.get(k) as { summary: string } | undefined)?.summary ?? []);
@@ -167,20 +201,35 @@ export class ExchangeWindows {
     return row.sort_key - span.lo <= span.hi - row.sort_key ? countWhere('<') : total - 1 - countWhere('>');
   }
 
-  /** COUNT of a counted list, remembered until the capture changes (a new head or retention). */
-  private count(where: string, params: readonly (string | number)[]): number {
-    const state = `${this.store.head()}:${this.store.oldest()}`;
-    if (state !== this.countsAt) {
-      this.counts = new Map();
-      this.countsAt = state;
+  /**
+   * COUNT of a counted list, remembered per head. At a new head a `settled` list (see
+   * SETTLED_FIELDS), or one whose whole count is costly and was taken recently, adds the rows
+   * stored since; any other list is counted whole. Retention forgets every count.
+   */
+  private count(where: string, params: readonly (string | number)[], settled: boolean): number {
+    const oldest = this.store.oldest();
+    if (oldest !== this.countsOldest) {
+      this.counts.clear();
+      this.countsOldest = oldest;
     }
     const key = where + JSON.stringify(params);
-    let n = this.counts.get(key);
-    if (n === undefined) {
-      n = (this.store.stmt(`SELECT count(*) AS n FROM exchanges WHERE ${where}`).get(...params) as { n: number }).n;
-      this.counts.set(key, n);
+    const head = this.store.head();
+    const known = this.counts.get(key);
+    const recountDue = known !== undefined && !settled && (known.n < this.wholeCountRows || this.now() - known.wholeAt >= RECOUNT_EVERY * known.wholeMs);
+    if (known?.head === head && !(known.drifted && recountDue)) return known.n;
+    if (known && known.head !== head && !recountDue) {
+      // One statement, one snapshot: the rows after the last key counted, and the new last key.
+      const since = this.store.stmt(`SELECT (SELECT count(*) FROM exchanges WHERE ${where} AND exchanges.sort_key > ?) AS n, (SELECT MAX(sort_key) FROM exchanges) AS hi`).get(...params, known.lastKey) as { n: number; hi: number | null };
+      known.n += since.n;
+      known.lastKey = since.hi ?? known.lastKey;
+      known.head = head;
+      known.drifted = !settled;
+      return known.n;
     }
-    return n;
+    const started = performance.now();
+    const whole = this.store.stmt(`SELECT (SELECT count(*) FROM exchanges WHERE ${where}) AS n, (SELECT MAX(sort_key) FROM exchanges) AS hi`).get(...params) as { n: number; hi: number | null };
+    this.counts.set(key, { n: whole.n, lastKey: whole.hi ?? Number.NEGATIVE_INFINITY, head, wholeAt: this.now(), wholeMs: performance.now() - started, drifted: false });
+    return whole.n;
   }
 
   private scanned(query: WindowQuery, pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {

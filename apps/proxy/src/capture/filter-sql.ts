@@ -240,3 +240,19 @@ export function usesField(filter: Filter | null, field: string): boolean {
       return filter.items.some((f) => usesField(f, field));
   }
 }
+
+/** True when every field term of `filter` is one of `fields` (free text counts as `text`; no filter: true). */
+export function onlyFields(filter: Filter | null, fields: readonly string[]): boolean {
+  if (filter === null) return true;
+  switch (filter.type) {
+    case 'field':
+      return fields.includes(filter.field);
+    case 'text':
+      return fields.includes('text');
+    case 'not':
+      return onlyFields(filter.item, fields);
+    case 'and':
+    case 'or':
+      return filter.items.every((f) => onlyFields(f, fields));
+  }
+}

@@ -1,6 +1,6 @@
 // The exchange count beside the sessions and conversations: the capture's, also when the browser
 // holds only a window of it.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
 import { exchangeTotal } from './exchange-total.js';
 import { createLiveStore } from './live-store.js';
@@ -44,7 +44,9 @@ describe('the exchange total beside the sessions', () => {
       await settle();
     }
     expect(live.getState().index.size).toBeLessThanOrEqual(2 * LIVE_HELD);
-    expect(exchangeTotal(useWindow.getState(), live.getState().index.size)).toBe(captured);
+    // Live traffic reads the window again in batches (list-window.ts REFRESH_MS): the last one
+    // brings the capture's count.
+    await vi.waitFor(() => expect(exchangeTotal(useWindow.getState(), live.getState().index.size)).toBe(captured));
     stop();
     fetcher.stop();
   });

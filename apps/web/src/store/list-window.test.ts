@@ -1,7 +1,7 @@
 // A list the server owns, held as one window: the rows asked for plus a margin, never an answer
 // for another query or one asked before the rows shown, located rows kept, a list still counting
 // read again until it is complete.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ListWindow, heldRow, type ListAt, type ListPage } from './list-window.js';
 
 /** A server list of `count` numbered rows (a query keeps the multiples of its number), answered when `release` is called. */
@@ -43,6 +43,22 @@ describe('a list window', () => {
     // Scrolling within what is held asks nothing.
     list.want(49_995, 50_010, false);
     expect(s.waiting.length).toBe(0);
+  });
+
+  it('reads live changes in batches: a burst of changes is one read now and one more after refreshMs', async () => {
+    const s = server(1000);
+    const list = new ListWindow(s.read, { margin: 0, refreshMs: 50 });
+    list.want(990, 999, true);
+    await s.release();
+    for (let change = 0; change < 200; change++) list.refresh();
+    expect(s.waiting.length).toBe(1);
+    await s.release();
+    // The other 199 changes wait for one read, not 199.
+    expect(s.waiting.length).toBe(0);
+    await vi.waitFor(() => expect(s.waiting.length).toBe(1));
+    await s.release();
+    expect(s.waiting.length).toBe(0);
+    list.stop();
   });
 
   it('drops an answer for the query it no longer shows', async () => {

@@ -46,7 +46,18 @@ export interface ListWindowOptions {
   maxRows?: number;
   /** How long to wait before reading a list the server is still counting again. */
   pollMs?: number;
+  /**
+   * Live traffic reads the window again at most once per this many ms (REFRESH_MS): the server
+   * answers on the thread the tap forwards on, so a busy capture's changes are read in batches.
+   */
+  refreshMs?: number;
 }
+
+/**
+ * Shortest time between two reads that live traffic asks for: ten a second at most, each showing
+ * every row stored until then, well within the second in which a live row must be shown.
+ */
+export const REFRESH_MS = 100;
 
 /** A window of no list, for a view that has none (subscribing needs a store either way). */
 export const noWindow: UseBoundStore<StoreApi<ListWindowState<never>>> = create<ListWindowState<never>>(() => ({ query: '', offset: 0, rows: [], total: 0, complete: true, loaded: false }));
@@ -67,6 +78,9 @@ export class ListWindow<T, K> {
   private asked = 0;
   private shown = 0;
   private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
+  private readonly refreshMs: number;
   private readonly margin: number;
   private readonly maxRows: number;
   private readonly pollMs: number;
@@ -78,6 +92,7 @@ export class ListWindow<T, K> {
     this.margin = options.margin ?? 100;
     this.maxRows = options.maxRows ?? 1000;
     this.pollMs = options.pollMs ?? 200;
+    this.refreshMs = options.refreshMs ?? REFRESH_MS;
     const query = options.query ?? '';
     this.store = create<ListWindowState<T>>(() => ({ query, offset: 0, rows: [], total: 0, complete: true, loaded: false }));
   }
@@ -111,9 +126,20 @@ export class ListWindow<T, K> {
     return s.loaded && held && (!follow || atEnd);
   }
 
-  /** The list changed on the server (live traffic): read the window again. */
+  /** The list changed on the server (live traffic): read the window again, at most once per refreshMs. */
   refresh(): void {
-    this.fetch();
+    if (this.refreshTimer) return;
+    const wait = this.lastRefresh + this.refreshMs - performance.now();
+    if (wait <= 0) {
+      this.lastRefresh = performance.now();
+      this.fetch();
+      return;
+    }
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      this.lastRefresh = performance.now();
+      this.fetch();
+    }, wait);
   }
 
   /** Finds where the row keyed `key` is and holds the rows around it; its position (-1: absent). */
@@ -131,6 +157,7 @@ export class ListWindow<T, K> {
   stop(): void {
     this.serial++;
     if (this.pollTimer) clearTimeout(this.pollTimer);
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
   }
 
   private fetch(): void {
