@@ -18,6 +18,7 @@ import { startSessionWindowMode } from '../store/session-window-mode.js';
 import { useUi } from '../store/ui-store.js';
 import { useCompare } from '../compare/index.js';
 import { useLoadReadOnly } from '../store/read-only.js';
+import { useDoor } from '../store/door-store.js';
 
 export function startDashboardSyncs(api: ApiClient): () => void {
   const door = startDoorSync(api);
@@ -41,11 +42,14 @@ export function startDashboardSyncs(api: ApiClient): () => void {
     return selected === undefined ? picked : [selected, ...picked];
   };
   const stopWindow = startWindowMode(useLive, fetcher, pinned);
-  const chosenSession = () => {
+  // Sessions held past the newest: the chosen one, and those the door's records name (the clients
+  // list is built from them).
+  const heldSessions = function* () {
     const { session } = useUi.getState();
-    return session === undefined ? [] : [session];
+    if (session !== undefined) yield session;
+    for (const r of useDoor.getState().records.values()) if (r.sessionKey !== undefined) yield r.sessionKey;
   };
-  const stopSessions = startSessionWindowMode(useLive, sessions, chosenSession);
+  const stopSessions = startSessionWindowMode(useLive, heldSessions);
   return () => (stop(), door.stop(), stopWindow(), stopSessions(), setWindowFetcher(undefined), setSessionWindows(undefined));
 }
 

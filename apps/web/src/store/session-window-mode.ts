@@ -1,18 +1,16 @@
 /**
  * Sessions read by windows, kept so while the dashboard is open: a capture whose sessions grow
  * past SESSIONS_WHOLE becomes windowed in place, the live store then keeps the newest
- * SESSIONS_HELD sessions and the pinned ones (the chosen session), and a session the user holds on
- * to but the store does not is read by key. Its exchanges are read by windows too
- * (window-mode.ts): filters on a session's facts then run on the server, which holds every session.
+ * SESSIONS_HELD sessions and the pinned ones (the chosen session, those the door's records name),
+ * and a session a view names but the store does not hold is read by key (use-session.ts). Its
+ * exchanges are read by windows too (window-mode.ts): filters on a session's facts then run on the
+ * server, which holds every session.
  */
 import type { LiveStore } from './live-store.js';
-import { SESSIONS_HELD, SESSIONS_WHOLE, useSessionsWindow, type SessionWindows } from './session-windows.js';
+import { SESSIONS_HELD, SESSIONS_WHOLE, useSessionsWindow } from './session-windows.js';
 
-export function startSessionWindowMode(live: LiveStore, windows: SessionWindows, pinned: () => Iterable<string>): () => void {
-  const hold = () => {
-    live.holdNewestSessions(SESSIONS_HELD, pinned);
-    for (const key of pinned()) if (!live.getState().sessions.has(key)) windows.fetch(key);
-  };
+export function startSessionWindowMode(live: LiveStore, pinned: () => Iterable<string>): () => void {
+  const hold = () => live.holdNewestSessions(SESSIONS_HELD, pinned);
   if (useSessionsWindow.getState().windowed) hold();
   const stopMode = useSessionsWindow.subscribe((s, prev) => {
     if (s.windowed && !prev.windowed) hold();
@@ -22,10 +20,4 @@ export function startSessionWindowMode(live: LiveStore, windows: SessionWindows,
     if (s.sessions.size > SESSIONS_WHOLE) useSessionsWindow.setState({ windowed: true, total: s.sessions.size });
   });
   return () => (stopMode(), stopLive());
-}
-
-/** A session the user holds on to (chosen, linked) read by key when the store does not hold it. */
-export function holdSession(live: LiveStore, windows: SessionWindows | undefined, key: string | undefined): void {
-  if (key === undefined || !windows || !useSessionsWindow.getState().windowed || live.getState().sessions.has(key)) return;
-  windows.fetch(key);
 }

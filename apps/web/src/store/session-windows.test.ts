@@ -125,7 +125,7 @@ describe('a capture with tens of thousands of sessions', () => {
     let chosen: string[] = [];
     store.queueDelta({ head: 1, sessions: all.slice(-SESSIONS_HELD) });
     useSessionsWindow.setState({ windowed: true, total: all.length });
-    const stop = startSessionWindowMode(store, windows, () => chosen);
+    const stop = startSessionWindowMode(store, () => chosen);
     chosen = [session(12_345).sessionKey];
     windows.fetch(chosen[0]!);
     windows.fetch(session(3).sessionKey);
@@ -141,11 +141,9 @@ describe('a capture with tens of thousands of sessions', () => {
   });
 
   it('a capture held whole whose sessions grow past SESSIONS_WHOLE becomes windowed in place, its exchanges too', () => {
-    const server = sessionServer([]);
     const store = createLiveStore((run) => run());
-    const windows = new SessionWindows(server.read, () => {});
     const fetcher = new WindowFetcher({ exchangeWindow: () => new Promise(() => {}) });
-    const stopSessions = startSessionWindowMode(store, windows, () => []);
+    const stopSessions = startSessionWindowMode(store, () => []);
     const stopWindow = startWindowMode(store, fetcher, () => []);
     store.queueDelta({ head: 1, sessions: sessions(0, SESSIONS_WHOLE) });
     expect(useSessionsWindow.getState().windowed).toBe(false);

@@ -2,8 +2,8 @@
  * The sessions of a capture with more of them than the browser holds (a host's churn: tens of
  * thousands). Up to SESSIONS_WHOLE sessions the live store holds every one (live-store.ts). Past
  * it the capture's sessions are `windowed`, and stay so: the live store holds the newest
- * SESSIONS_HELD, those arriving live and those read by key (a session chosen, or one a row on
- * screen names), and each list of sessions the sidebar shows reads the server's list by windows
+ * SESSIONS_HELD, those arriving live, the pinned ones (the chosen session, those the door's records
+ * name) and those read by key (one a row on screen or the filter's scope names), and each list of sessions the sidebar shows reads the server's list by windows
  * (`GET /api/sessions/window`, list-window.ts): every session, or one conversation's.
  *
  * Invariants: a list's window is shared by every view of that list and lives while one shows it;
@@ -16,8 +16,12 @@ import { ListWindow } from './list-window.js';
 
 /** Sessions held whole in the browser; past it they are read by windows. */
 export const SESSIONS_WHOLE = 5000;
-/** Sessions a windowed capture's live store holds (the newest), besides those read by key. */
-export const SESSIONS_HELD = 1000;
+/**
+ * Sessions a windowed capture's live store holds (the newest), besides those pinned and those read
+ * by key: the most the API reads at once, and more than the door's newest records name in a churn
+ * (DOOR_RECENT records, at least three a session), so the clients built from them know their sessions.
+ */
+export const SESSIONS_HELD = 2000;
 
 /** Which sessions a list holds: every one (the most recently started first), or one conversation's (`''`: those in none). */
 export interface SessionListQuery {

@@ -7,8 +7,7 @@
 import { useEffect } from 'react';
 import type { SessionSummary } from '@mcpscope/protocol';
 import { useLive } from './live-store.js';
-import { sessionWindows } from './session-windows.js';
-import { holdSession } from './session-window-mode.js';
+import { sessionWindows, useSessionsWindow } from './session-windows.js';
 
 export function useSessionFact<T>(key: string | undefined, pick: (s: SessionSummary) => T): T | undefined {
   const value = useLive((s) => {
@@ -17,7 +16,7 @@ export function useSessionFact<T>(key: string | undefined, pick: (s: SessionSumm
   });
   const missing = useLive((s) => key !== undefined && !s.sessions.has(key));
   useEffect(() => {
-    if (missing) holdSession(useLive, sessionWindows(), key);
+    if (missing && key !== undefined && useSessionsWindow.getState().windowed) sessionWindows()?.fetch(key);
   }, [missing, key]);
   return value;
 }
