@@ -113,9 +113,17 @@ export function ConversationsSidebar() {
           <ConversationItem key={c.key} c={c} sessions={windowed ? undefined : (grouped.get(c.key) ?? [])} active={c.key === chosen} chosenSession={chosenSession} />
         ))}
         {windowed && (
-          <li className="conv">
-            <WindowedSessionList list={{ conversation: '', oldestFirst: true }} count={0} chosen={chosenSession} heading={<span className="muted conv-loose">Sessions in no conversation</span>} />
-          </li>
+          <WindowedSessionList
+            list={{ conversation: '', oldestFirst: true }}
+            count={0}
+            chosen={chosenSession}
+            frame={(box) => (
+              <li className="conv">
+                <span className="muted conv-loose">Sessions in no conversation</span>
+                {box}
+              </li>
+            )}
+          />
         )}
         {loose.length > 0 && (
           <li className="conv">

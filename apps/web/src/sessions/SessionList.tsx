@@ -14,6 +14,7 @@ import { useStore } from 'zustand';
 import type { SessionSummary } from '@mcpscope/protocol';
 import { heldRow, noWindow, type ListWindow } from '../store/list-window.js';
 import { sessionWindows, type SessionListQuery } from '../store/session-windows.js';
+import { useSessionFact } from '../store/use-session.js';
 import { useFixedRows } from '../ui/use-fixed-rows.js';
 import { SessionItem } from './SessionsSidebar.js';
 
@@ -67,9 +68,9 @@ function ScrolledSessions({ sessions, chosen }: { sessions: readonly SessionSumm
 
 /**
  * The list `list` names, read by windows: `count` (what the caller knows of its length) until the
- * first window says. `heading` is drawn above it; an empty list draws nothing.
+ * first window says. `frame` wraps the box (a heading above it); an empty list draws nothing.
  */
-export function WindowedSessionList({ list, count, chosen, heading }: { list: SessionListQuery; count: number; chosen: string | undefined; heading?: ReactNode }) {
+export function WindowedSessionList({ list, count, chosen, frame = (box) => box }: { list: SessionListQuery; count: number; chosen: string | undefined; frame?: (box: ReactNode) => ReactNode }) {
   const [listWindow, setListWindow] = useState<ListWindow<SessionSummary, string>>();
   const { conversation, oldestFirst } = list;
   useEffect(() => {
@@ -85,19 +86,20 @@ export function WindowedSessionList({ list, count, chosen, heading }: { list: Se
   const { first, last, totalHeight, top, onScroll, reveal } = useFixedRows(scroller, total, ITEM_HEIGHT, 0, false, keepFollow);
   useEffect(() => listWindow?.want(first, Math.max(first, last), false), [listWindow, first, last]);
   // The chosen session, wherever it is in the list: the server says where, the box scrolls there.
+  // Only a list that holds it looks (its conversation is known once the session is held).
+  const chosenConversation = useSessionFact(chosen, (s) => s.conversationKey ?? '');
+  const mine = chosen !== undefined && (conversation === undefined || chosenConversation === conversation);
   useEffect(() => {
-    if (chosen === undefined || !listWindow) return;
+    if (chosen === undefined || !mine || !listWindow) return;
     const held = listWindow.store.getState();
     const at = held.rows.findIndex((s) => s.sessionKey === chosen);
     if (at >= 0) reveal(held.offset + at);
     else void listWindow.locate(chosen).then((position) => position >= 0 && reveal(position));
-  }, [chosen, listWindow, reveal]);
+  }, [chosen, mine, listWindow, reveal]);
   if (total === 0) return null;
   const shown: number[] = [];
   for (let i = first; i <= last; i++) shown.push(i);
-  return (
-    <>
-    {heading}
+  return frame(
     <div className="conv-sessions session-scroller" ref={scroller} onScroll={onScroll} style={{ height: Math.min(BOX_HEIGHT, total * ITEM_HEIGHT) }} data-testid="session-scroller" data-count={total}>
       <ul style={{ height: totalHeight }}>
         {shown.map((i) => {
@@ -110,7 +112,6 @@ export function WindowedSessionList({ list, count, chosen, heading }: { list: Se
           );
         })}
       </ul>
-    </div>
-    </>
+    </div>,
   );
 }
