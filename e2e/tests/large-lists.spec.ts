@@ -1,9 +1,12 @@
 // A host's churn: 20,001 sessions in one conversation, each opened with three POSTs, so 60,003
-// door records — more than the dashboard holds. Built through the real capture pipeline (the
-// large-capture spec's fixture), then in Chromium: the conversation's sessions scroll in their
-// own box, drawn by position; a session's HTTP request, far older than the records the dashboard
-// holds, opens from its exchange and is located in the Connections table, which reads the
-// server's list by windows; rows far from the top are the ones the API lists there.
+// door records — more sessions and records than the dashboard holds. Built through the real
+// capture pipeline (the large-capture spec's fixture), then in Chromium: the conversation's
+// sessions scroll in their own box, drawn by position from the server's window over them; a
+// session far from the newest, picked there, narrows the timeline to its exchanges and is left
+// again; its HTTP request, far older than the records the dashboard holds, opens from its exchange
+// and is located in the Connections table, which reads the server's list by windows; rows far
+// from the top are the ones the API lists there; the clients list counts the sessions of the
+// records it holds.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +20,8 @@ const SESSIONS = 20_001;
 const RECORDS = SESSIONS * 3;
 const SESSION_HEIGHT = 96;
 const REQUEST_HEIGHT = 24;
+/** The newest door records the dashboard holds past its cap (apps/web/src/store/door-store.ts, DOOR_RECENT): the clients list's horizon. */
+const DOOR_RECENT = 5000;
 
 let app: RunningMcpscope;
 
@@ -68,6 +73,33 @@ test('20,001 sessions and 60,003 door records: the sidebar and the Connections t
   await far.getByTestId('session-item').click();
   await expect(far.getByTestId('session-item')).toHaveAttribute('aria-pressed', 'true');
 
+  // The timeline shows that session's exchanges only, and says so where the filter is.
+  const timeline = page.getByTestId('timeline');
+  const rows = timeline.getByTestId('exchange-row');
+  await expect(page.getByTestId('session-scope')).toBeVisible();
+  const sessionOf = (row: Locator) => row.locator('.col-session');
+  await expect(sessionOf(rows.first())).toHaveAttribute('title', sessionKey(middle));
+  const shown = await rows.count();
+  expect(shown).toBeGreaterThan(0);
+  await expect(timeline.locator(`.col-session[title="${sessionKey(middle)}"]`)).toHaveCount(shown);
+
+  // Leaving it (a second click): every session's exchanges again, the newest last.
+  await far.getByTestId('session-item').click();
+  await expect(far.getByTestId('session-item')).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.getByTestId('session-scope')).toHaveCount(0);
+  await expect(sessionOf(rows.last())).toHaveAttribute('title', sessionKey(SESSIONS - 1));
+
+  // Picked again: its initialize leads to the HTTP request below. The filter bar completes the
+  // exact form with its key (a session the dashboard read by key, far from the newest it holds).
+  await far.getByTestId('session-item').click();
+  await expect(sessionOf(rows.first())).toHaveAttribute('title', sessionKey(middle));
+  const input = page.getByTestId('filter-input');
+  await input.click();
+  await input.pressSequentially(`session=${sessionKey(middle).slice(0, 6)}`);
+  await expect(page.getByTestId('suggestions')).toContainText(`session=${sessionKey(middle)}`);
+  await input.fill('');
+  await input.press('Escape');
+
   // The session's initialize, from the timeline: its HTTP request at the door is far older than
   // the records the dashboard holds; the link opens it in Connections, read by id and located in
   // the table of every request.
@@ -93,5 +125,12 @@ test('20,001 sessions and 60,003 door records: the sidebar and the Connections t
   await expect(row).toHaveAttribute('data-id', String(id));
   await row.click();
   await expect(page.getByTestId('door-detail')).toHaveAttribute('aria-label', `HTTP request ${id}`);
+
+  // The clients list: one client (every session is in one conversation), with the sessions its
+  // held records name (three records a session, the newest DOOR_RECENT of them).
+  const named = new Set(Array.from({ length: DOOR_RECENT }, (_, i) => Math.floor((RECORDS - 1 - i) / 3)));
+  const clients = page.getByTestId('door-clients').getByTestId('client-item');
+  await expect(clients).toHaveCount(1);
+  await expect(clients).toHaveAttribute('data-sessions', String(named.size));
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

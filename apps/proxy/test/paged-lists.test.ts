@@ -5,7 +5,8 @@
 // of thousands of rows included — and live writes move the count. The capture is written through
 // the pipeline's own write path in process, as the tap writes it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DoorRecord, RequestsWindowPage, SessionsWindowPage } from '@mcpscope/protocol';
+import type { DoorRecord, FrameInput, RequestsWindowPage, SessionsWindowPage } from '@mcpscope/protocol';
+import { chatgptCall } from '../../../packages/protocol/test/support/hosts.js';
 import { apiGet } from './support/api.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
@@ -42,6 +43,10 @@ function doorRecord(id: number, i: number): DoorRecord {
 }
 
 const sessionKey = (s: number) => `churn-${String(s).padStart(6, '0')}`;
+/** ChatGPT chats of one conversation, a session each, started before every churned session. */
+const CHATS = 40;
+const CONVERSATION = 'conv-paged';
+const chatKey = (s: number) => `chat-${String(s).padStart(3, '0')}`;
 
 beforeAll(async () => {
   app = await startTestMcpscope();
@@ -50,6 +55,10 @@ beforeAll(async () => {
     pipeline.doorChanged(doorRecord(pipeline.nextDoorId(), i));
     if (i % 2000 === 1999) pipeline.flush(true);
   }
+  for (let s = 0; s < CHATS; s++) {
+    for (const [i, step] of chatgptCall(chatKey(s), { hostId: CONVERSATION }).entries()) pipeline.record({ ...step, ts: 1_740_000_000_000 + s * 100 + i } as FrameInput);
+  }
+  pipeline.flush(true);
   // One initialize per session, a millisecond apart: a host that opens a session per call.
   for (let s = 0; s < SESSIONS; s++) {
     const ts = 1_750_000_000_000 + s;
@@ -63,6 +72,8 @@ afterAll(() => app?.close());
 
 const requests = (query: string) => apiGet<RequestsWindowPage>(app, `/api/requests/window?${query}`);
 const sessions = (query: string) => apiGet<SessionsWindowPage>(app, `/api/sessions/window?${query}`);
+/** The conversation a session joined, as the API lists it. */
+const conversationOf = async (key: string) => (await sessions(`around=${key}&limit=1`)).sessions[0]!.conversationKey!;
 const ids = (page: RequestsWindowPage) => page.requests.map((r) => r.id);
 /** Every record's id in arrival order, as the generator wrote them. */
 const allIds = (keep: (i: number) => boolean = () => true) => Array.from({ length: RECORDS }, (_, i) => i).filter(keep).map((i) => i + 1);
@@ -140,7 +151,7 @@ describe('door records by position', () => {
 describe('sessions by position', () => {
   it('the most recently started first: a window in the middle, with the count', async () => {
     const page = await sessions('offset=6000&limit=200');
-    expect(page).toMatchObject({ offset: 6000, total: SESSIONS });
+    expect(page).toMatchObject({ offset: 6000, total: SESSIONS + CHATS });
     expect(page.sessions.map((s) => s.sessionKey)).toEqual(Array.from({ length: 200 }, (_, i) => sessionKey(SESSIONS - 1 - 6000 - i)));
   });
 
@@ -149,5 +160,22 @@ describe('sessions by position', () => {
     expect(page.position).toBe(SESSIONS - 1 - 1234);
     expect(page.sessions.map((s) => s.sessionKey)).toContain(sessionKey(1234));
     expect((await sessions('around=no-such-session&limit=10')).position).toBe(-1);
+  });
+
+  it("a conversation's sessions: its own list, positions and count", async () => {
+    const key = await conversationOf(chatKey(0));
+    const chats = Array.from({ length: CHATS }, (_, i) => chatKey(CHATS - 1 - i));
+    const page = await sessions(`conversation=${encodeURIComponent(key)}&offset=10&limit=5`);
+    expect(page).toMatchObject({ offset: 10, total: CHATS });
+    expect(page.sessions.map((s) => s.sessionKey)).toEqual(chats.slice(10, 15));
+    const around = await sessions(`conversation=${encodeURIComponent(key)}&around=${chatKey(7)}&limit=1`);
+    expect(around.position).toBe(CHATS - 1 - 7);
+    expect(around.sessions.map((s) => s.sessionKey)).toEqual([chatKey(7)]);
+    // A session of another list is not in this one.
+    expect((await sessions(`conversation=${encodeURIComponent(key)}&around=${sessionKey(5)}&limit=1`)).position).toBe(-1);
+    // The conversation's own order: the oldest first.
+    const oldest = await sessions(`conversation=${encodeURIComponent(key)}&oldest=1&offset=0&limit=3`);
+    expect(oldest.sessions.map((s) => s.sessionKey)).toEqual([chatKey(0), chatKey(1), chatKey(2)]);
+    expect((await sessions(`conversation=${encodeURIComponent(key)}&oldest=1&around=${chatKey(7)}&limit=1`)).position).toBe(7);
   });
 });

@@ -332,22 +332,31 @@ export class CaptureReader {
   }
 
   /**
-   * Sessions at positions `[offset, offset + limit)` of every session, the most recently started
-   * first (the sidebar's order: it does not reshuffle as sessions stay active), and how many there are.
+   * Sessions at positions `[offset, offset + limit)` of a list of sessions, and how many it holds:
+   * every session (or one conversation's, `list.conversation`; `''`: those in none), the most
+   * recently started first (the sidebar's order: it does not reshuffle as sessions stay active),
+   * or the oldest first (`list.oldestFirst`: a conversation's own order).
    */
-  sessionsAt(offset: number, limit: number): { total: number; sessions: SessionSummary[] } {
-    const total = (this.stmt('SELECT count(*) AS n FROM sessions').get() as { n: number }).n;
-    const rows = this.stmt(`SELECT summary FROM sessions ORDER BY ${SESSION_START} DESC, session_key LIMIT ? OFFSET ?`).all(limit, offset) as { summary: string }[];
+  sessionsAt(offset: number, limit: number, list: SessionListQuery = {}): { total: number; sessions: SessionSummary[] } {
+    const { where, params } = sessionsOfConversation(list.conversation);
+    const total = (this.stmt(`SELECT count(*) AS n FROM sessions${where}`).get(...params) as { n: number }).n;
+    const order = list.oldestFirst ? `${SESSION_START} ASC, session_key DESC` : `${SESSION_START} DESC, session_key`;
+    const rows = this.stmt(`SELECT summary FROM sessions${where} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...params, limit, offset) as { summary: string }[];
     const ended = rows.length > 0 ? this.endedSessionKeys() : new Set<string>();
     return { total, sessions: rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended)) };
   }
 
-  /** Position of a session in `sessionsAt`'s order, -1 when there is none. */
-  sessionPosition(sessionKey: string): number {
-    const row = this.stmt(`SELECT ${SESSION_START} AS start FROM sessions WHERE session_key = ?`).get(sessionKey) as { start: number } | undefined;
+  /** Position of a session in `sessionsAt`'s order for the same `list`, -1 when that list does not hold it. */
+  sessionPosition(sessionKey: string, list: SessionListQuery = {}): number {
+    const { where, params } = sessionsOfConversation(list.conversation);
+    const and = where ? `${where} AND` : ' WHERE';
+    const row = this.stmt(`SELECT ${SESSION_START} AS start FROM sessions${and} session_key = ?`).get(...params, sessionKey) as { start: number } | undefined;
     if (!row) return -1;
-    const before = this.stmt(`SELECT count(*) AS n FROM sessions WHERE ${SESSION_START} > ? OR (${SESSION_START} = ? AND session_key < ?)`).get(row.start, row.start, sessionKey) as { n: number };
-    return before.n;
+    const newer = `(${SESSION_START} > ? OR (${SESSION_START} = ? AND session_key < ?))`;
+    const before = (this.stmt(`SELECT count(*) AS n FROM sessions${and} ${newer}`).get(...params, row.start, row.start, sessionKey) as { n: number }).n;
+    if (!list.oldestFirst) return before;
+    const total = (this.stmt(`SELECT count(*) AS n FROM sessions${where}`).get(...params) as { n: number }).n;
+    return total - 1 - before;
   }
 
   session(sessionKey: string): SessionSummary | undefined {
@@ -375,6 +384,21 @@ export class CaptureReader {
   deriverSnapshot(): { seq: number; version: number; state: string } | undefined {
     return this.stmt('SELECT seq, version, state FROM deriver_snapshot WHERE id = 1').get() as { seq: number; version: number; state: string } | undefined;
   }
+}
+
+/** Which sessions a window lists, and in which order. */
+export interface SessionListQuery {
+  /** One conversation's sessions (`''`: those in none); every session when absent. */
+  conversation?: string;
+  /** The oldest first; the most recently started first when absent. */
+  oldestFirst?: boolean;
+}
+
+/** The WHERE clause of one conversation's sessions (`''`: those in none; undefined: every session). */
+function sessionsOfConversation(conversation: string | undefined): { where: string; params: string[] } {
+  if (conversation === undefined) return { where: '', params: [] };
+  if (conversation === '') return { where: ' WHERE conversation_key IS NULL', params: [] };
+  return { where: ' WHERE conversation_key = ?', params: [conversation] };
 }
 
 /** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */

@@ -99,14 +99,15 @@ export class ApiClient {
     return this.request(`/api/requests/${id}`);
   }
 
-  /** Sessions, the most recently started first, read by position (or around one session). */
-  sessionsWindow(at: { offset: number } | { around: string }, limit: number): Promise<SessionsWindowPage> {
-    const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : `offset=${at.offset}`;
-    return this.request(`/api/sessions/window?${where}&limit=${limit}`);
-  }
-
   sessions(): Promise<SessionsPage> {
     return this.request('/api/sessions');
+  }
+
+  /** Sessions read by position: every one, the most recently started first, or one conversation's (oldest first when asked). */
+  sessionWindow(list: { conversation?: string; oldestFirst?: boolean }, at: { offset: number } | { around: string }, limit: number): Promise<SessionsWindowPage> {
+    const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : `offset=${at.offset}`;
+    const conversation = list.conversation === undefined ? '' : `&conversation=${encodeURIComponent(list.conversation)}`;
+    return this.request(`/api/sessions/window?${where}&limit=${limit}${conversation}${list.oldestFirst ? '&oldest=1' : ''}`);
   }
 
   conversations(): Promise<ConversationsPage> {

@@ -13,14 +13,24 @@ import { startLiveSync } from '../store/live-sync.js';
 import { useLive } from '../store/live-store.js';
 import { WindowFetcher, setWindowFetcher } from '../store/window-store.js';
 import { startWindowMode } from '../store/window-mode.js';
+import { SessionWindows, setSessionWindows, useSessionsWindow } from '../store/session-windows.js';
+import { startSessionWindowMode } from '../store/session-window-mode.js';
 import { useUi } from '../store/ui-store.js';
 import { useCompare } from '../compare/index.js';
 import { useLoadReadOnly } from '../store/read-only.js';
+import { useDoor } from '../store/door-store.js';
 
 export function startDashboardSyncs(api: ApiClient): () => void {
   const door = startDoorSync(api);
   const capture = startCaptureSync(api);
-  const onEvent = (event: ServerEvent) => (door.onEvent(event), capture.onEvent(event));
+  // Sessions past SESSIONS_WHOLE: the sidebar's lists read windows, which session updates re-read.
+  const sessions = new SessionWindows(api.sessionWindow.bind(api), (held) => useLive.queueDelta({ sessions: held }));
+  setSessionWindows(sessions);
+  const onEvent = (event: ServerEvent) => {
+    door.onEvent(event);
+    capture.onEvent(event);
+    if (event.type === 'sessions/update' && useSessionsWindow.getState().windowed) sessions.refresh();
+  };
   const stop = startLiveSync(api, useLive, { onEvent, socketParams: door.socketParams });
   // A windowed capture: traffic moves the window's rows and counts (one read in flight at a time);
   // the live index keeps the newest rows and what the user holds (the selection, compare's picks).
@@ -32,7 +42,15 @@ export function startDashboardSyncs(api: ApiClient): () => void {
     return selected === undefined ? picked : [selected, ...picked];
   };
   const stopWindow = startWindowMode(useLive, fetcher, pinned);
-  return () => (stop(), door.stop(), stopWindow(), setWindowFetcher(undefined));
+  // Sessions held past the newest: the chosen one, and those the door's records name (the clients
+  // list is built from them).
+  const heldSessions = function* () {
+    const { session } = useUi.getState();
+    if (session !== undefined) yield session;
+    for (const r of useDoor.getState().records.values()) if (r.sessionKey !== undefined) yield r.sessionKey;
+  };
+  const stopSessions = startSessionWindowMode(useLive, heldSessions);
+  return () => (stop(), door.stop(), stopWindow(), stopSessions(), setWindowFetcher(undefined), setSessionWindows(undefined));
 }
 
 export function useDashboardSyncs(api: ApiClient): void {

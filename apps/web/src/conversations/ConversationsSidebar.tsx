@@ -3,12 +3,14 @@
  * and churn — each expandable into its sessions (with their agreed revision). Choosing one puts
  * `conversation:KEY` in the filter, so the timeline shows all its sessions as one; choosing a
  * session narrows to it as before. Sessions no conversation holds (a capture from before them)
- * are listed on their own.
+ * are listed on their own. A capture whose sessions are read by windows (store/session-windows.ts)
+ * lists each conversation's sessions from the server's window over them, counted by the server.
  */
 import { useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
-import { SessionList } from '../sessions/SessionList.js';
+import { SessionList, WindowedSessionList } from '../sessions/SessionList.js';
 import { useLive } from '../store/live-store.js';
+import { useSessionsWindow } from '../store/session-windows.js';
 import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
@@ -16,9 +18,11 @@ import './conversations.css';
 
 const time = (ts: number) => new Date(ts).toLocaleTimeString();
 
-function ConversationItem({ c, sessions, active, chosenSession }: { c: ConversationSummary; sessions: SessionSummary[]; active: boolean; chosenSession: string | undefined }) {
+/** A conversation, with its sessions held (`sessions`) or read by windows (undefined). */
+function ConversationItem({ c, sessions, active, chosenSession }: { c: ConversationSummary; sessions: SessionSummary[] | undefined; active: boolean; chosenSession: string | undefined }) {
+  const count = sessions ? sessions.length : c.churn.sessions;
   // A conversation of one session shows it at once; a churned one opens on demand.
-  const [open, setOpen] = useState(sessions.length <= 1);
+  const [open, setOpen] = useState(count <= 1);
   const errors = errorCount(c);
   const guess = weakestEvidence(c) === 'client-time';
   return (
@@ -30,7 +34,7 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
           aria-expanded={open}
           aria-label={open ? 'Hide its sessions' : 'Show its sessions'}
           data-testid="conversation-toggle"
-          disabled={sessions.length === 0}
+          disabled={count === 0}
           onClick={() => setOpen(!open)}
         >
           {open ? '▾' : '▸'}
@@ -66,7 +70,7 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
           )}
         </button>
       </div>
-      {open && sessions.length > 0 && <SessionList sessions={sessions} chosen={chosenSession} />}
+      {open && count > 0 && (sessions ? <SessionList sessions={sessions} chosen={chosenSession} /> : <WindowedSessionList list={{ conversation: c.key, oldestFirst: true }} count={count} chosen={chosenSession} />)}
     </li>
   );
 }
@@ -74,10 +78,12 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
 export function ConversationsSidebar() {
   const conversations = useLive((s) => s.conversations);
   const sessions = useLive((s) => s.sessions);
+  const windowed = useSessionsWindow((s) => s.windowed);
+  const sessionTotal = useSessionsWindow((s) => (s.windowed ? s.total : undefined)) ?? sessions.size;
   const total = useExchangeTotal();
   const chosenSession = useUi((s) => s.session);
   const chosen = useUi((s) => chosenConversation(s.filter));
-  const grouped = sessionsByConversation(sessions.values());
+  const grouped = windowed ? new Map<string, SessionSummary[]>() : sessionsByConversation(sessions.values());
   const list = listed(conversations.values());
   // The tap's made-up sessions of session-less traffic hold exchanges of several conversations:
   // listed on their own only when there are no conversations at all (a capture from before them).
@@ -99,13 +105,26 @@ export function ConversationsSidebar() {
           >
             <span className="session-client">All conversations</span>
             <span className="session-line muted">
-              {list.length} conversation{list.length === 1 ? '' : 's'} · {sessions.size} session{sessions.size === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
+              {list.length} conversation{list.length === 1 ? '' : 's'} · {sessionTotal} session{sessionTotal === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
             </span>
           </button>
         </li>
         {list.map((c) => (
-          <ConversationItem key={c.key} c={c} sessions={grouped.get(c.key) ?? []} active={c.key === chosen} chosenSession={chosenSession} />
+          <ConversationItem key={c.key} c={c} sessions={windowed ? undefined : (grouped.get(c.key) ?? [])} active={c.key === chosen} chosenSession={chosenSession} />
         ))}
+        {windowed && (
+          <WindowedSessionList
+            list={{ conversation: '', oldestFirst: true }}
+            count={0}
+            chosen={chosenSession}
+            frame={(box) => (
+              <li className="conv">
+                <span className="muted conv-loose">Sessions in no conversation</span>
+                {box}
+              </li>
+            )}
+          />
+        )}
         {loose.length > 0 && (
           <li className="conv">
             <span className="muted conv-loose">Sessions in no conversation</span>

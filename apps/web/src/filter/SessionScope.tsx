@@ -2,13 +2,13 @@
  * The session the view is scoped to (chosen in the sidebar), said where the filter is: without
  * it a chosen session narrowed the timeline invisibly. ✕ shows every session again.
  */
-import { useLive } from '../store/live-store.js';
+import { useSessionFact } from '../store/use-session.js';
 import { useUi } from '../store/ui-store.js';
 import { shortSessionKey } from '../ui/short-key.js';
 
 export function useSessionScopeLabel(): string | undefined {
   const session = useUi((s) => s.session);
-  const label = useLive((s) => (session ? s.sessions.get(session)?.clientLabel : undefined));
+  const label = useSessionFact(session, (s) => s.clientLabel);
   if (!session) return undefined;
   return `${label ?? 'session'} ${shortSessionKey(session, 8)}`;
 }

@@ -19,5 +19,8 @@ export function capturedValues(index: ExchangeIndex, sessions: ReadonlyMap<strin
   for (const s of sessions.values()) if (s.clientLabel) clients.add(s.clientLabel);
   // The newest conversations first: the one just watched is the likely pick.
   const conversation = [...conversations.values()].sort((a, b) => b.firstTs - a.firstTs).map((c) => c.key);
-  return { method: [...methods].sort(), tool: [...tools].sort(), session: [...sessions.keys()], client: [...clients], conversation };
+  // The sessions held: every one, or in a capture whose sessions are read by windows the newest
+  // and those on screen (store/session-windows.ts); the newest first either way.
+  const session = [...sessions.values()].sort((a, b) => b.firstTs - a.firstTs).map((s) => s.sessionKey);
+  return { method: [...methods].sort(), tool: [...tools].sort(), session, client: [...clients], conversation };
 }

@@ -27,9 +27,16 @@ describe('filter autocomplete', () => {
 
   it('completes dotted fields (http.status:, http.method:) from the registry itself', () => {
     const all = FILTER_OPERATORS;
-    expect(suggest('http.st', 7, all, captured).map((s) => s.insert)).toEqual(['http.status:']);
+    expect(suggest('http.st', 7, all, captured).map((s) => s.insert)).toEqual(['http.status:', 'http.status>']);
     expect(suggest('http.method:P', 13, all, captured).map((s) => s.insert)).toEqual(['http.method:POST', 'http.method:PUT', 'http.method:PATCH']);
     expect(suggest('kind:p', 6, all, captured).map((s) => s.insert)).toEqual(['kind:probe']);
+  });
+
+  it('offers both forms of an operator whose syntax names two, and completes the exact session= with captured keys', () => {
+    const all = FILTER_OPERATORS;
+    expect(suggest('sess', 4, all, captured).map((s) => s.insert)).toEqual(['session:', 'session=']);
+    expect(suggest('session=a', 9, all, captured)).toEqual([{ insert: 'session=abc123', label: 'session=abc123' }]);
+    expect(suggest('(session=', 9, all, { ...captured, session: ['abc123', 'abd456'] }).map((s) => s.insert)).toEqual(['session=abc123', 'session=abd456']);
   });
 
   it('toggles chip terms in and out of the filter text', () => {

@@ -41,7 +41,7 @@ function fieldOf(op: FilterOperatorInfo): string | undefined {
 
 export function suggest(text: string, caret: number, operators: readonly FilterOperatorInfo[], captured: CapturedValues): Suggestion[] {
   const { token } = tokenAt(text, caret);
-  const field = /^([a-z][a-z.]*)([:<>])(.*)$/.exec(token);
+  const field = /^([a-z][a-z.]*)([:<>=])(.*)$/.exec(token);
   if (field) {
     const [, name, op, partial] = field as unknown as [string, string, string, string];
     const bare = partial.replace(/^"/, '').toLowerCase();
@@ -55,14 +55,20 @@ export function suggest(text: string, caret: number, operators: readonly FilterO
   }
   // Only field operators complete; the combinators (!, |, parentheses) are in the help table.
   const fields = operators.filter((o) => fieldOf(o) !== undefined);
-  if (token.length === 0) return fields.slice(0, MAX).map(toSuggestion);
+  if (token.length === 0) return fields.flatMap(toSuggestions).slice(0, MAX);
   const lower = token.toLowerCase();
-  return fields.filter((o) => o.syntax.toLowerCase().startsWith(lower)).slice(0, MAX).map(toSuggestion);
+  return fields.flatMap(toSuggestions).filter((s) => s.insert.toLowerCase().startsWith(lower)).slice(0, MAX);
 }
 
-function toSuggestion(op: FilterOperatorInfo): Suggestion {
-  const cut = op.syntax.search(/[:<>]/);
-  return { insert: cut >= 0 ? op.syntax.slice(0, cut + 1) : op.syntax, label: op.syntax, help: op.help };
+/** One suggestion per form the operator's syntax names (`session:KEY | session=KEY`: `session:` and `session=`). */
+function toSuggestions(op: FilterOperatorInfo): Suggestion[] {
+  const forms = new Map<string, string>();
+  for (const alternative of op.syntax.split(' | ')) {
+    const cut = alternative.search(/[:<>=]/);
+    const insert = cut >= 0 ? alternative.slice(0, cut + 1) : alternative;
+    if (!forms.has(insert)) forms.set(insert, alternative);
+  }
+  return [...forms].map(([insert, label]) => ({ insert, label, help: op.help }));
 }
 
 /** Adds `term` to the filter (joined by a space, i.e. "and"), or removes it when already there. */

@@ -31,6 +31,20 @@ function server(count: number) {
 }
 
 describe('a list window', () => {
+  it('a row the list does not hold, asked for: the rows on screen are read again, the screen stays', async () => {
+    const s = server(100_000);
+    const list = new ListWindow(s.read, { margin: 10, maxRows: 100 });
+    list.want(50_000, 50_019, false);
+    await s.release();
+    const located = list.locate(-5);
+    await s.release();
+    expect(await located).toBe(-1);
+    await s.release();
+    const state = list.store.getState();
+    expect(heldRow(state, 50_000)).toBe(50_001);
+    expect(heldRow(state, 50_019)).toBe(50_020);
+  });
+
   it('asks for the rows on screen plus its margin, and holds them by position', async () => {
     const s = server(100_000);
     const list = new ListWindow(s.read, { margin: 10, maxRows: 100 });

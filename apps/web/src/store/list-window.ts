@@ -151,7 +151,10 @@ export class ListWindow<T, K> {
     // The located rows are shown even over a read asked after them: the screen moves to them next.
     this.shown = Math.max(this.shown, asked);
     this.apply(page);
-    return page.position ?? -1;
+    const position = page.position ?? -1;
+    // Not in this list: the screen stays, so the rows it shows are read again.
+    if (position < 0 && !this.covers()) this.fetch();
+    return position;
   }
 
   stop(): void {

@@ -57,6 +57,12 @@ export type LiveStore = UseBoundStore<StoreApi<LiveState>> & {
    * (window-store.ts) needs only the newest rows and what the user holds on to.
    */
   holdNewest(keep: number, pinned: () => Iterable<string>): void;
+  /**
+   * From now on `sessions` holds at most about `keep` sessions (between `keep` and twice that),
+   * the most recently started, plus the `pinned` ones: a capture whose sessions are read by
+   * windows (session-windows.ts) needs only the newest and those the user holds on to.
+   */
+  holdNewestSessions(keep: number, pinned: () => Iterable<string>): void;
   /** Applies everything queued now (the scheduler calls this; tests may too). */
   flush(): void;
   setConnection(connection: ConnectionState, error?: string): void;
@@ -91,6 +97,11 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
   let pending: Delta[] = [];
   let scheduled = false;
   let bound: { keep: number; pinned: () => Iterable<string> } | undefined;
+  let sessionBound: { keep: number; pinned: () => Iterable<string> } | undefined;
+
+  /** The sessions map within its bound (the same map when it is within already). */
+  const boundSessions = (map: Map<string, SessionSummary>): Map<string, SessionSummary> =>
+    sessionBound && map.size > 2 * sessionBound.keep ? newestSessions(map, sessionBound.keep, new Set(sessionBound.pinned())) : map;
 
   /** Drops the rows beyond the bound; the view is rebuilt from the (bounded) index. */
   const trim = (state: LiveState, next: Partial<LiveState>) => {
@@ -131,7 +142,7 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         if (!held || sessionIdentity(held) !== sessionIdentity(s)) identityChanged = true;
         map.set(s.sessionKey, s);
       }
-      store.setState({ sessions: map });
+      store.setState({ sessions: boundSessions(map) });
     }
     store.setState((state) => {
       const next: Partial<LiveState> = {};
@@ -178,6 +189,12 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         return next;
       });
     },
+    holdNewestSessions(keep: number, pinned: () => Iterable<string>) {
+      sessionBound = { keep, pinned };
+      const held = store.getState().sessions;
+      const bounded = boundSessions(held);
+      if (bounded !== held) store.setState({ sessions: bounded });
+    },
     setConnection(connection: ConnectionState, error?: string) {
       store.setState((s) => ({
         connection,
@@ -186,6 +203,17 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
       }));
     },
   });
+}
+
+/** The `keep` most recently started sessions of `map`, and the pinned ones it holds. */
+function newestSessions(map: ReadonlyMap<string, SessionSummary>, keep: number, pinned: ReadonlySet<string>): Map<string, SessionSummary> {
+  const newest = [...map.values()].sort((a, b) => b.firstTs - a.firstTs).slice(0, keep);
+  const out = new Map(newest.map((s) => [s.sessionKey, s] as const));
+  for (const key of pinned) {
+    const s = map.get(key);
+    if (s) out.set(key, s);
+  }
+  return out;
 }
 
 /** What filters read of a session (`client:`, `rev:`, `conversation:`); counts move constantly and are left out. */

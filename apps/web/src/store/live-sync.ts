@@ -7,9 +7,10 @@
  * WebSocket; older pages then stream in behind it. Older pages cannot hide a live change: a
  * summary held in the index is only ever replaced by a copy with a higher `updatedSeq`.
  */
-import type { ConversationsPage, ExchangesPage, ServerEvent, SessionsPage } from '@mcpscope/protocol';
+import type { ConversationsPage, ExchangesPage, ServerEvent, SessionSummary, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
 import { LOCAL_LIMIT, useWindow, type WindowApi } from './window-store.js';
+import { SESSIONS_HELD, SESSIONS_WHOLE, useSessionsWindow, type SessionWindowRead } from './session-windows.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
@@ -19,6 +20,8 @@ export interface SyncApi {
   conversations?(): Promise<ConversationsPage>;
   /** Absent on proxies (and test fakes) without the window API: the capture is then held whole. */
   exchangeWindow?: WindowApi['exchangeWindow'];
+  /** Absent on proxies (and test fakes) without it: every session is then held. */
+  sessionWindow?: SessionWindowRead;
   socketUrl(after: number): string;
   /** Subprotocols to offer (they carry the token); none when absent. */
   socketProtocols?(): string[];
@@ -82,13 +85,28 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     }
   };
 
+  /**
+   * The sessions the store starts with: every one, or past SESSIONS_WHOLE the newest
+   * SESSIONS_HELD, the rest read by windows (session-windows.ts).
+   */
+  const loadSessions = async (): Promise<SessionSummary[]> => {
+    if (!api.sessionWindow) return (await api.sessions()).sessions;
+    const newest = await api.sessionWindow({}, { offset: 0 }, SESSIONS_HELD);
+    if (newest.total <= newest.sessions.length) return newest.sessions;
+    if (newest.total <= SESSIONS_WHOLE && !useSessionsWindow.getState().windowed) return (await api.sessions()).sessions;
+    useSessionsWindow.setState({ windowed: true, total: newest.total });
+    return newest.sessions;
+  };
+
   const loadSnapshot = async () => {
     // The capture's size decides whether it is held whole or read by windows (window-store.ts).
     const size = api.exchangeWindow?.({ filter: '' }, { end: true }, 1).then((w) => w.total) ?? Promise.resolve(0);
-    const [page, sessions, conversations, total] = await Promise.all([api.exchanges(FIRST_PAGE), api.sessions(), api.conversations?.() ?? { conversations: [] }, size]);
-    const windowed = useWindow.getState().windowed || total > LOCAL_LIMIT;
+    const [page, sessions, conversations, total] = await Promise.all([api.exchanges(FIRST_PAGE), loadSessions(), api.conversations?.() ?? { conversations: [] }, size]);
+    // Sessions read by windows read the exchanges so too: filters on a session's facts
+    // (`client:`, `rev:`, `conversation:`) then run where every session is, on the server.
+    const windowed = useWindow.getState().windowed || total > LOCAL_LIMIT || (api.exchangeWindow !== undefined && useSessionsWindow.getState().windowed);
     if (windowed) useWindow.setState({ windowed: true, captureTotal: total });
-    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions: sessions.sessions, conversations: conversations.conversations });
+    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions, conversations: conversations.conversations });
     if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
     // A windowed capture keeps only the newest page and what arrives live: the timeline reads the rest.
@@ -111,7 +129,7 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     if (store.getState().connection !== 'rejected') store.setConnection('down', store.getState().error);
     timer = setTimeout(() => {
       // Ask the API first: a refused token must say so, not look like a network that stays down.
-      api.sessions().then(connect, (err: unknown) => (failed(err), reconnectLater()));
+      (api.sessionWindow ? api.sessionWindow({}, { offset: 0 }, 1) : api.sessions()).then(connect, (err: unknown) => (failed(err), reconnectLater()));
     }, backoff(retry++));
   };
 

@@ -5,7 +5,7 @@
 import { shortSessionKey } from '../ui/short-key.js';
 import { createColumnHelper, tableFeatures } from '@tanstack/react-table';
 import type { ExchangeSummary } from '@mcpscope/protocol';
-import { useLive } from '../store/live-store.js';
+import { useSessionFact } from '../store/use-session.js';
 import { DashboardMark, ReplayMark } from '../ui/ReplayMark.js';
 import { InterceptMark } from '../intercept/index.js';
 import { StatusBadge } from '../ui/StatusBadge.js';
@@ -23,10 +23,7 @@ const time = (ts: number) => {
 };
 
 function SessionCell({ sessionKey }: { sessionKey: string }) {
-  const label = useLive((s) => {
-    const session = s.sessions.get(sessionKey);
-    return session?.clientLabel ?? (typeof session?.clientInfo?.name === 'string' ? session.clientInfo.name : undefined);
-  });
+  const label = useSessionFact(sessionKey, (session) => session.clientLabel ?? (typeof session.clientInfo?.name === 'string' ? session.clientInfo.name : undefined));
   return (
     <span title={sessionKey}>
       {label ?? '—'} <span className="muted">{shortSessionKey(sessionKey, 6)}</span>

@@ -1,7 +1,9 @@
 /**
  * `GET /api/sessions`: every session, most recently active first. `GET /api/sessions/window?limit=N`
  * with `offset=N` or `around=KEY`: the sessions the most recently started first, read by position
- * with how many there are (the sidebar of a capture with tens of thousands of sessions).
+ * with how many there are (the sidebar of a capture with tens of thousands of sessions);
+ * `conversation=KEY` reads that conversation's sessions only (`conversation=`: those in none),
+ * `oldest=1` the oldest first (a conversation's order).
  */
 import { Hono } from 'hono';
 import type { SessionsPage, SessionsWindowPage } from '@mcpscope/protocol';
@@ -17,9 +19,11 @@ export function sessionRoutes(deps: ApiDeps): Hono {
   app.get('/sessions/window', (c) => {
     const limit = intParam(c, 'limit', { fallback: 200, min: 1, max: MAX_SESSIONS_WINDOW });
     const around = c.req.query('around');
-    const position = around !== undefined ? deps.store.sessionPosition(around) : undefined;
+    const conversation = c.req.query('conversation');
+    const list = { ...(conversation !== undefined ? { conversation } : {}), oldestFirst: c.req.query('oldest') === '1' };
+    const position = around !== undefined ? deps.store.sessionPosition(around, list) : undefined;
     const offset = position !== undefined ? Math.max(0, position - Math.floor(limit / 2)) : intParam(c, 'offset', { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER });
-    const { total, sessions } = deps.store.sessionsAt(offset, limit);
+    const { total, sessions } = deps.store.sessionsAt(offset, limit, list);
     const page: SessionsWindowPage = { offset: Math.min(offset, total), sessions, total };
     if (position !== undefined) page.position = position;
     return c.json(page);
