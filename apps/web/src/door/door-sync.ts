@@ -22,6 +22,12 @@ export interface DoorApi {
 }
 
 const PAGE = 5000;
+/**
+ * Records one read of the newest DOOR_RECENT takes. The dashboard's first reads share the server's
+ * one thread: short reads let the exchanges' first window be answered between them, so the door
+ * never delays the timeline's first row.
+ */
+const NEWEST_READ = 500;
 
 export interface DoorSync {
   /** For live-sync: applies the door's events. */
@@ -45,12 +51,22 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
     if (!api.requestsWindow) return false;
     const size = await api.requestsWindow('', { end: true }, 1);
     if (stopped || mine !== generation || (size.total <= DOOR_CAP && !store.getState().windowed)) return false;
-    const newest = await api.requestsWindow('', { end: true }, DOOR_RECENT);
+    const newest = await api.requestsWindow('', { end: true }, NEWEST_READ);
     if (stopped || mine !== generation) return true;
     store.setState({ windowed: true, total: newest.total });
     store.getState().apply(newest.requests);
     store.getState().setLoaded(newest.rev);
     table?.refresh();
+    // The rest of the newest DOOR_RECENT, read backwards NEWEST_READ at a time: positions before
+    // `from` do not move while records arrive (new ones go to the end of the list).
+    const floor = Math.max(0, newest.total - DOOR_RECENT);
+    for (let from = newest.offset; from > floor; ) {
+      const start = Math.max(floor, from - NEWEST_READ);
+      const older = await api.requestsWindow('', { offset: start }, from - start);
+      if (stopped || mine !== generation) return true;
+      store.getState().apply(older.requests);
+      from = start;
+    }
     return true;
   };
 
