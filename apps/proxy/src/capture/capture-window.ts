@@ -9,7 +9,8 @@
  *   end of the list (DESC for the second half); nothing is held between requests but the count,
  *   per head.
  * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
- *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
+ *   matcher (SQL decides each row where it can, the matcher the rest; free text reads the bodies
+ *   of a range of rows in one pass over their frames, scan-sql.ts). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
  *   (which the tap shares) runs; a request answers from what is collected so far with
  *   `complete: false`, and the collection goes on by itself until it reaches the head, as long as
