@@ -1,5 +1,5 @@
 // Free text searches bodies: the dashboard asks the capture (the API's own pushdown), shows the
-// same rows the API returns, says when only the newest part was searched, and searches on.
+// same rows the API returns, and searches on to the oldest exchange without asking for a click.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import type { ExchangesPage } from '@mcpscope/protocol';
 import { mcpscopeForTests, type RunningMcpscope } from '../support/mcpscope-process.js';
@@ -64,7 +64,7 @@ test.describe('free text in bodies', () => {
   });
 });
 
-test.describe('a search that covers only part of the capture', () => {
+test.describe('a search with more matches than a page holds', () => {
   const proxy = mcpscopeForTests();
 
   test.beforeAll(async () => {
@@ -74,19 +74,16 @@ test.describe('a search that covers only part of the capture', () => {
     await client.close();
   });
 
-  test('says it is partial, and "Search older" finishes it with the API\'s answer', async ({ page, request }) => {
+  test('goes on to the whole capture by itself, with no button to click, and shows the API\'s answer', async ({ page, request }) => {
     await openDashboard(page, proxy.app);
-    // Every body carries "jsonrpc": more matches than one round takes.
+    // Every body carries "jsonrpc": more matches than one page of the API holds.
     await page.getByTestId('filter-input').fill('jsonrpc');
     const note = page.getByTestId('search-note');
-    await expect(note).toHaveAttribute('data-search', 'partial');
-    await expect(note).toContainText('older exchanges are not searched yet');
-    await expect(page.getByTestId('filter-status')).toContainText('1000 of');
-    await page.screenshot({ path: `${SCREENSHOTS}search-partial.png` });
-    await page.getByTestId('search-more').click();
     await expect(note).toHaveAttribute('data-search', 'done');
+    await expect(page.getByTestId('search-more')).toHaveCount(0);
     const all = await apiMatches(request, proxy.app, 'jsonrpc');
     expect(all.length).toBeGreaterThan(1100);
     await expect(page.getByTestId('filter-status')).toContainText(`${all.length} of`);
+    await page.screenshot({ path: `${SCREENSHOTS}search-whole.png` });
   });
 });

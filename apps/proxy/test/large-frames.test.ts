@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerEvent } from '@mcpscope/protocol';
+import type { ExchangeWindowPage, ServerEvent } from '@mcpscope/protocol';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { CaptureStore } from '../src/capture/capture-store.js';
@@ -206,6 +206,12 @@ describe('large frames from the writer thread', () => {
     const ex = await eventually(async () => (await exchanges(app!)).find((e) => e.rpcId === id && e.status === 'ok'), 'the exchange to be complete');
     const found = await (await apiFetch(app, `/api/exchanges?filter=${encodeURIComponent('"needle-past-the-first-piece"')}`)).json() as { exchanges: { id: string }[] };
     expect(found.exchanges.map((e) => e.id)).toEqual([ex.id]);
+    // The dashboard's list, collected by a scan over ranges of frames, finds it too.
+    const listed = await eventually(async () => {
+      const page = (await (await apiFetch(app!, `/api/exchanges/window?filter=${encodeURIComponent('"needle-past-the-first-piece"')}&offset=0&limit=10`)).json()) as ExchangeWindowPage;
+      return page.complete ? page : undefined;
+    }, 'the search to reach the end of the capture');
+    expect(listed.exchanges.map((e) => e.id)).toEqual([ex.id]);
     const exported = await (await apiFetch(app, '/api/export?format=jsonl')).text();
     const frames = exported.trim().split('\n').map((line) => JSON.parse(line) as { raw?: string });
     expect(frames.some((f) => f.raw === received)).toBe(true);

@@ -9,7 +9,8 @@
  *   end of the list (DESC for the second half); nothing is held between requests but the count,
  *   per head.
  * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
- *   matcher (SQL decides each row where it can, the matcher the rest). The keys of matching rows are
+ *   matcher (SQL decides each row where it can, the matcher the rest; free text reads the bodies
+ *   of a range of rows in one pass over their frames, scan-sql.ts). The keys of matching rows are
  *   collected oldest first into an array, in slices of SLICE_MS between which the event loop
  *   (which the tap shares) runs; a request answers from what is collected so far with
  *   `complete: false`, and the collection goes on by itself until it reaches the head, as long as
@@ -26,6 +27,7 @@ import type { CaptureReader } from './capture-reader.js';
 import { exchangeMatcher } from './capture-query.js';
 import { filterToSql, onlyFields, usesField, type SqlFilter } from './filter-sql.js';
 import { centred, lowerBound } from './list-position.js';
+import { bindRange, rangedFilterSql, type RangedParam } from './scan-sql.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
 export const SLICE_MS = 25;
@@ -300,8 +302,11 @@ class MatchScan {
   /** When a request last asked for this list (ExchangeWindows' clock). */
   lastAsked = 0;
   private readonly match: ((ex: ExchangeSummary) => boolean) | undefined;
+  /** The filter's SQL per row (for rows matched again), and per range (for the scan's steps). */
   private readonly where: string;
   private readonly params: (string | number)[];
+  private readonly rangedWhere: string;
+  private readonly rangedParams: RangedParam[];
 
   constructor(
     private readonly store: CaptureReader,
@@ -314,6 +319,9 @@ class MatchScan {
     this.match = pushed?.exact ? undefined : exchangeMatcher(store, filter);
     this.where = pushed ? ` AND (${pushed.sql})` : '';
     this.params = pushed?.params ?? [];
+    const ranged = rangedFilterSql(filter);
+    this.rangedWhere = ranged ? ` AND (${ranged.sql})` : '';
+    this.rangedParams = ranged?.params ?? [];
     this.next = Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY;
     this.seenHead = store.head();
   }
@@ -338,13 +346,13 @@ class MatchScan {
   step(ms: number): void {
     if (this.done) return;
     const started = performance.now();
-    const statement = this.store.stmt(`SELECT sort_key, summary FROM exchanges WHERE sort_key >= ? AND sort_key < ?${this.where} ORDER BY sort_key`);
+    const statement = this.store.stmt(`SELECT sort_key, summary FROM exchanges WHERE sort_key >= ? AND sort_key < ?${this.rangedWhere} ORDER BY sort_key`);
     const end = this.store.head() + 1;
     if (this.next === Number.NEGATIVE_INFINITY) this.next = this.firstKey() ?? end;
     let seen = 0;
     while (this.next < end) {
       const hi = Math.min(end, this.next + this.stepSpan);
-      for (const row of statement.iterate(this.next, hi, ...this.params) as Iterable<{ sort_key: number; summary: string }>) {
+      for (const row of statement.iterate(this.next, hi, ...bindRange(this.rangedParams, this.next, hi)) as Iterable<{ sort_key: number; summary: string }>) {
         if (this.keeps(row.summary)) this.keys.push(row.sort_key);
         // The clock is read every 256 rows the matcher parses, so one range cannot run away.
         if (this.match && (++seen & 255) === 0 && performance.now() - started > ms) {

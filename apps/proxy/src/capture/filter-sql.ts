@@ -15,15 +15,17 @@
  * Narrowed in SQL without an index (rows are still visited, but never parsed by the matcher):
  * `kind:`, `code:`, `latency`, `size`, `has:diag`, `id:` and `dir:` (from the stored summary),
  * `diag:CODE` (the diagnostics of the row and of its frames as a whole, as diagnosticsFor reads).
- * Free text is decided in SQL too (a function with the matcher's lower-casing, over method, target
- * and every linked body), but it reads bodies: a full scan of the frames it visits.
+ * Free text is decided in SQL too (text-sql.ts: the matcher's lower-casing, over method, target
+ * and every linked body), but it reads bodies: a full scan of the frames it visits (scan-sql.ts
+ * reads them a range of frames at a time, for the window's scans).
  * SQL text is built for a query over `exchanges` (unaliased), alone or joined.
  */
 import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter, type FilterOp } from '@mcpscope/protocol';
+import { containsSql, type TextSql } from './text-sql.js';
 
-export interface SqlFilter {
+export interface SqlFilter<P = string | number> {
   sql: string;
-  params: (string | number)[];
+  params: P[];
   /** True when the SQL alone decides the filter (no row needs the matcher). */
   exact: boolean;
 }
@@ -39,18 +41,42 @@ const NEVER: SqlFilter = { sql: '0', params: [], exact: true };
 /** The SQL prefilter for `filter`, or undefined when no row can be excluded by SQL. */
 export function filterToSql(filter: Filter | null): SqlFilter | undefined {
   return pushDown(filter, fieldToSql, (value) => {
-    // The matcher lower-cases method, target and the bodies joined by newlines; a needle with a
-    // newline could match across two bodies, and an empty one matches rows with no frames left.
-    const needle = value.toLowerCase();
-    if (needle === '' || needle.includes('\n')) return undefined;
-    return {
-      // The bodies are the frames the summary lists (frameSeqs), each found by its primary key.
-      // A large frame's text is in pieces (migration 8): searched joined, so a match may span two.
-      sql: `mcpscope_icontains(${X}method, ?) OR mcpscope_icontains(${X}target, ?) OR EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE mcpscope_icontains(CASE WHEN tf.parts = 0 THEN tf.raw ELSE tf.raw || (SELECT group_concat(tp.raw, '' ORDER BY tp.part) FROM frame_parts tp WHERE tp.seq = tf.seq) END, ?))`,
-      params: [needle, needle, needle],
-      exact: true,
-    };
+    const needle = textNeedle(value);
+    if (needle === undefined) return undefined;
+    return anyOf([containsSql(`${X}method`, needle), containsSql(`${X}target`, needle), rowBodiesContain(needle)]);
   });
+}
+
+/**
+ * The needle free text looks for (the matcher lower-cases it and the text it searches), or
+ * undefined when SQL cannot decide it: the matcher joins the bodies with newlines, so a needle with
+ * a newline could match across two bodies, and an empty one matches rows with no frames left.
+ */
+export function textNeedle(value: string): string | undefined {
+  const needle = value.toLowerCase();
+  return needle === '' || needle.includes('\n') ? undefined : needle;
+}
+
+/** Terms joined by OR, exact. */
+export function anyOf<P>(terms: readonly { sql: string; params: readonly P[] }[]): SqlFilter<P> {
+  return { sql: terms.map((t) => t.sql).join(' OR '), params: terms.flatMap((t) => t.params), exact: true };
+}
+
+/**
+ * Whether a frame's text (`tf`, a row of frames) holds `needle`. A large frame's text is in pieces
+ * (migration 8): searched joined, so a match may span two.
+ */
+export function frameContains(needle: string): TextSql {
+  const whole = containsSql('tf.raw', needle);
+  const joined = `tf.raw || (SELECT group_concat(tp.raw, '' ORDER BY tp.part) FROM frame_parts tp WHERE tp.seq = tf.seq)`;
+  // Not a CASE: SQLite evaluates a CASE holding a subquery far slower per row than AND/OR.
+  return { sql: `((tf.parts = 0 AND ${whole.sql}) OR (tf.parts > 0 AND mcpscope_icontains(${joined}, ?)))`, params: [...whole.params, needle] };
+}
+
+/** Whether one of the row's bodies (the frames its summary lists, each by its primary key) holds `needle`. */
+export function rowBodiesContain(needle: string): TextSql {
+  const frame = frameContains(needle);
+  return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
 }
 
 /**
@@ -58,13 +84,13 @@ export function filterToSql(filter: Filter | null): SqlFilter | undefined {
  * gives the SQL of a field term and of free text; `!`, `&` and `|` combine them so the result is
  * always a superset of what the matcher keeps.
  */
-export function pushDown(
+export function pushDown<P>(
   filter: Filter | null,
-  field: (field: string, op: FilterOp, value: string) => SqlFilter | undefined,
-  text: (value: string) => SqlFilter | undefined,
-): SqlFilter | undefined {
+  field: (field: string, op: FilterOp, value: string) => SqlFilter<P> | undefined,
+  text: (value: string) => SqlFilter<P> | undefined,
+): SqlFilter<P> | undefined {
   if (filter === null) return undefined;
-  const down = (f: Filter): SqlFilter | undefined => pushDown(f, field, text);
+  const down = (f: Filter): SqlFilter<P> | undefined => pushDown(f, field, text);
   switch (filter.type) {
     case 'field':
       return field(filter.field, filter.op, filter.value);
@@ -78,7 +104,7 @@ export function pushDown(
     }
     case 'and': {
       const parts = filter.items.map(down);
-      const known = parts.filter((p): p is SqlFilter => p !== undefined);
+      const known = parts.filter((p): p is SqlFilter<P> => p !== undefined);
       if (known.length === 0) return undefined;
       return {
         sql: known.map((p) => `(${p.sql})`).join(' AND '),
@@ -89,13 +115,13 @@ export function pushDown(
     case 'or': {
       const parts = filter.items.map(down);
       if (parts.some((p) => p === undefined)) return undefined;
-      const known = parts as SqlFilter[];
+      const known = parts as SqlFilter<P>[];
       return { sql: known.map((p) => `(${p.sql})`).join(' OR '), params: known.flatMap((p) => p.params), exact: known.every((p) => p.exact) };
     }
   }
 }
 
-function fieldToSql(field: string, op: FilterOp, value: string): SqlFilter | undefined {
+export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilter | undefined {
   switch (field) {
     case 'latency': {
       // A row not answered has no latency: NULL, which no bound keeps (as the matcher's undefined).

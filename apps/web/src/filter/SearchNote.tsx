@@ -1,10 +1,9 @@
 /**
- * What the capture search behind a free-text (or diag:) filter has covered: still searching,
- * the whole capture, or only its newest part, with a button to search older exchanges.
+ * What the capture search behind a free-text (or diag:) filter has covered: still searching, or
+ * the whole capture. It never stops part way to ask for more.
  */
 import { useWindow } from '../store/window-store.js';
 import { useSearch } from './server-search.js';
-import { searchMore } from './use-server-search.js';
 
 export function SearchNote() {
   const windowed = useWindow((s) => s.windowed);
@@ -19,26 +18,16 @@ export function SearchNote() {
 
 function LocalSearchNote() {
   const status = useSearch((s) => s.status);
-  const cursor = useSearch((s) => s.cursor);
-  const head = useSearch((s) => s.head);
   const error = useSearch((s) => s.error);
   const found = useSearch((s) => s.matches.size);
   switch (status) {
     case 'idle':
       return null;
     case 'searching':
-      return <span className="search-note" data-testid="search-note" data-search="searching"> · searching the capture (bodies too)…</span>;
+      return <span className="search-note" data-testid="search-note" data-search="searching"> · searching the capture (bodies too): {found} so far…</span>;
     case 'done':
       return <span className="search-note muted" data-testid="search-note" data-search="done" title="mcpscope searched every exchange in the capture, bodies included"> · whole capture searched</span>;
     case 'error':
       return <span className="search-note error" data-testid="search-note" data-search="error"> · the capture search failed: {error}</span>;
-    case 'partial':
-      return (
-        <span className="search-note partial" data-testid="search-note" data-search="partial">
-          {' '}· partial: {found} match{found === 1 ? '' : 'es'} in the newest part of the capture (searched back to frame #{Math.floor(cursor ?? 0)} of {head});
-          older exchanges are not searched yet.{' '}
-          <button type="button" className="link" data-testid="search-more" onClick={searchMore}>Search older</button>
-        </span>
-      );
   }
 }

@@ -3,11 +3,12 @@
  * diagnostic codes) are asked of the capture: `GET /api/exchanges?filter=`, the same matcher and
  * the same answer the API gives anyone. The ids it returns are the view.
  *
- * The capture scans in time slices (a page may come back short, even empty, with a cursor), so a
- * round follows cursors on its own until it has ROUND_MATCHES rows, reaches the oldest exchange
- * or spends ROUND_MS; then the search is `partial` and says how far it got, and `more()` runs the
- * next round from there. Rows captured after the search started are searched as they arrive:
- * each head change re-reads the newest pages down to what was already covered.
+ * The capture scans in time slices (a page may come back short, even empty, with a cursor), so
+ * the search follows cursors on its own until it reaches the oldest exchange, and each page's rows
+ * show as they arrive: nobody is asked to click for older ones. A capture held whole in the
+ * browser has at most LOCAL_LIMIT exchanges (store/window-store.ts), which bounds the matches held.
+ * Rows captured after the search started are searched as they arrive: each head change re-reads
+ * the newest pages down to what was already covered.
  *
  * Known limit: a row already searched whose answer arrives later (pending, then a body that
  * matches) is not searched again until the filter changes.
@@ -15,10 +16,8 @@
 import { create } from 'zustand';
 import { exchangeOrderKey, type ExchangesPage } from '@mcpscope/protocol';
 
-/** Matches one round collects before it stops and offers more (the API's default page size). */
-export const ROUND_MATCHES = 1000;
-/** Longest a round keeps following the capture's cursors before it reports a partial scan. */
-export const ROUND_MS = 4000;
+/** Matches asked for per page (the API's default page size). */
+export const PAGE_MATCHES = 1000;
 /** Coalesces live head changes into one top-up search. */
 const TOP_UP_DELAY_MS = 250;
 
@@ -26,7 +25,7 @@ export interface SearchApi {
   searchExchanges(filter: string, limit: number, before?: number, signal?: AbortSignal): Promise<ExchangesPage>;
 }
 
-export type SearchStatus = 'idle' | 'searching' | 'partial' | 'done' | 'error';
+export type SearchStatus = 'idle' | 'searching' | 'done' | 'error';
 
 export interface SearchState {
   /** The filter text being searched; undefined when the browser answers the filter itself. */
@@ -35,18 +34,14 @@ export interface SearchState {
   /** Ids of the exchanges that match (a mutable set; `version` moves when it grows). */
   matches: Set<string>;
   version: number;
-  /** Where the next round starts (`before`), when older exchanges are still unsearched. */
-  cursor?: number;
-  /** Capture head when the search started: how much of the capture `cursor` leaves unsearched. */
-  head: number;
   error?: string;
 }
 
-export const useSearch = create<SearchState>(() => ({ status: 'idle', matches: new Set(), version: 0, head: 0 }));
+export const useSearch = create<SearchState>(() => ({ status: 'idle', matches: new Set(), version: 0 }));
 
 /** A fresh state; the version keeps moving (never back), so a view keyed on it always rebuilds. */
 function reset(text: string | undefined, status: SearchStatus): void {
-  const next: SearchState = { status, matches: new Set(), version: useSearch.getState().version + 1, head: 0 };
+  const next: SearchState = { status, matches: new Set(), version: useSearch.getState().version + 1 };
   if (text !== undefined) next.text = text;
   useSearch.setState(next, true);
 }
@@ -62,8 +57,8 @@ export interface SearchSink {
 }
 
 /**
- * Runs the search for `text` until stopped: a first round, then top-ups on `headChanged()`, and
- * another round on `more()`. Only one search lives at a time; starting one stops the last.
+ * Runs the search for `text` until stopped: the whole capture, then top-ups on `headChanged()`.
+ * Only one search lives at a time; starting one stops the last.
  */
 export class ServerSearch {
   private controller = new AbortController();
@@ -79,20 +74,12 @@ export class ServerSearch {
     private readonly now: () => number = () => performance.now(),
   ) {
     reset(text, 'searching');
-    void this.round(undefined);
+    void this.searchAll();
   }
 
   stop(): void {
     this.controller.abort();
     if (this.topUpTimer) clearTimeout(this.topUpTimer);
-  }
-
-  /** Searches the next ROUND_MATCHES older rows. */
-  more(): void {
-    const { cursor, status } = useSearch.getState();
-    if (cursor === undefined || status === 'searching') return;
-    useSearch.setState({ status: 'searching' });
-    void this.round(cursor);
   }
 
   /** New rows were captured: search them too (coalesced). */
@@ -104,23 +91,17 @@ export class ServerSearch {
     }, TOP_UP_DELAY_MS);
   }
 
-  private async round(before: number | undefined): Promise<void> {
-    const started = this.now();
-    let collected = 0;
+  /** Follows the capture's cursors from the newest exchange to the oldest. */
+  private async searchAll(): Promise<void> {
+    let before: number | undefined;
     try {
-      for (;;) {
-        const page = await this.api.searchExchanges(this.text, ROUND_MATCHES - collected, before, this.controller.signal);
-        if (before === undefined && this.top === 0) {
-          this.top = page.head;
-          useSearch.setState({ head: page.head });
-        }
-        collected += page.exchanges.length;
+      do {
+        const page = await this.api.searchExchanges(this.text, PAGE_MATCHES, before, this.controller.signal);
+        if (this.top === 0) this.top = page.head;
         this.add(page);
         before = page.nextBefore;
-        if (before === undefined || collected >= ROUND_MATCHES || this.now() - started > ROUND_MS) break;
-      }
-      if (before === undefined) useSearch.setState({ status: 'done', cursor: undefined });
-      else useSearch.setState({ status: 'partial', cursor: before });
+      } while (before !== undefined);
+      if (!this.controller.signal.aborted) useSearch.setState({ status: 'done' });
     } catch (err) {
       if (!this.controller.signal.aborted) useSearch.setState({ status: 'error', error: (err as Error).message });
     }
@@ -135,7 +116,7 @@ export class ServerSearch {
       let before: number | undefined;
       let head = floor;
       for (;;) {
-        const page = await this.api.searchExchanges(this.text, ROUND_MATCHES, before, this.controller.signal);
+        const page = await this.api.searchExchanges(this.text, PAGE_MATCHES, before, this.controller.signal);
         head = Math.max(head, page.head);
         const fresh = page.exchanges.filter((ex) => exchangeOrderKey(ex.id) > floor);
         this.add({ ...page, exchanges: fresh });

@@ -13,11 +13,6 @@ const TYPING_PAUSE_MS = 150;
 
 let current: ServerSearch | undefined;
 
-/** Runs the next round of the current search (the "search older" button). */
-export function searchMore(): void {
-  current?.more();
-}
-
 function stopCurrent(): void {
   current?.stop();
   current = undefined;

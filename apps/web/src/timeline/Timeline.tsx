@@ -77,7 +77,6 @@ export function Timeline() {
   // A conversation's timeline marks where each of its sessions begins.
   const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
   const searching = useSearch((s) => s.status === 'searching');
-  const searchPartial = useSearch((s) => s.status === 'partial');
   const scroller = useRef<HTMLDivElement>(null);
   const win = useWindow();
   const windowed = win.windowed;
@@ -194,7 +193,7 @@ export function Timeline() {
       )}
       {count === 0 && anyRows && !(cleared && !filtering) && (
         <div className="no-match" data-testid="no-match">
-          {searchingHere ? 'Searching the capture…' : searchPartial ? 'No match in the newest part of the capture (see above to search older exchanges).' : 'No exchange matches this filter.'}{' '}
+          {searchingHere ? 'Searching the capture…' : 'No exchange matches this filter.'}{' '}
           <button type="button" className="link" onClick={() => (useUi.getState().setFilter(''), useUi.getState().setSession(undefined), useUi.getState().setSince(undefined))}>
             Show everything
           </button>
