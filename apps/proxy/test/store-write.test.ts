@@ -4,7 +4,7 @@
 // look at what a row is (method, tool, kind) must find it from then on.
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseFilter, type FrameInput } from '@mcpscope/protocol';
+import { parseFilter, type FrameInput, type SessionSummary } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { CaptureQuery } from '../src/capture/capture-query.js';
@@ -72,6 +72,26 @@ describe('exchange rows across ticks', () => {
     expect(reopened.head()).toBe(6000);
     expect(page(reopened, 'status:pending')).toEqual([]);
     reopened.close();
+  });
+});
+
+describe('session rows across ticks', () => {
+  it('a session keeps its latest summary, and moves when its conversation changes', () => {
+    const store = new CaptureStore(tempDbFile());
+    const session = (lastTs: number, conversationKey?: string): SessionSummary => ({ sessionKey: 's1', transport: 'http-json', firstTs: 1, lastTs, counts: { ok: lastTs }, ...(conversationKey ? { conversationKey } : {}) });
+    const write = (s: SessionSummary) => store.write({ frames: [], exchanges: [], sessions: [s], diagnostics: [], conversations: [] });
+    write(session(1));
+    write(session(2, 'c1'));
+    write(session(3, 'c1'));
+    expect(store.sessions()).toEqual([expect.objectContaining({ lastTs: 3, counts: { ok: 3 }, conversationKey: 'c1' })]);
+    expect(store.sessionsOf('c1').map((s) => s.lastTs)).toEqual([3]);
+    write(session(4, 'c2'));
+    expect(store.sessionsOf('c1')).toEqual([]);
+    expect(store.sessionsOf('c2').map((s) => s.lastTs)).toEqual([4]);
+    write(session(5));
+    expect(store.sessionsOf('c2')).toEqual([]);
+    expect(store.sessions()).toEqual([expect.objectContaining({ lastTs: 5 })]);
+    store.close();
   });
 });
 

@@ -30,7 +30,8 @@ export const OP = {
 
 /**
  * The statements, by opcode (index 0 is the narrow exchange update that `exchangeChanged` tries
- * first, with the upsert's parameters 8 to 14, then 1 and 4 to 7).
+ * first, with the upsert's parameters 8 to 14, then 1 and 4 to 7; index 10 the narrow session
+ * update that `session` tries first).
  */
 export const TICK_SQL: readonly string[] = [
   // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
@@ -60,6 +61,10 @@ export const TICK_SQL: readonly string[] = [
      end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
   // Equal text: nothing to do; another text: the update the trigger of migration 12 fails.
   'INSERT INTO templates (id, text) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET text = excluded.text WHERE text <> excluded.text',
+  // A session's row changes every tick it has traffic, its conversation almost never: naming
+  // conversation_key in SET would rewrite sessions_by_conversation each time (see index 0). A row
+  // that is not there, or whose conversation did change, fails the WHERE and takes the upsert.
+  'UPDATE sessions SET last_ts = ?, summary = ? WHERE session_key = ? AND conversation_key IS ?',
 ];
 
 /** A statement as both drivers give it (sqlite.ts), narrowed to what applying needs. */
@@ -93,7 +98,7 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
         i += 3;
         break;
       case 5:
-        s[5]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4]);
+        if (Number(s[10]!.run(o[i + 2], o[i + 3], o[i + 1], o[i + 4]).changes) !== 1) s[5]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4]);
         i += 5;
         break;
       case 6:
