@@ -9,7 +9,7 @@
  * costs what any tick costs.
  */
 import type { Frame, Message } from '@mcpscope/protocol';
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { workerAnswerer } from './answering-worker.js';
 import { openSqlite, type SqliteDatabase } from './sqlite.js';
 import { CaptureReader } from './capture-reader.js';
@@ -41,7 +41,7 @@ try {
     // Per connection in SQLite: the settings of the store's own (capture-store.ts).
     db.exec(`PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = ${data.autocheckpoint}`);
     reader = new CaptureReader(db);
-    engine = new CaptureEngine(reader);
+    engine = new CaptureEngine(reader, data.through);
     const checkpointing = db;
     checkpoints = setInterval(() => {
       // Busy or failed: the next round tries again, and the commits' own threshold is the backstop.
@@ -51,7 +51,7 @@ try {
         // Left to the next round.
       }
     }, data.checkpointMs);
-    answer({ id: 0, ready: true } satisfies EngineAnswer);
+    answer({ id: 0, ready: true, thread: threadId } satisfies EngineAnswer);
   } else {
     port.close();
   }
@@ -76,7 +76,7 @@ port.on('message', (m: EngineRequest) => {
     for (const link of m.links) reader!.replayLinks.learn(link);
     const { frames, httpJson } = readFrames(m.frames);
     const largeMessages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [frames[i]!, message]));
-    answer(sent(m.id, engine.tick({ frames, doorRows: m.doorRows, largeMessages, httpJson })));
+    answer(sent(m.id, engine.tick({ frames, doorRows: m.doorRows, largeMessages, httpJson }, m.committed === true)));
   } else if (m.type === 'retry') {
     answer(sent(m.id, engine.retry()));
   } else {

@@ -1,7 +1,7 @@
 /**
  * The engine's port in process: the engine runs on the caller's thread, over the store's own
  * connection, and `done` runs before each call returns. For `:memory:` (a worker cannot share
- * it), `mcpscope open`, tests, and a capture whose worker died.
+ * it), `mcpscope open`, tests, and a capture whose workers kept dying (engine-supervisor.ts).
  */
 import type { CaptureStore } from './capture-store.js';
 import { CaptureEngine, type EngineTick } from './capture-engine.js';
@@ -10,6 +10,7 @@ import { doorRows } from './tick-ops.js';
 
 export class InProcessEngine implements EnginePort {
   readonly ready = true;
+  readonly threadId = undefined;
   private readonly engine: CaptureEngine;
 
   /** Warms the engine from the store (through `through` only: see CaptureEngine). */
@@ -21,7 +22,6 @@ export class InProcessEngine implements EnginePort {
     done(this.engine.tick(engineTick(work)));
   }
 
-  /** A tick a worker wrote before it died: derived and encoded for its texts, not written again. */
   tickCommitted(work: TickWork, done: TickDone): void {
     done(this.engine.tick(engineTick(work), true));
   }

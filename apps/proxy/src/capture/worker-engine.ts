@@ -12,8 +12,8 @@
  * exactly this JSON, which the worker stores as it is.
  *
  * One tick is in flight at a time; `settle()` waits for it (blocking, bounded), for shutdown and
- * imports. If the worker dies, the tick in flight ends as `gone` and `onGone` hears why: the
- * pipeline then continues on an engine in process, warmed from the store.
+ * imports. If the worker dies, `onGone` hears why, then the tick in flight ends as `gone`:
+ * engine-supervisor.ts replaces the worker and has the new one write that tick.
  */
 import type { Frame, Message, StoredText } from '@mcpscope/protocol';
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
@@ -32,21 +32,25 @@ const CHECKPOINT_MS = 100;
 export class WorkerEngine implements EnginePort {
   private readonly thread: AnsweringWorker<EngineAnswer>;
   private state: 'starting' | 'ready' | 'gone' = 'starting';
+  /** The worker's thread id, as it reported it when it was up. */
+  private reportedThreadId: number | undefined;
   private nextId = 0;
   private pending: { id: number; done: TickDone; requests?: string[] } | undefined;
 
   /**
    * Starts the worker. `links` forwards the replay links made on this thread from now on (the
    * worker reads the table when it opens). `onGone` hears once if the worker dies or cannot start.
+   * With `through`, the worker's deriver is warmed through that seq only (see CaptureEngine).
    */
   constructor(
     file: string,
     private readonly links: ReplayLinks,
     private readonly onReady: () => void,
     private readonly onGone: (error: Error) => void,
+    through?: number,
   ) {
     links.forwardNew();
-    const data: EngineWorkerData = { file, busyMs: BUSY_MS, autocheckpoint: AUTOCHECKPOINT_PAGES, checkpointMs: CHECKPOINT_MS };
+    const data: EngineWorkerData = { file, busyMs: BUSY_MS, autocheckpoint: AUTOCHECKPOINT_PAGES, checkpointMs: CHECKPOINT_MS, ...(through === undefined ? {} : { through }) };
     this.thread = new AnsweringWorker<EngineAnswer>(moduleWorkerUrl('engine-worker', import.meta.url), { ...data }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the capture engine's worker stopped: ${error.message}`, { cause: error })), { claimsLate: true });
   }
 
@@ -54,9 +58,21 @@ export class WorkerEngine implements EnginePort {
     return this.state === 'ready';
   }
 
+  get threadId(): number | undefined {
+    return this.state === 'ready' ? this.reportedThreadId : undefined;
+  }
+
   tick(work: TickWork, done: TickDone): void {
+    this.sendTick(work, done, false);
+  }
+
+  tickCommitted(work: TickWork, done: TickDone): void {
+    this.sendTick(work, done, true);
+  }
+
+  private sendTick(work: TickWork, done: TickDone, committed: boolean): void {
     const rows = doorRows(work.requests);
-    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew() }), done, doorRowTexts(rows));
+    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew(), ...(committed ? { committed: true as const } : {}) }), done, doorRowTexts(rows));
   }
 
   retry(done: TickDone): void {
@@ -98,6 +114,7 @@ export class WorkerEngine implements EnginePort {
     if (answer.id === 0) {
       if (answer.ready && this.state === 'starting') {
         this.state = 'ready';
+        this.reportedThreadId = answer.thread;
         this.onReady();
       } else if (answer.error) this.fail(failureError(answer.error));
       return;
