@@ -45,8 +45,8 @@ async function threadReady(pipeline: CapturePipeline): Promise<void> {
 
 /** Ends the engine's worker thread as a crash would (the pipeline hears it as the thread's exit). */
 async function killEngineWorker(pipeline: CapturePipeline): Promise<void> {
-  const port = (pipeline as unknown as { engine: { engine: { thread: { worker: { terminate(): Promise<number> } } } } }).engine;
-  await port.engine.thread.worker.terminate();
+  const engine = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine;
+  await engine.thread.worker.terminate();
 }
 
 /** Until the next tick has handed a write to the thread (`flush()` would wait for it to land). */

@@ -65,7 +65,7 @@ import { EngineSupervisor } from './engine-supervisor.js';
 import { RefusedWriteRetry } from './refused-write-retry.js';
 import { CaptureImport } from './capture-import.js';
 import { QUEUE_LIMITS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
-import type { PipelineState, RefusedWrite } from './pipeline-state.js';
+import type { PipelineState } from './pipeline-state.js';
 import { DoorQueue, FrameQueue } from './tick-queue.js';
 import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js';
 import { applyLargeResult } from './large-frame-result.js';
@@ -113,7 +113,7 @@ export class CapturePipeline {
   private tickArmed = false;
   private readonly listeners = new Set<BatchListener>();
   /** Derives and writes each tick (engine-contract.ts): in process, or on its worker. */
-  private readonly engine: EnginePort;
+  private engine: EnginePort;
   readonly retention: Retention;
   /** Whether retention has limits (fixed when the capture opens): without, a write has nothing to trim. */
   private readonly trims: boolean;
@@ -155,11 +155,12 @@ export class CapturePipeline {
     this.seq = store.head();
     this.writtenHead = this.seq;
     const inProcess = store.file === ':memory:' || options.engine === 'in-process';
-    this.engine = inProcess ? new InProcessEngine(store) : new EngineSupervisor(store, health, () => this.engineStarted());
-    this.retry = new RefusedWriteRetry(this.engine, health, {
+    this.engine = inProcess ? new InProcessEngine(store) : new EngineSupervisor(store, health, (engine) => (this.engine = engine), () => this.engineStarted()).start();
+    this.retry = new RefusedWriteRetry(health, {
+      engine: () => this.engine,
       state: () => this.state,
       enter: (next) => this.enter(next),
-      written: (outcome, refused) => this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived),
+      written: (outcome, refused) => this.tellListeners(outcome.texts, refused.frames, refused.requests, outcome.derived),
     });
     this.retention = new Retention(store, limits);
     this.trims = this.retention.active;
@@ -459,13 +460,13 @@ export class CapturePipeline {
       return;
     }
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
+    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, work);
     this.health.noteError(outcome.failure);
     this.health.notRecorded(work.frames.length, work.requests.length);
   }
 
   /** The store refused `refused` for where it lives: nothing is queued until it takes writes again. */
-  private pause(reason: string, error: unknown, refused: RefusedWrite): void {
+  private pause(reason: string, error: unknown, refused: TickWork): void {
     this.enter({ kind: 'paused', refused, reason, error, retrying: false });
     // Queued frames are not stored either; new ones are counted as they come (record()).
     this.health.notRecorded(this.queue.length, this.doorQueue.clear());

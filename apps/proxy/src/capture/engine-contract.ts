@@ -2,8 +2,8 @@
  * The capture engine's port: how the pipeline (on the tap's thread) hands a tick to the engine
  * (capture-engine.ts) and hears its outcome, whichever of the two implementations serves it,
  * chosen when a capture opens: in process (in-process-engine.ts: `:memory:`, `mcpscope open`,
- * tests) or on one worker thread (worker-engine.ts: a capture file, kept on a worker by
- * engine-supervisor.ts, which replaces a worker that dies). The worker's messages
+ * tests) or on one worker thread (worker-engine.ts: a capture file; engine-supervisor.ts replaces
+ * a worker that dies). The worker's messages
  * (`EngineRequest`, `EngineAnswer`) are this same contract on the wire.
  *
  * Invariants every implementation keeps: one tick at a time (the pipeline sends the next only
@@ -48,8 +48,6 @@ export type TickOutcome =
       /** The storage refused the write (disk full, read-only): the engine keeps it, as it was made, for `retry`. */
       keptForRetry?: true;
       noted?: EngineFailure[];
-      /** The worker died under this tick; whether it had committed is for the store to say. */
-      gone?: true;
     };
 
 export type TickDone = (outcome: TickOutcome) => void;
@@ -62,8 +60,11 @@ export interface EnginePort {
    * again. The engine must have been warmed through the seq before the tick's first frame.
    */
   tickCommitted(work: TickWork, done: TickDone): void;
-  /** Writes again the write the storage refused and the engine kept (`keptForRetry`). */
-  retry(done: TickDone): void;
+  /**
+   * Writes again `work`, a write the storage refused (`keptForRetry`): as this engine kept it, or,
+   * when another engine refused it (this one replaced a worker that died), derived and written anew.
+   */
+  retry(work: TickWork, done: TickDone): void;
   /** Whether ticks can be taken now (a worker is up), else they wait for `settle()` or the `onReady` callback. */
   readonly ready: boolean;
   /** The id of the worker thread ticks are written on (as the worker reports it), undefined in process. */

@@ -11,18 +11,20 @@
  */
 import type { CaptureHealth } from './capture-health.js';
 import { storageProblem } from './capture-health.js';
-import type { EnginePort, TickOutcome } from './engine-contract.js';
+import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
 import { RETRY_MS } from './pipeline-limits.js';
-import type { PipelineState, RefusedWrite } from './pipeline-state.js';
+import type { PipelineState } from './pipeline-state.js';
 
 type Paused = Extract<PipelineState, { kind: 'paused' }>;
 
-/** What the retry needs of the pipeline: its state, the one way to change it, and its listeners. */
+/** What the retry needs of the pipeline: its engine, its state, the one way to change it, and its listeners. */
 export interface RetryHost {
+  /** The engine now (a replaced worker's successor writes the refused write anew). */
+  engine(): EnginePort;
   state(): PipelineState;
   enter(next: PipelineState): void;
   /** The refused write is stored: it is told to listeners as any write is. */
-  written(outcome: Extract<TickOutcome, { ok: true }>, refused: RefusedWrite): void;
+  written(outcome: Extract<TickOutcome, { ok: true }>, refused: TickWork): void;
 }
 
 export class RefusedWriteRetry {
@@ -30,7 +32,6 @@ export class RefusedWriteRetry {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly engine: EnginePort,
     private readonly health: CaptureHealth,
     private readonly host: RetryHost,
   ) {}
@@ -50,9 +51,10 @@ export class RefusedWriteRetry {
   /** Has the engine write the refused write again, unless a retry is under way or the engine is not up. */
   now(): void {
     const paused = this.host.state();
-    if (paused.kind !== 'paused' || paused.retrying || !this.engine.ready) return;
+    const engine = this.host.engine();
+    if (paused.kind !== 'paused' || paused.retrying || !engine.ready) return;
     this.host.enter({ ...paused, retrying: true });
-    this.engine.retry((outcome) => this.retried(paused, outcome));
+    engine.retry(paused.refused, (outcome) => this.retried(paused, outcome));
   }
 
   private retried(paused: Paused, outcome: TickOutcome): void {
@@ -63,7 +65,7 @@ export class RefusedWriteRetry {
     } else if (storageProblem(outcome.failure) === undefined) {
       // The store answers again but not for this write: give it up, resume with what comes next.
       this.health.noteError(outcome.failure);
-      this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
+      this.health.notRecorded(refused.frames.length, refused.requests.length);
       this.host.enter({ kind: 'idle' });
     } else {
       this.host.enter({ ...paused, retrying: false });

@@ -12,8 +12,8 @@
  * exactly this JSON, which the worker stores as it is.
  *
  * One tick is in flight at a time; `settle()` waits for it (blocking, bounded), for shutdown and
- * imports. If the worker dies, `onGone` hears why, then the tick in flight ends as `gone`:
- * engine-supervisor.ts replaces the worker and has the new one write that tick.
+ * imports. If the worker dies, `onGone` hears why, with the write in flight and who waits for its
+ * outcome (`LostWrite`): engine-supervisor.ts replaces the worker and has the new one write it.
  */
 import type { Frame, Message, StoredText } from '@mcpscope/protocol';
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
@@ -29,13 +29,22 @@ const BUSY_MS = 30_000;
 /** How often the worker checkpoints the WAL between ticks. */
 const CHECKPOINT_MS = 100;
 
+/** The write a worker had when it died, and who waits for its outcome (engine-supervisor.ts writes it again). */
+export interface LostWrite {
+  work: TickWork;
+  done: TickDone;
+}
+
 export class WorkerEngine implements EnginePort {
   private readonly thread: AnsweringWorker<EngineAnswer>;
   private state: 'starting' | 'ready' | 'gone' = 'starting';
   /** The worker's thread id, as it reported it when it was up. */
   private reportedThreadId: number | undefined;
   private nextId = 0;
-  private pending: { id: number; done: TickDone; requests?: string[] } | undefined;
+  /** The request with the worker: a write (`work`) or the snapshot. */
+  private pending: { id: number; done: TickDone; work?: TickWork; requests?: string[] } | undefined;
+  /** Whether the worker keeps a write the storage refused (its last write's outcome said so). */
+  private keepsRefused = false;
 
   /**
    * Starts the worker. `links` forwards the replay links made on this thread from now on (the
@@ -46,7 +55,7 @@ export class WorkerEngine implements EnginePort {
     file: string,
     private readonly links: ReplayLinks,
     private readonly onReady: () => void,
-    private readonly onGone: (error: Error) => void,
+    private readonly onGone: (error: Error, lost: LostWrite | undefined) => void,
     through?: number,
   ) {
     links.forwardNew();
@@ -72,11 +81,12 @@ export class WorkerEngine implements EnginePort {
 
   private sendTick(work: TickWork, done: TickDone, committed: boolean): void {
     const rows = doorRows(work.requests);
-    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew(), ...(committed ? { committed: true as const } : {}) }), done, doorRowTexts(rows));
+    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew(), ...(committed ? { committed: true as const } : {}) }), done, work, doorRowTexts(rows));
   }
 
-  retry(done: TickDone): void {
-    this.request((id) => ({ type: 'retry', id }), done);
+  retry(work: TickWork, done: TickDone): void {
+    if (!this.keepsRefused) return this.sendTick(work, done, false);
+    this.request((id) => ({ type: 'retry', id }), done, work);
   }
 
   settle(): void {
@@ -103,10 +113,10 @@ export class WorkerEngine implements EnginePort {
     this.thread.stop();
   }
 
-  private request(make: (id: number) => EngineRequest, done: TickDone, requests?: string[]): void {
+  private request(make: (id: number) => EngineRequest, done: TickDone, work?: TickWork, requests?: string[]): void {
     if (this.state !== 'ready' || this.pending) throw new Error('capture engine worker: not ready for a tick');
     const id = ++this.nextId;
-    this.pending = { id, done, ...(requests ? { requests } : {}) };
+    this.pending = { id, done, ...(work ? { work } : {}), ...(requests ? { requests } : {}) };
     this.thread.post(make(id));
   }
 
@@ -122,6 +132,7 @@ export class WorkerEngine implements EnginePort {
     const pending = this.pending;
     if (!pending || pending.id !== answer.id) return;
     this.pending = undefined;
+    if (pending.work) this.keepsRefused = answer.ok !== true && answer.keptForRetry === true;
     const noted = answer.noted ? { noted: answer.noted } : {};
     if (answer.ok) {
       // The door records' texts are this thread's own (it sent them): the worker does not send them back.
@@ -132,15 +143,14 @@ export class WorkerEngine implements EnginePort {
     }
   }
 
-  /** The worker died or could not start: the tick in flight ends as gone, and nothing comes here again. */
+  /** The worker died or could not start: `onGone` gets the write in flight, and nothing comes here again. */
   private fail(error: Error): void {
     if (this.state === 'gone') return;
     this.state = 'gone';
     const pending = this.pending;
     this.pending = undefined;
     this.thread.stop();
-    this.onGone(error);
-    pending?.done({ ok: false, failure: error, gone: true });
+    this.onGone(error, pending?.work ? { work: pending.work, done: pending.done } : undefined);
   }
 }
 

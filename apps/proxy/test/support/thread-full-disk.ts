@@ -63,7 +63,7 @@ const whileFull = pipeline.health.status();
 for (const f of frames.slice(23, 26)) pipeline.record(f);
 const lostWhilePaused = pipeline.health.status().notRecorded;
 if (killWorker) {
-  const worker = (pipeline as unknown as { engine: { engine: { thread: { worker: { terminate(): Promise<number> } } } } }).engine.engine.thread.worker;
+  const worker = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine.thread.worker;
   if (killWorker === 'kill-worker-retrying') (pipeline as unknown as { retry: { now(): void } }).retry.now();
   await worker.terminate();
   console.error(`the worker was ended (${killWorker})`);
