@@ -3,12 +3,13 @@
  * (capture-engine.ts) and hears its outcome, whichever of the two implementations serves it,
  * chosen when a capture opens: in process (in-process-engine.ts: `:memory:`, `mcpscope open`,
  * tests) or on one worker thread (worker-engine.ts: a capture file; engine-supervisor.ts replaces
- * a worker that dies). The worker's messages
- * (`EngineRequest`, `EngineAnswer`) are this same contract on the wire.
+ * a worker that dies). The worker's messages (`EngineRequest`, `EngineAnswer`) are this same
+ * contract on the wire.
  *
  * Invariants every implementation keeps: one tick at a time (the pipeline sends the next only
- * after `done` ran); `done` runs exactly once per call; a tick is committed whole or not at all;
- * listeners are told only after `done` says it committed.
+ * after `done` ran); `done` runs exactly once per call, even when the worker dies under it (the
+ * replacement's outcome is the call's); a tick is committed whole or not at all; listeners are
+ * told only after `done` says it committed.
  */
 import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
 import type { DerivedBatch } from './capture-engine.js';
