@@ -37,9 +37,9 @@ afterEach(() => {
   }
 });
 
-/** Until the engine's worker is up (ticks wait for it). */
+/** Until the engine's worker is up (ticks wait for it); a worker starts in seconds on two busy cores. */
 async function threadReady(pipeline: CapturePipeline): Promise<void> {
-  for (let i = 0; i < 500 && !pipeline.engineOnWorker; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 3000 && !pipeline.engineOnWorker; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(pipeline.engineOnWorker).toBe(true);
 }
 
