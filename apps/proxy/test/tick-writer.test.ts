@@ -9,10 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureStatus, FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CapturePipeline, WRITE_LIMIT } from '../src/capture/capture-pipeline.js';
+import { ENGINE_RESTART_LIMIT } from '../src/capture/engine-supervisor.js';
 import { openSqlite } from '../src/capture/sqlite.js';
 import { warmDeriver } from '../src/capture/capture-engine.js';
 import { snapshotDerived, tempDbFile, traffic } from './store-helpers.js';
@@ -35,10 +37,16 @@ afterEach(() => {
   }
 });
 
-/** Until the engine's worker is up (ticks wait for it). */
+/** Until the engine's worker is up (ticks wait for it); a worker starts in seconds on two busy cores. */
 async function threadReady(pipeline: CapturePipeline): Promise<void> {
-  for (let i = 0; i < 500 && !pipeline.engineOnWorker; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 3000 && !pipeline.engineOnWorker; i++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(pipeline.engineOnWorker).toBe(true);
+}
+
+/** Ends the engine's worker thread as a crash would (the pipeline hears it as the thread's exit). */
+async function killEngineWorker(pipeline: CapturePipeline): Promise<void> {
+  const engine = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine;
+  await engine.thread.worker.terminate();
 }
 
 /** Until the next tick has handed a write to the thread (`flush()` would wait for it to land). */
@@ -128,26 +136,63 @@ describe('the capture engine’s worker', () => {
     expect(pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
   });
 
-  it('a thread that dies mid-capture costs nothing: its write and the rest run on the store’s own connection', async () => {
+  it('a thread that dies mid-capture is replaced by a new worker: its write and the rest are written there, each frame once', async () => {
     const frames = traffic();
     const inline = capture(tempDbFile(), 'in-process');
     const threaded = capture(tempDbFile(), 'worker');
     await play(threaded.pipeline, frames.slice(0, 1), 1);
     await threadReady(threaded.pipeline);
     await play(threaded.pipeline, frames.slice(1, 20), 3);
-    expect(threaded.pipeline.engineOnWorker).toBe(true);
+    const first = threaded.pipeline.engineThread;
+    expect(first).toBeDefined();
+    expect(first).not.toBe(threadId);
     // A thread can die (out of memory, a native crash); here it is ended as soon as a write is
     // under way. It may die before, during or after that write's commit: none may lose a frame.
     for (const f of frames.slice(20, 23)) threaded.pipeline.record(f);
     const writing = () => (threaded.pipeline as unknown as { writing: boolean }).writing;
     for (let i = 0; i < 2000 && !writing() && threaded.store.head() < 23; i++) await new Promise((resolve) => setTimeout(resolve, 1));
-    const thread = (threaded.pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine.thread;
-    await thread.worker.terminate();
+    await killEngineWorker(threaded.pipeline);
     await threaded.pipeline.whenWritten();
     await play(threaded.pipeline, frames.slice(23), 3);
     await play(inline.pipeline, frames, 3);
+    // The writes after the death ran on another worker thread, not on the tap's.
+    const second = threaded.pipeline.engineThread;
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(second).not.toBe(threadId);
+    expect(threaded.pipeline.health.status()).toMatchObject({ notRecorded: { frames: 0, requests: 0 }, engineWorker: { restarts: 1 } });
+    expect(threaded.pipeline.health.status().engineWorker?.inProcessSince).toBeUndefined();
+    for (const c of open) c.pipeline.close();
+    expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
+    expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
+  });
+
+  it('a worker that keeps dying soon after its start is given up: capture goes on in process, says so, and stores each frame once', async () => {
+    const frames = traffic();
+    const inline = capture(tempDbFile(), 'in-process');
+    const threaded = capture(tempDbFile(), 'worker');
+    await play(threaded.pipeline, frames.slice(0, 1), 1);
+    await threadReady(threaded.pipeline);
+    let next = 1;
+    const threads = new Set<number>();
+    for (let death = 1; death <= ENGINE_RESTART_LIMIT; death++) {
+      threads.add(threaded.pipeline.engineThread!);
+      // A write under way at each death, and frames recorded while the next worker starts.
+      for (const f of frames.slice(next, next + 3)) threaded.pipeline.record(f);
+      next += 3;
+      await killEngineWorker(threaded.pipeline);
+      for (const f of frames.slice(next, next + 3)) threaded.pipeline.record(f);
+      next += 3;
+      await threaded.pipeline.whenWritten();
+      if (death < ENGINE_RESTART_LIMIT) await threadReady(threaded.pipeline);
+    }
+    expect(threads.size).toBe(ENGINE_RESTART_LIMIT);
+    await play(threaded.pipeline, frames.slice(next), 3);
+    await play(inline.pipeline, frames, 3);
     expect(threaded.pipeline.engineOnWorker).toBe(false);
-    expect(threaded.pipeline.health.status().notRecorded).toEqual({ frames: 0, requests: 0 });
+    const status = threaded.pipeline.health.status();
+    expect(status).toMatchObject({ state: 'recording', notRecorded: { frames: 0, requests: 0 }, engineWorker: { restarts: ENGINE_RESTART_LIMIT - 1 } });
+    expect(status.engineWorker?.inProcessSince).toBeGreaterThan(0);
     for (const c of open) c.pipeline.close();
     expect(frameRows(threaded.store.file)).toEqual(frameRows(inline.store.file));
     expect(snapshotDerived(threaded.store.file)).toEqual(snapshotDerived(inline.store.file));
@@ -283,12 +328,12 @@ describe('the capture engine’s worker', () => {
   it.each([
     ['while the refused write is retried', 'kill-worker-retrying'],
     ['between two retries of the refused write', 'kill-worker-paused'],
-  ] as const)('a thread that dies %s is replaced by an engine in process: the write goes in once space is freed, and capture goes on', async (_when, mode) => {
+  ] as const)('a thread that dies %s is replaced by a new worker: the write goes in once space is freed, and capture goes on there', async (_when, mode) => {
     const seen = fullDiskRun(mode);
     expect(seen.derivingOnThread).toBe(true);
     expect(seen.whileFull).toMatchObject({ state: 'paused', reason: 'disk full' });
     expect(seen.afterFreed.state).toBe('recording');
-    expect(seen.stillOnThread).toBe(false);
+    expect(seen.stillOnThread).toBe(true);
     // The same frames as a capture whose thread lived: the refused three included, linked as a
     // capture that never paused links them.
     const frames = traffic();

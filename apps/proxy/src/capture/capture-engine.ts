@@ -26,6 +26,7 @@
  */
 import { DERIVER_STATE_VERSION, classifyText, rawLength, type CaptureDeriver, type ConversationSummary, type Derived, type Diagnostic, type ExchangeSummary, type Frame, type Message, type SessionSummary } from '@mcpscope/protocol';
 import type { CaptureReader } from './capture-reader.js';
+import type { ReplayLinks } from './replay-links.js';
 import type { SqliteStatement } from './sqlite.js';
 import { TICK_SQL, TickOps, applyTickOps, type TickTexts } from './tick-ops.js';
 import { createDeriver, restoreDeriver } from './deriver.js';
@@ -53,6 +54,8 @@ export class CaptureEngine {
   private readonly statements: SqliteStatement[];
   private readonly transaction: (ops: unknown[]) => void;
   private readonly templates: TemplateWriter;
+  /** The replay links, which annotate each summary the engine writes. */
+  private readonly links: ReplayLinks;
   private deriver: CaptureDeriver;
   private derivedThrough: number;
   private sinceSnapshot: number;
@@ -72,6 +75,7 @@ export class CaptureEngine {
     this.statements = TICK_SQL.map((sql) => (sql === '' ? undefined! : reader.db.prepare(sql)));
     this.transaction = reader.db.transaction((ops: unknown[]) => applyTickOps(this.statements, ops));
     this.templates = new TemplateWriter(reader.db);
+    this.links = reader.replayLinks;
     const warm = warmDeriver(reader, through);
     this.deriver = warm.deriver;
     this.derivedThrough = warm.through;
@@ -143,7 +147,7 @@ export class CaptureEngine {
     const ops = new TickOps(this.templates);
     ops.frames(tick.frames, tick.httpJson);
     ops.doorRows(tick.doorRows);
-    ops.derived(derived, tick.frames[0]?.seq ?? 0, (ex) => this.reader.replayLinks.annotate(ex));
+    ops.derived(derived, tick.frames[0]?.seq ?? 0, (ex) => this.links.annotate(ex));
     return { ops: ops.ops, texts: ops.texts };
   }
 

@@ -40,6 +40,7 @@ export class CaptureHealth {
   private lost = { frames: 0, requests: 0 };
   private behind: { frames: number; at: number } | undefined;
   private lastError: { message: string; at: number } | undefined;
+  private engineWorker: { restarts: number; inProcessSince?: number } | undefined;
   /** Messages already printed, so a failure that repeats every tick is printed once. */
   private readonly told = new Set<string>();
   private readonly listeners = new Set<() => void>();
@@ -125,6 +126,20 @@ export class CaptureHealth {
     if (!this.pausedFor) this.log(`mcpscope: capture failed (${message}); the tap forwards as always.`);
   }
 
+  /** The engine's worker died and a new one replaces it (engine-supervisor.ts). */
+  engineWorkerReplaced(err: unknown): void {
+    this.engineWorker = { restarts: (this.engineWorker?.restarts ?? 0) + 1 };
+    this.noteError(err);
+  }
+
+  /** The engine's worker kept dying soon after its start: capture goes on on the tap's thread. */
+  engineInProcess(err: unknown): void {
+    this.engineWorker = { restarts: this.engineWorker?.restarts ?? 0, inProcessSince: Date.now() };
+    this.noteError(err);
+    this.changed();
+    this.log("mcpscope: the capture engine's worker thread kept dying; capture goes on on the tap's thread (slower under load, nothing is lost).");
+  }
+
   status(): CaptureStatus {
     return {
       state: this.storing ? 'recording' : 'paused',
@@ -133,6 +148,7 @@ export class CaptureHealth {
       notRecorded: { ...this.lost },
       ...(this.behind ? { fellBehind: { ...this.behind } } : {}),
       ...(this.lastError ? { lastError: { ...this.lastError } } : {}),
+      ...(this.engineWorker ? { engineWorker: { ...this.engineWorker } } : {}),
     };
   }
 }

@@ -8,10 +8,9 @@
  *
  * Where the engine runs is chosen when the capture opens: on its worker thread for a capture file
  * (worker-engine.ts: the tap's thread then does neither the deriving nor the SQL), in process for
- * `:memory:`. Ticks wait in the queue until the worker is up. If the worker dies, an engine in
- * process takes over, warmed from the store as opening a capture is; the tick it died under is
- * written again, or, if it had committed, derived again for its texts only. So is the write a
- * paused capture retries: the engine that kept it died with it, and the new one writes it anew.
+ * `:memory:`. Ticks wait in the queue until the worker is up. A worker that dies is replaced by a
+ * new one, which writes the tick the dead one had (engine-supervisor.ts); the pipeline hears only
+ * that tick's outcome.
  *
  * Durability window: a frame handed to `record()` is written within WRITE_EVERY_MS (5 ms), with
  * whatever else arrived meanwhile. One tick is in flight at a time: frames that arrive while one
@@ -46,10 +45,10 @@
  *
  * A capture failure never stops forwarding and never escapes a tick (capture-health.ts): a store
  * that cannot take writes (disk full, read-only) pauses capture — the engine keeps the refused
- * write, retried every RETRY_MS, and frames and door records meanwhile are counted as not
- * recorded — and a tick the deriver or the store fails on for any other reason keeps its frames
- * without derived rows (`mcpscope rebuild` derives them again), or at worst counts them as not
- * recorded.
+ * write, retried every RETRY_MS (refused-write-retry.ts), and frames and door records meanwhile
+ * are counted as not recorded — and a tick the deriver or the store fails on for any other
+ * reason keeps its frames without derived rows (`mcpscope rebuild` derives them again), or at
+ * worst counts them as not recorded.
  */
 import type { ConversationSummary, DoorRecord, ExchangeSummary, Frame, FrameInput, Message, SessionSummary } from '@mcpscope/protocol';
 import type { DerivedBatch } from './capture-engine.js';
@@ -62,10 +61,11 @@ import { LargeWriter, type LargeResult } from './large-writer.js';
 import type { LargeBody, RecordPort } from './record-port.js';
 import type { EnginePort, TickOutcome, TickWork } from './engine-contract.js';
 import { InProcessEngine } from './in-process-engine.js';
-import { WorkerEngine } from './worker-engine.js';
+import { EngineSupervisor } from './engine-supervisor.js';
+import { RefusedWriteRetry } from './refused-write-retry.js';
 import { CaptureImport } from './capture-import.js';
-import { QUEUE_LIMITS, RETRY_MS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
-import type { PipelineState, RefusedWrite } from './pipeline-state.js';
+import { QUEUE_LIMITS, TICK_LIMIT, WRITE_EVERY_MS, WRITE_LIMIT } from './pipeline-limits.js';
+import type { PipelineState } from './pipeline-state.js';
 import { DoorQueue, FrameQueue } from './tick-queue.js';
 import { redactFrameBody, redactFramePath } from '../redaction/redact-secrets.js';
 import { applyLargeResult } from './large-frame-result.js';
@@ -120,8 +120,8 @@ export class CapturePipeline {
   /** Door records waiting for a tick (tick-queue.ts). */
   private readonly doorQueue: DoorQueue;
   readonly health: CaptureHealth;
-  /** Set exactly while the state is `paused`: retries the refused write. */
-  private retryTimer: NodeJS.Timeout | undefined;
+  /** Retries the refused write while the state is `paused`. */
+  private readonly retry: RefusedWriteRetry;
   /** Writes large frames off this thread (a capture file only: a worker cannot share `:memory:`). */
   private readonly largeWriter: LargeWriter | undefined;
   /** What the stored large frames' skeletons read as, for the deriver. */
@@ -155,7 +155,13 @@ export class CapturePipeline {
     this.seq = store.head();
     this.writtenHead = this.seq;
     const inProcess = store.file === ':memory:' || options.engine === 'in-process';
-    this.engine = inProcess ? new InProcessEngine(store) : new WorkerEngine(store.file, store.replayLinks, () => this.engineStarted(), (err) => this.engineGone(err));
+    this.engine = inProcess ? new InProcessEngine(store) : new EngineSupervisor(store, health, (engine) => (this.engine = engine), () => this.engineStarted()).start();
+    this.retry = new RefusedWriteRetry(health, {
+      engine: () => this.engine,
+      state: () => this.state,
+      enter: (next) => this.enter(next),
+      written: (outcome, refused) => this.tellListeners(outcome.texts, refused.frames, refused.requests, outcome.derived),
+    });
     this.retention = new Retention(store, limits);
     this.trims = this.retention.active;
     this.retention.enforce();
@@ -174,12 +180,10 @@ export class CapturePipeline {
     this.state = next;
     if (next.kind === 'paused' && from.kind !== 'paused') {
       this.health.pause(next.reason, next.error);
-      this.retryTimer = setInterval(() => this.retryRefused(), RETRY_MS);
-      this.retryTimer.unref();
+      this.retry.arm();
     }
     if (from.kind === 'paused' && next.kind !== 'paused') {
-      clearInterval(this.retryTimer);
-      this.retryTimer = undefined;
+      this.retry.disarm();
       if (next.kind !== 'closed') this.health.resume();
     }
   }
@@ -205,19 +209,14 @@ export class CapturePipeline {
     this.armTick();
   }
 
-  /** The engine's worker died or could not start: capture goes on in process (slower, so it is said, not silent). */
-  private engineGone(err: Error): void {
-    this.health.noteError(err);
-    // A write in flight: its outcome (`gone`) replaces the engine (see `rewriteInProcess`).
-    if (this.state.kind === 'paused' && !this.state.retrying) this.rewriteRefused(this.state);
-    else if (!this.writing) this.engine = new InProcessEngine(this.store);
-    for (const resolve of this.startWaiters.splice(0)) resolve();
-    if (this.state.kind !== 'closed') this.armTick();
+  /** The id of the worker thread ticks are derived and written on now; undefined in process, or while a worker starts. */
+  get engineThread(): number | undefined {
+    return this.engine.threadId;
   }
 
   /** Whether ticks are derived and written on the engine's worker now (else in this process, or it is still starting). */
   get engineOnWorker(): boolean {
-    return this.engine instanceof WorkerEngine && this.engine.ready;
+    return this.engine.threadId !== undefined;
   }
 
   /** A body for the large-frame writer, or undefined (no capture file, paused, or closed). */
@@ -371,7 +370,7 @@ export class CapturePipeline {
   close(): void {
     this.doorQueue.stop();
     this.engine.settle();
-    if (this.state.kind === 'paused') this.retryRefused();
+    if (this.state.kind === 'paused') this.retry.now();
     this.flush(true);
     // Large frames in the queue: each is written (waiting for the writer), then what follows it.
     while (this.isWritingLarge() && this.largeWriter) {
@@ -460,69 +459,18 @@ export class CapturePipeline {
       if (largeNext) this.writeLarge(largeNext);
       return;
     }
-    if (outcome.gone) return this.rewriteInProcess(work, (again) => this.tickDone(again, work, largeNext));
     const problem = storageProblem(outcome.failure);
-    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, { frames: work.frames, doorRecords: work.requests });
+    if (problem !== undefined && outcome.keptForRetry) return this.pause(problem, outcome.failure, work);
     this.health.noteError(outcome.failure);
     this.health.notRecorded(work.frames.length, work.requests.length);
   }
 
-  /**
-   * The engine's worker died under a tick. An engine in process takes over, warmed from the store
-   * as opening a capture is, through the frames before this tick; the tick is then written again,
-   * or, if the worker had committed it, derived for its texts only.
-   */
-  private rewriteInProcess(work: TickWork, done: (outcome: TickOutcome) => void): void {
-    const first = work.frames[0]?.seq;
-    const committed = first !== undefined && this.store.hasFrame(first);
-    const engine = new InProcessEngine(this.store, first === undefined ? undefined : first - 1);
-    this.engine = engine;
-    if (committed) engine.tickCommitted(work, done);
-    else engine.tick(work, done);
-  }
-
   /** The store refused `refused` for where it lives: nothing is queued until it takes writes again. */
-  private pause(reason: string, error: unknown, refused: RefusedWrite): void {
+  private pause(reason: string, error: unknown, refused: TickWork): void {
     this.enter({ kind: 'paused', refused, reason, error, retrying: false });
     // Queued frames are not stored either; new ones are counted as they come (record()).
     this.health.notRecorded(this.queue.length, this.doorQueue.clear());
     this.queue.clear();
-  }
-
-  /** Has the engine write the refused write again; resumes capture when the store takes it. */
-  private retryRefused(): void {
-    const paused = this.state;
-    if (paused.kind !== 'paused' || paused.retrying || !this.engine.ready) return;
-    this.enter({ ...paused, retrying: true });
-    this.engine.retry((outcome) => this.retried(paused, outcome));
-  }
-
-  /**
-   * The engine that kept the refused write is gone (its worker died): an engine in process writes
-   * it anew (rewriteInProcess), and keeps it in turn if the store still refuses it.
-   */
-  private rewriteRefused(paused: Extract<PipelineState, { kind: 'paused' }>): void {
-    const { refused } = paused;
-    this.enter({ ...paused, retrying: true });
-    this.rewriteInProcess({ frames: refused.frames, requests: refused.doorRecords, largeMessages: this.largeMessages }, (outcome) => this.retried(paused, outcome));
-  }
-
-  /** A retry's outcome: resumes capture, stays paused, or gives the write up (refused for another reason than the storage). */
-  private retried(paused: Extract<PipelineState, { kind: 'paused' }>, outcome: TickOutcome): void {
-    const { refused } = paused;
-    if (outcome.ok) {
-      this.enter({ kind: 'idle' });
-      this.tellListeners(outcome.texts, refused.frames, refused.doorRecords, outcome.derived);
-    } else if (outcome.gone) {
-      this.rewriteRefused(paused);
-    } else if (storageProblem(outcome.failure) === undefined) {
-      // The store answers again but not for this write: give it up, resume with what comes next.
-      this.health.noteError(outcome.failure);
-      this.health.notRecorded(refused.frames.length, refused.doorRecords.length);
-      this.enter({ kind: 'idle' });
-    } else {
-      this.enter({ ...paused, retrying: false });
-    }
   }
 
   /** After a write: retention (with limits), then the listeners. */

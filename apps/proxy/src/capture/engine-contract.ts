@@ -2,12 +2,14 @@
  * The capture engine's port: how the pipeline (on the tap's thread) hands a tick to the engine
  * (capture-engine.ts) and hears its outcome, whichever of the two implementations serves it,
  * chosen when a capture opens: in process (in-process-engine.ts: `:memory:`, `mcpscope open`,
- * tests) or on one worker thread (worker-engine.ts: a capture file). The worker's messages
- * (`EngineRequest`, `EngineAnswer`) are this same contract on the wire.
+ * tests) or on one worker thread (worker-engine.ts: a capture file; engine-supervisor.ts replaces
+ * a worker that dies). The worker's messages (`EngineRequest`, `EngineAnswer`) are this same
+ * contract on the wire.
  *
  * Invariants every implementation keeps: one tick at a time (the pipeline sends the next only
- * after `done` ran); `done` runs exactly once per call; a tick is committed whole or not at all;
- * listeners are told only after `done` says it committed.
+ * after `done` ran); `done` runs exactly once per call, even when the worker dies under it (the
+ * replacement's outcome is the call's); a tick is committed whole or not at all; listeners are
+ * told only after `done` says it committed.
  */
 import type { DoorRecord, Frame, Message } from '@mcpscope/protocol';
 import type { DerivedBatch } from './capture-engine.js';
@@ -47,8 +49,6 @@ export type TickOutcome =
       /** The storage refused the write (disk full, read-only): the engine keeps it, as it was made, for `retry`. */
       keptForRetry?: true;
       noted?: EngineFailure[];
-      /** The worker died under this tick; whether it had committed is for the store to say. */
-      gone?: true;
     };
 
 export type TickDone = (outcome: TickOutcome) => void;
@@ -56,10 +56,20 @@ export type TickDone = (outcome: TickOutcome) => void;
 export interface EnginePort {
   /** Derives, encodes and writes one tick; `done` runs once, now or from a later turn of the event loop. */
   tick(work: TickWork, done: TickDone): void;
-  /** Writes again the write the storage refused and the engine kept (`keptForRetry`). */
-  retry(done: TickDone): void;
+  /**
+   * A tick an engine that died had committed: derived and encoded for its texts, not written
+   * again. The engine must have been warmed through the seq before the tick's first frame.
+   */
+  tickCommitted(work: TickWork, done: TickDone): void;
+  /**
+   * Writes again `work`, a write the storage refused (`keptForRetry`): as this engine kept it, or,
+   * when another engine refused it (this one replaced a worker that died), derived and written anew.
+   */
+  retry(work: TickWork, done: TickDone): void;
   /** Whether ticks can be taken now (a worker is up), else they wait for `settle()` or the `onReady` callback. */
   readonly ready: boolean;
+  /** The id of the worker thread ticks are written on (as the worker reports it), undefined in process. */
+  readonly threadId: number | undefined;
   /** Blocks (bounded) until the engine is up and the tick under way, if any, has delivered its outcome. */
   settle(): void;
   /** Stores the deriver's snapshot (when `snapshot`), closes the engine's connection, and ends it. */
@@ -74,6 +84,8 @@ export interface EngineWorkerData {
   autocheckpoint: number;
   /** How often it checkpoints the WAL (PASSIVE), between ticks. */
   checkpointMs: number;
+  /** Warm the deriver through this seq only (the frames after it are a tick the worker is given next). */
+  through?: number;
 }
 
 /** The port's messages to the worker. */
@@ -89,6 +101,8 @@ export type EngineRequest =
       messages: [number, Message][];
       /** Replay links made on the tap's thread since the last tick. */
       links: ReplayLink[];
+      /** The tick is already in the store (an engine that died committed it): derive it for its texts only. */
+      committed?: true;
     }
   | { type: 'retry'; id: number }
   | { type: 'snapshot'; id: number }
@@ -98,6 +112,8 @@ export type EngineRequest =
 export interface EngineAnswer {
   id: number;
   ready?: true;
+  /** With `ready`: the worker's thread id. */
+  thread?: number;
   ok?: boolean;
   texts?: TickTexts;
   error?: EngineFailure;

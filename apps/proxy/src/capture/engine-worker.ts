@@ -10,7 +10,7 @@
  * compiling: the first tick of a revision pays it once, on this thread, never the tap's.
  */
 import type { Frame, Message } from '@mcpscope/protocol';
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { workerAnswerer } from './answering-worker.js';
 import { openSqlite, type SqliteDatabase } from './sqlite.js';
 import { CaptureReader } from './capture-reader.js';
@@ -40,7 +40,7 @@ try {
     // Per connection in SQLite: the settings of the store's own (capture-store.ts).
     db.exec(`PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768; PRAGMA temp_store = MEMORY; PRAGMA wal_autocheckpoint = ${data.autocheckpoint}`);
     reader = new CaptureReader(db);
-    engine = new CaptureEngine(reader);
+    engine = new CaptureEngine(reader, data.through);
     const checkpointing = db;
     checkpoints = setInterval(() => {
       // Busy or failed: the next round tries again, and the commits' own threshold is the backstop.
@@ -50,7 +50,7 @@ try {
         // Left to the next round.
       }
     }, data.checkpointMs);
-    answer({ id: 0, ready: true } satisfies EngineAnswer);
+    answer({ id: 0, ready: true, thread: threadId } satisfies EngineAnswer);
   } else {
     port.close();
   }
@@ -75,7 +75,7 @@ port.on('message', (m: EngineRequest) => {
     for (const link of m.links) reader!.replayLinks.learn(link);
     const { frames, httpJson } = readFrames(m.frames);
     const largeMessages = new WeakMap<Frame, Message>(m.messages.map(([i, message]) => [frames[i]!, message]));
-    answer(sent(m.id, engine.tick({ frames, doorRows: m.doorRows, largeMessages, httpJson })));
+    answer(sent(m.id, engine.tick({ frames, doorRows: m.doorRows, largeMessages, httpJson }, m.committed === true)));
   } else if (m.type === 'retry') {
     answer(sent(m.id, engine.retry()));
   } else {

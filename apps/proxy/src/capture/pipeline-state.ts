@@ -13,13 +13,8 @@
  * The user's pause from the dashboard is not a state here: the pipeline goes on writing what was
  * queued, and `record()` counts new frames instead of queuing them (capture-health.ts).
  */
-import type { DoorRecord, Frame } from '@mcpscope/protocol';
-
-/** A write the store refused; the engine keeps it, as it was made, to retry. */
-export interface RefusedWrite {
-  frames: Frame[];
-  doorRecords: DoorRecord[];
-}
+import type { Frame } from '@mcpscope/protocol';
+import type { TickWork } from './engine-contract.js';
 
 export type PipelineState =
   /** Nothing is with the engine or the large-frame writer: the next tick may start. */
@@ -30,8 +25,9 @@ export type PipelineState =
   | { kind: 'writingLarge'; frame: Frame }
   /**
    * The store refused a write for where it lives (`reason`); nothing is queued, and the refused
-   * write is retried every RETRY_MS (`retrying` while a retry is with the engine).
+   * write (the engine keeps it as it was made) is retried every RETRY_MS (`retrying` while a retry
+   * is with the engine: refused-write-retry.ts).
    */
-  | { kind: 'paused'; refused: RefusedWrite; reason: string; error: unknown; retrying: boolean }
+  | { kind: 'paused'; refused: TickWork; reason: string; error: unknown; retrying: boolean }
   /** Nothing more is accepted; a late outcome is told to listeners but changes nothing here. */
   | { kind: 'closed' };

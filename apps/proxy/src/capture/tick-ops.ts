@@ -9,7 +9,8 @@
  * record's derived columns, is settled when the list is made).
  */
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
-import { sortKey } from './capture-reader.js';
+// The `sort_key` column's value: the protocol's one definition of an exchange's capture order.
+import { exchangeOrderKey as sortKey } from '@mcpscope/protocol';
 import { packDoorRecord, packHttp, type Template, type TemplateWriter } from './templates.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */

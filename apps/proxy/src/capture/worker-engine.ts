@@ -12,8 +12,8 @@
  * exactly this JSON, which the worker stores as it is.
  *
  * One tick is in flight at a time; `settle()` waits for it (blocking, bounded), for shutdown and
- * imports. If the worker dies, the tick in flight ends as `gone` and `onGone` hears why: the
- * pipeline then continues on an engine in process, warmed from the store.
+ * imports. If the worker dies, `onGone` hears why, with the write in flight and who waits for its
+ * outcome (`LostWrite`): engine-supervisor.ts replaces the worker and has the new one write it.
  */
 import type { Frame, Message, StoredText } from '@mcpscope/protocol';
 import { AnsweringWorker, moduleWorkerUrl } from './answering-worker.js';
@@ -36,24 +36,37 @@ const BUSY_MS = 30_000;
  */
 const CHECKPOINT_MS = 1000;
 
+/** The write a worker had when it died, and who waits for its outcome (engine-supervisor.ts writes it again). */
+export interface LostWrite {
+  work: TickWork;
+  done: TickDone;
+}
+
 export class WorkerEngine implements EnginePort {
   private readonly thread: AnsweringWorker<EngineAnswer>;
   private state: 'starting' | 'ready' | 'gone' = 'starting';
+  /** The worker's thread id, as it reported it when it was up. */
+  private reportedThreadId: number | undefined;
   private nextId = 0;
-  private pending: { id: number; done: TickDone; requests?: string[] } | undefined;
+  /** The request with the worker: a write (`work`) or the snapshot. */
+  private pending: { id: number; done: TickDone; work?: TickWork; requests?: string[] } | undefined;
+  /** Whether the worker keeps a write the storage refused (its last write's outcome said so). */
+  private keepsRefused = false;
 
   /**
    * Starts the worker. `links` forwards the replay links made on this thread from now on (the
    * worker reads the table when it opens). `onGone` hears once if the worker dies or cannot start.
+   * With `through`, the worker's deriver is warmed through that seq only (see CaptureEngine).
    */
   constructor(
     file: string,
     private readonly links: ReplayLinks,
     private readonly onReady: () => void,
-    private readonly onGone: (error: Error) => void,
+    private readonly onGone: (error: Error, lost: LostWrite | undefined) => void,
+    through?: number,
   ) {
     links.forwardNew();
-    const data: EngineWorkerData = { file, busyMs: BUSY_MS, autocheckpoint: AUTOCHECKPOINT_PAGES, checkpointMs: CHECKPOINT_MS };
+    const data: EngineWorkerData = { file, busyMs: BUSY_MS, autocheckpoint: AUTOCHECKPOINT_PAGES, checkpointMs: CHECKPOINT_MS, ...(through === undefined ? {} : { through }) };
     this.thread = new AnsweringWorker<EngineAnswer>(moduleWorkerUrl('engine-worker', import.meta.url), { ...data }, (answer) => this.answered(answer), (error) => this.fail(new Error(`the capture engine's worker stopped: ${error.message}`, { cause: error })), { claimsLate: true });
   }
 
@@ -61,13 +74,26 @@ export class WorkerEngine implements EnginePort {
     return this.state === 'ready';
   }
 
-  tick(work: TickWork, done: TickDone): void {
-    const rows = doorRows(work.requests);
-    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew() }), done, doorRowTexts(rows));
+  get threadId(): number | undefined {
+    return this.state === 'ready' ? this.reportedThreadId : undefined;
   }
 
-  retry(done: TickDone): void {
-    this.request((id) => ({ type: 'retry', id }), done);
+  tick(work: TickWork, done: TickDone): void {
+    this.sendTick(work, done, false);
+  }
+
+  tickCommitted(work: TickWork, done: TickDone): void {
+    this.sendTick(work, done, true);
+  }
+
+  private sendTick(work: TickWork, done: TickDone, committed: boolean): void {
+    const rows = doorRows(work.requests);
+    this.request((id) => ({ type: 'tick', id, frames: flattenFrames(work.frames), doorRows: rows, messages: largeMessagesByIndex(work.frames, work.largeMessages), links: this.links.takeNew(), ...(committed ? { committed: true as const } : {}) }), done, work, doorRowTexts(rows));
+  }
+
+  retry(work: TickWork, done: TickDone): void {
+    if (!this.keepsRefused) return this.sendTick(work, done, false);
+    this.request((id) => ({ type: 'retry', id }), done, work);
   }
 
   settle(): void {
@@ -94,10 +120,10 @@ export class WorkerEngine implements EnginePort {
     this.thread.stop();
   }
 
-  private request(make: (id: number) => EngineRequest, done: TickDone, requests?: string[]): void {
+  private request(make: (id: number) => EngineRequest, done: TickDone, work?: TickWork, requests?: string[]): void {
     if (this.state !== 'ready' || this.pending) throw new Error('capture engine worker: not ready for a tick');
     const id = ++this.nextId;
-    this.pending = { id, done, ...(requests ? { requests } : {}) };
+    this.pending = { id, done, ...(work ? { work } : {}), ...(requests ? { requests } : {}) };
     this.thread.post(make(id));
   }
 
@@ -105,6 +131,7 @@ export class WorkerEngine implements EnginePort {
     if (answer.id === 0) {
       if (answer.ready && this.state === 'starting') {
         this.state = 'ready';
+        this.reportedThreadId = answer.thread;
         this.onReady();
       } else if (answer.error) this.fail(failureError(answer.error));
       return;
@@ -112,6 +139,7 @@ export class WorkerEngine implements EnginePort {
     const pending = this.pending;
     if (!pending || pending.id !== answer.id) return;
     this.pending = undefined;
+    if (pending.work) this.keepsRefused = answer.ok !== true && answer.keptForRetry === true;
     const noted = answer.noted ? { noted: answer.noted } : {};
     if (answer.ok) {
       // The door records' texts are this thread's own (it sent them): the worker does not send them back.
@@ -122,15 +150,14 @@ export class WorkerEngine implements EnginePort {
     }
   }
 
-  /** The worker died or could not start: the tick in flight ends as gone, and nothing comes here again. */
+  /** The worker died or could not start: `onGone` gets the write in flight, and nothing comes here again. */
   private fail(error: Error): void {
     if (this.state === 'gone') return;
     this.state = 'gone';
     const pending = this.pending;
     this.pending = undefined;
     this.thread.stop();
-    this.onGone(error);
-    pending?.done({ ok: false, failure: error, gone: true });
+    this.onGone(error, pending?.work ? { work: pending.work, done: pending.done } : undefined);
   }
 }
 

@@ -63,9 +63,9 @@ const whileFull = pipeline.health.status();
 for (const f of frames.slice(23, 26)) pipeline.record(f);
 const lostWhilePaused = pipeline.health.status().notRecorded;
 if (killWorker) {
-  const engine = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine;
-  if (killWorker === 'kill-worker-retrying') (pipeline as unknown as { retryRefused(): void }).retryRefused();
-  await engine.thread.worker.terminate();
+  const worker = (pipeline as unknown as { engine: { thread: { worker: { terminate(): Promise<number> } } } }).engine.thread.worker;
+  if (killWorker === 'kill-worker-retrying') (pipeline as unknown as { retry: { now(): void } }).retry.now();
+  await worker.terminate();
   console.error(`the worker was ended (${killWorker})`);
 }
 unlinkSync(filler);

@@ -353,6 +353,13 @@ export interface CaptureStatus {
   fellBehind?: { frames: number; at: number };
   /** The latest capture failure (paused or not), and when (ms since the epoch). */
   lastError?: { message: string; at: number };
+  /**
+   * Set once the capture engine's worker thread (a capture file) died: how many times a new
+   * worker replaced it, and, once it kept dying soon after its start, since when (ms since the
+   * epoch) capture derives and writes on the tap's own thread instead (nothing is lost; the tap
+   * has less CPU for forwarding).
+   */
+  engineWorker?: { restarts: number; inProcessSince?: number };
   /** Set by `mcpscope open FILE`: the dashboard shows a file, with no proxy to send through. */
   readOnly?: { file: string };
 }

@@ -9,8 +9,8 @@
  * A request body past HELD_BODY_BYTES is forwarded as it arrives instead of being held (on a
  * capture file its text goes to the large-frame writer thread as it streams). Capture keeps at
  * most `maxBodyBytes` of one body (capped-text.ts); a frame of a cut body says so (`http.cut`,
- * with the whole size). The pieces: request-body.ts reads the body, request-frames.ts records
- * the request (and writes the tap's own transport frames), response-recorder.ts the answer.
+ * with the whole size). The pieces: client-request.ts reads the body and records the request (and
+ * writes the tap's own transport frames), response-recorder.ts the answer.
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,8 +26,7 @@ import type { UpstreamRequest, UpstreamResponse } from '../../upstream/upstream-
 import { UNWATCHED, type RequestWatch } from '../../core/request-watch.js';
 import { isMcpEndpoint } from '../../core/mcp-endpoint.js';
 import { MAX_CAPTURED_BODY_BYTES } from './capped-text.js';
-import { HELD_BODY_BYTES, hasRequestBody, isStreamed, readRequestBody, type RequestBody, type StreamedBody } from './request-body.js';
-import { RequestRecorder, doorLink, linkedToDoor, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame } from './request-frames.js';
+import { HELD_BODY_BYTES, RequestRecorder, doorLink, hasRequestBody, isStreamed, linkedToDoor, readRequestBody, recordClientLeft, recordStreamError, recordUpstreamError, type RecordFrame, type RequestBody, type StreamedBody } from './client-request.js';
 import { BodyRecorder, NOT_RECORDED, RedirectRecorder, SseRecorder, type ResponseFrames, type ResponseRecorder } from './response-recorder.js';
 import { requestsIn } from './request-count.js';
 import { redactUrlSecrets } from '../../redaction/redact-secrets.js';

@@ -20,7 +20,7 @@ import type { RequestWatch } from '../../core/request-watch.js';
 import { capturedHeaders } from '../../upstream/captured-headers.js';
 import { headerValue } from '../../upstream/http-headers.js';
 import type { UpstreamResponse } from '../../upstream/upstream-request.js';
-import type { RecordFrame } from './request-frames.js';
+import type { RecordFrame } from './client-request.js';
 import { looksLikeReply } from './request-count.js';
 
 /** A request a rule matched, as it is sent on: edited (with the client's original kept) or not, and what happened to it so far. */

@@ -5,7 +5,7 @@
  * `ResponseFrames`, whose session and transport a legacy `endpoint` event may still change.
  */
 import { SseParser, transportFrameText, type HttpInfo, type SseEvent, type SseItem, type Transport } from '@mcpscope/protocol';
-import type { RecordFrame } from './request-frames.js';
+import type { RecordFrame } from './client-request.js';
 import { CappedText } from './capped-text.js';
 import { looksLikeReply } from './request-count.js';
 import type { LargeBody } from '../../capture/index.js';
