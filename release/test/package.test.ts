@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { NODE_MAJORS, nodeRuntime, type NodeMajor } from '@mcpscope/release/node-runtimes';
 import { packRelease, type Packed } from '../pack.js';
 import { SQLITE_ADDON } from '../sqlite-addon.js';
@@ -150,8 +150,12 @@ describe.each(NODE_MAJORS)('installed with npm, on Node %s', (major) => {
       return res;
     };
     expect(await (await api('/api/health')).json()).toEqual({ ok: true });
-    const byTool = (await (await api(`/api/exchanges?filter=${encodeURIComponent('tool:suggest_gifts')}`)).json()) as { exchanges: { id: string; status: string; method: string }[] };
-    expect(byTool.exchanges).toEqual([expect.objectContaining({ method: 'tools/call', status: 'ok' })]);
+    // The call is stored by the capture's worker moments after it was answered.
+    let byTool: { exchanges: { id: string; status: string; method: string }[] } = { exchanges: [] };
+    await vi.waitFor(async () => {
+      byTool = (await (await api(`/api/exchanges?filter=${encodeURIComponent('tool:suggest_gifts')}`)).json()) as typeof byTool;
+      expect(byTool.exchanges).toEqual([expect.objectContaining({ method: 'tools/call', status: 'ok' })]);
+    }, { timeout: 30_000, interval: 50 });
     // Free text runs a JavaScript function inside SQLite (the driver's user-defined functions).
     const byText = (await (await api(`/api/exchanges?filter=${encodeURIComponent('LOVELACE')}`)).json()) as { exchanges: { id: string }[] };
     expect(byText.exchanges.map((e) => e.id)).toEqual([byTool.exchanges[0]!.id]);
