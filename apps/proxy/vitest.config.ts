@@ -36,10 +36,6 @@ export default defineConfig({
     include: lane === 'heavy' ? HEAVY : ALL,
     exclude: lane === 'light' ? ['**/node_modules/**', ...HEAVY] : ['**/node_modules/**'],
     ...(lane !== undefined ? { maxWorkers: 1 } : {}),
-    // The light lane's files share one module graph (imported once, not once per file: about a
-    // quarter of the lane's time). They hold no state between files: no mocks, fake timers or
-    // process.env writes, and each test starts and stops its own servers.
-    ...(lane === 'light' ? { isolate: false } : {}),
     // A hang guard, not a speed check (speed lives in bench/): tests that move tens of MB or
     // spawn a CLI through tsx need more than 20 s when the two cores are shared.
     testTimeout: 60_000,

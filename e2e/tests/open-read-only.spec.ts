@@ -23,8 +23,16 @@ test('an opened export is read-only and tells its sessions apart', async ({ page
   }
   const token = new URL(proxy.app.dashboardLoginUrl).searchParams.get('token')!;
   const headers = { authorization: `Bearer ${token}` };
-  const page0 = await (await request.get(`${proxy.app.dashboardUrl}/api/exchanges?limit=50`, { headers })).json() as { exchanges: { id: string; method?: string }[] };
-  const original = page0.exchanges.find((e) => e.method === 'tools/call')!;
+  // Both calls are stored by the capture's worker moments after they were answered.
+  let calls: { id: string; method?: string }[] = [];
+  await expect
+    .poll(async () => {
+      const page0 = (await (await request.get(`${proxy.app.dashboardUrl}/api/exchanges?limit=50`, { headers })).json()) as { exchanges: { id: string; method?: string }[] };
+      calls = page0.exchanges.filter((e) => e.method === 'tools/call');
+      return calls.length;
+    })
+    .toBe(2);
+  const original = calls[0]!;
   const message = { jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'suggest_gifts', arguments: { occasion: 'birthday', budget: 90 } } };
   const replayed = await request.post(`${proxy.app.dashboardUrl}/api/replay`, { headers, data: { exchangeId: original.id, mode: 'fresh', message } });
   expect(replayed.status()).toBe(200);
