@@ -12,7 +12,7 @@ cpu_ticks() { awk '/^cpu /{ print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8 }' /proc/
 # How busy the machine's cores were since `cpu_ticks` printed $1 $2 (100 % = every core busy).
 cpu_busy_since() {
   read -r busy all < <(cpu_ticks)
-  [ "$all" -gt "$2" ] && echo "$(( (busy - $1) * 100 / (all - $2) )) % of the cores busy" || echo "cores unknown"
+  [ "$all" -gt "$2" ] && echo ", $(( (busy - $1) * 100 / (all - $2) )) % of the cores busy" || true
 }
 # Each step ends with its wall time and how busy the cores were meanwhile, so the log shows where
 # the gate's minutes go and which steps leave a core idle.
@@ -22,7 +22,7 @@ step() {
   echo "── $name"
   shift
   "$@" || { echo "✗ failed: $*"; status=1; }
-  echo "── $name: $((SECONDS - started)) s, $(cpu_busy_since $ticks)"
+  echo "── $name: $((SECONDS - started)) s$(cpu_busy_since $ticks)"
 }
 
 gate_ticks=$(cpu_ticks)
@@ -73,6 +73,6 @@ step "package: npm install + smoke on Node 20, 22, 24 (beside e2e)" bash -c "cd 
 # The bench is not a test, but its smoke mode (tiny sizes) proves every benchmark still runs.
 step "bench smoke (beside e2e)" node --import tsx bench/run.ts --smoke
 step "e2e (waited for once the others are done)" background_wait e2e
-echo "── the whole gate: $SECONDS s, $(cpu_busy_since $gate_ticks)"
+echo "── the whole gate: $SECONDS s$(cpu_busy_since $gate_ticks)"
 node scripts/summary.mjs reports/*.json || status=1
 exit $status
