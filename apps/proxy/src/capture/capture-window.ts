@@ -5,9 +5,9 @@
  *
  * Two ways to know the list, chosen per filter:
  * - counted: no filter, or one SQL decides exactly from columns and indexes (filter-sql.ts). The
- *   length is a COUNT over the indexes, a window is `ORDER BY sort_key LIMIT/OFFSET` from the nearer
- *   end of the list (DESC for the second half); nothing is held between requests but the count,
- *   per head.
+ *   length is a COUNT over the indexes that moves by the rows stored since (list-count.ts), a
+ *   window is `ORDER BY sort_key LIMIT/OFFSET` from the nearer end of the list (DESC for the
+ *   second half); nothing is held between requests but the count.
  * - scanned: free text (bodies), fields read from each row's summary, and whatever needs the
  *   matcher (SQL decides each row where it can, the matcher the rest; free text reads the bodies
  *   of a range of rows in one pass over their frames, scan-sql.ts). The keys of matching rows are
@@ -27,6 +27,7 @@ import type { CaptureReader } from './capture-reader.js';
 import { exchangeMatcher } from './capture-query.js';
 import { filterToSql, onlyFields, usesField, type SqlFilter } from './filter-sql.js';
 import { centred, lowerBound } from './list-position.js';
+import { ListCounts } from './list-count.js';
 import { bindRange, rangedFilterSql, type RangedParam } from './scan-sql.js';
 
 /** Milliseconds a scan runs before it yields the event loop. */
@@ -60,15 +61,6 @@ const PER_ROW_FIELDS = ['text', 'id', 'dir', 'diag'];
  * conversation) may change on rows already counted.
  */
 const SETTLED_FIELDS = ['method', 'tool', 'session', 'kind'];
-/**
- * A list whose rows may change is counted whole at each new head while it holds fewer rows than
- * this (a COUNT of them takes a few milliseconds). A longer one (hundreds of thousands of rows)
- * adds the rows stored since at each head and is counted whole again once RECOUNT_EVERY times that
- * count's own duration has passed: counting then takes about 1/RECOUNT_EVERY of the thread the tap
- * shares with it, and a changed row (a pending call answered) shows in the total within that time.
- */
-const WHOLE_COUNT_ROWS = 100_000;
-const RECOUNT_EVERY = 20;
 
 export interface WindowQuery {
   filter: Filter | null;
@@ -99,34 +91,19 @@ export interface WindowOptions {
   schedule?: (run: () => void) => void;
   /** Seq span of one range query of a scan (STEP_SPAN). */
   stepSpan?: number;
-  /** Rows from which a changing list is no longer counted whole at each head (WHOLE_COUNT_ROWS). */
+  /** Rows from which a changing list is no longer counted whole at each head (list-count.ts). */
   wholeCountRows?: number;
   /** Milliseconds clock for idle times (Date.now; tests may move it by hand). */
   now?: () => number;
 }
 
-/** A counted list's length as last known, and what it was counted through. */
-interface ListCount {
-  n: number;
-  /** The highest sort key in the capture when `n` was counted: rows past it are not in `n`. */
-  lastKey: number;
-  head: number;
-  /** When the list was last counted whole (`now()`), and how long that took (ms). */
-  wholeAt: number;
-  wholeMs: number;
-  /** Rows were added to `n` since the whole count of a list whose counted rows may have changed. */
-  drifted: boolean;
-}
-
 export class ExchangeWindows {
   private readonly scans = new Map<string, MatchScan>();
-  private counts = new Map<string, ListCount>();
-  private countsOldest = Number.NaN;
+  private readonly counts: ListCounts;
   private readonly sliceMs: number;
   private readonly schedule: (run: () => void) => void;
   private readonly stepSpan: number;
   private readonly now: () => number;
-  private readonly wholeCountRows: number;
 
   constructor(
     private readonly store: CaptureReader,
@@ -136,7 +113,7 @@ export class ExchangeWindows {
     this.schedule = options.schedule ?? ((run) => void setImmediate(run));
     this.stepSpan = options.stepSpan ?? STEP_SPAN;
     this.now = options.now ?? Date.now;
-    this.wholeCountRows = options.wholeCountRows ?? WHOLE_COUNT_ROWS;
+    this.counts = new ListCounts(this.now, options.wholeCountRows);
   }
 
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
@@ -155,7 +132,7 @@ export class ExchangeWindows {
   private counted(filter: Filter | null, pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {
     const where = `exchanges.sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''}`;
     const params = [since, ...(pushed?.params ?? [])];
-    const total = this.count(where, params, onlyFields(filter, SETTLED_FIELDS));
+    const total = this.count(pushed, since, onlyFields(filter, SETTLED_FIELDS));
     let position: number | undefined;
     let offset: number;
     if ('around' in at) {
@@ -163,7 +140,7 @@ export class ExchangeWindows {
       offset = centred(position, total, limit);
     } else offset = 'end' in at ? Math.max(0, total - limit) : Math.min(at.offset, total);
     const n = Math.min(limit, total - offset);
-    const all = pushed ? this.count('exchanges.sort_key >= ?', [since], true) : total;
+    const all = pushed ? this.count(undefined, since, true) : total;
     const keys = n > 0 ? this.keysAt(where, params, offset, n, total, all) : [];
     const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
     const summaries = keys.flatMap((k) => (byKey.get(k) as { summary: string } | undefined)?.summary ?? []);
@@ -203,35 +180,26 @@ export class ExchangeWindows {
     return row.sort_key - span.lo <= span.hi - row.sort_key ? countWhere('<') : total - 1 - countWhere('>');
   }
 
-  /**
-   * COUNT of a counted list, remembered per head. At a new head a `settled` list (see
-   * SETTLED_FIELDS), or one whose whole count is costly and was taken recently, adds the rows
-   * stored since; any other list is counted whole. Retention forgets every count.
-   */
-  private count(where: string, params: readonly (string | number)[], settled: boolean): number {
-    const oldest = this.store.oldest();
-    if (oldest !== this.countsOldest) {
-      this.counts.clear();
-      this.countsOldest = oldest;
-    }
-    const key = where + JSON.stringify(params);
-    const head = this.store.head();
-    const known = this.counts.get(key);
-    const recountDue = known !== undefined && !settled && (known.n < this.wholeCountRows || this.now() - known.wholeAt >= RECOUNT_EVERY * known.wholeMs);
-    if (known?.head === head && !(known.drifted && recountDue)) return known.n;
-    if (known && known.head !== head && !recountDue) {
-      // One statement, one snapshot: the rows after the last key counted, and the new last key.
-      const since = this.store.stmt(`SELECT (SELECT count(*) FROM exchanges WHERE ${where} AND exchanges.sort_key > ?) AS n, (SELECT MAX(sort_key) FROM exchanges) AS hi`).get(...params, known.lastKey) as { n: number; hi: number | null };
-      known.n += since.n;
-      known.lastKey = since.hi ?? known.lastKey;
-      known.head = head;
-      known.drifted = !settled;
-      return known.n;
-    }
-    const started = performance.now();
-    const whole = this.store.stmt(`SELECT (SELECT count(*) FROM exchanges WHERE ${where}) AS n, (SELECT MAX(sort_key) FROM exchanges) AS hi`).get(...params) as { n: number; hi: number | null };
-    this.counts.set(key, { n: whole.n, lastKey: whole.hi ?? Number.NEGATIVE_INFINITY, head, wholeAt: this.now(), wholeMs: performance.now() - started, drifted: false });
-    return whole.n;
+  /** Length of a counted list (list-count.ts): the rows from `since` that `pushed` keeps. */
+  private count(pushed: SqlFilter | undefined, since: number, settled: boolean): number {
+    const kept = pushed ? ` AND (${pushed.sql})` : '';
+    const params = pushed?.params ?? [];
+    // One statement, one snapshot: the count and the capture's highest sort key. One lower bound
+    // on sort_key per count, so SQLite starts its index range there.
+    const counted = (bound: string, from: number) => {
+      const row = this.store.stmt(`SELECT (SELECT count(*) FROM exchanges WHERE exchanges.sort_key ${bound} ?${kept}) AS n, (SELECT MAX(sort_key) FROM exchanges) AS last`).get(from, ...params) as { n: number; last: number | null };
+      return { n: row.n, last: row.last ?? Number.NEGATIVE_INFINITY };
+    };
+    return this.counts.count(
+      {
+        key: `${since}\n${kept}${JSON.stringify(params)}`,
+        settled,
+        whole: () => counted('>=', since),
+        after: (last) => (since > last ? counted('>=', since) : counted('>', last)),
+      },
+      this.store.head(),
+      this.store.oldest(),
+    );
   }
 
   private scanned(query: WindowQuery, pushed: SqlFilter | undefined, since: number, at: WindowAt, limit: number): WindowAnswer {

@@ -75,6 +75,13 @@ export class DoorTable {
     return { requests: out };
   }
 
+  /** Records with id > `afterId` the filter keeps, and the table's highest id, in one snapshot. */
+  countAbove(pushed: SqlFilter | undefined, afterId: number): { n: number; last: number } {
+    if (!this.present) return { n: 0, last: 0 };
+    const row = this.stmt(`SELECT (SELECT count(*) FROM door_requests WHERE id > ?${pushed ? ` AND (${pushed.sql})` : ''}) AS n, COALESCE((SELECT MAX(id) FROM door_requests), 0) AS last`).get(afterId, ...(pushed?.params ?? [])) as { n: number; last: number };
+    return row;
+  }
+
   /**
    * Positions in the list a pushed-down filter keeps (`undefined`: every record), oldest first,
    * read by id alone (door-window.ts reads the records through `get`).

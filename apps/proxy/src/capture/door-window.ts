@@ -4,8 +4,8 @@
  * `[offset, offset + limit)` with the list's length. The browser holds only what it shows.
  *
  * Two ways to know the list, chosen per filter:
- * - counted: no filter, or one SQL decides exactly (door-filter-sql.ts). The length is a COUNT,
- *   remembered until a record is written; a window is ids by LIMIT/OFFSET from the nearer end of
+ * - counted: no filter, or one SQL decides exactly (door-filter-sql.ts). The length is a COUNT
+ *   that moves by the records written since (list-count.ts); a window is ids by LIMIT/OFFSET from the nearer end of
  *   the list, each record then read whole by id (door-table.ts owns every read of the table).
  * - scanned: free text and whatever needs the door matcher. The ids of matching records are
  *   collected oldest first, SLICE_MS per request; an answer from a scan not yet at the newest
@@ -20,6 +20,7 @@ import type { DoorTable } from './door-table.js';
 import { doorFilterToSql } from './door-filter-sql.js';
 import type { SqlFilter } from './filter-sql.js';
 import { centred, lowerBound } from './list-position.js';
+import { ListCounts } from './list-count.js';
 
 /** Milliseconds a scan runs within one request. */
 const SLICE_MS = 25;
@@ -42,13 +43,15 @@ export interface DoorWindowAnswer {
 
 export class DoorWindows {
   private readonly scans = new Map<string, DoorScan>();
-  private counts = new Map<string, number>();
-  private countsAt = '';
+  private readonly counts: ListCounts;
 
   constructor(
     private readonly door: DoorTable,
     private readonly sliceMs = SLICE_MS,
-  ) {}
+    options: { now?: () => number; wholeCountRows?: number } = {},
+  ) {
+    this.counts = new ListCounts(options.now ?? Date.now, options.wholeCountRows);
+  }
 
   /** `text` is the filter as typed: what its scan is kept under. */
   window(filter: Filter | null, text: string, at: DoorWindowAt, limit: number): DoorWindowAnswer {
@@ -78,25 +81,21 @@ export class DoorWindows {
     return after < offset ? this.door.idsKept(pushed, after, n, true).reverse() : this.door.idsKept(pushed, offset, n);
   }
 
-  /** Where the table stands: its newest write and its oldest record (retention removes from there). */
-  private state(): string {
-    return `${this.door.heads().rev}:${this.door.idsKept(undefined, 0, 1)[0] ?? 0}`;
-  }
-
-  /** COUNT of a counted list, remembered until a record is written or removed. */
+  /**
+   * Length of a counted list (list-count.ts). New records take ids above every record's; a record's
+   * fields may change (its answer arrives), so only the unfiltered list is settled.
+   */
   private count(pushed: SqlFilter | undefined): number {
-    const state = this.state();
-    if (state !== this.countsAt) {
-      this.counts = new Map();
-      this.countsAt = state;
-    }
-    const key = pushed ? pushed.sql + JSON.stringify(pushed.params) : '';
-    let n = this.counts.get(key);
-    if (n === undefined) {
-      n = this.door.countKept(pushed);
-      this.counts.set(key, n);
-    }
-    return n;
+    return this.counts.count(
+      {
+        key: pushed ? pushed.sql + JSON.stringify(pushed.params) : '',
+        settled: pushed === undefined,
+        whole: () => this.door.countAbove(pushed, 0),
+        after: (last) => this.door.countAbove(pushed, last),
+      },
+      this.door.heads().rev,
+      this.door.idsKept(undefined, 0, 1)[0] ?? 0,
+    );
   }
 
   private scanned(filter: Filter, text: string, at: DoorWindowAt, limit: number): DoorWindowAnswer {
