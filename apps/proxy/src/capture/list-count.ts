@@ -58,7 +58,7 @@ export class ListCounts {
       this.oldest = oldest;
     }
     const known = this.counts.get(list.key);
-    const recountDue = known !== undefined && !list.settled && (known.n < this.wholeCountRows || this.now() - known.wholeAt >= RECOUNT_EVERY * known.wholeMs);
+    const recountDue = known !== undefined && !list.settled && (known.n < this.wholeCountRows || this.now() - known.wholeAt > RECOUNT_EVERY * known.wholeMs);
     if (known?.head === head && !(known.drifted && recountDue)) return known.n;
     if (known && known.head !== head && !recountDue) {
       const since = list.after(known.last);
