@@ -86,7 +86,7 @@ export class DoorTable {
    * Positions in the list a pushed-down filter keeps (`undefined`: every record), oldest first,
    * read by id alone (door-window.ts reads the records through `get`).
    */
-  countKept(pushed: SqlFilter | undefined, belowId = Number.MAX_SAFE_INTEGER): number {
+  countKept(pushed: SqlFilter | undefined, belowId: number): number {
     if (!this.present) return 0;
     return (this.stmt(`SELECT count(*) AS n FROM door_requests WHERE id < ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(belowId, ...(pushed?.params ?? [])) as { n: number }).n;
   }
