@@ -37,6 +37,16 @@ describe('door sync', () => {
     sync.stop();
   });
 
+  it('notes the first record that came through a tunnel, and keeps noting it', () => {
+    const store = freshStore();
+    store.getState().apply([{ ...record(1), host: '127.0.0.1:7788' }, { ...record(2), host: 'localhost' }]);
+    expect(store.getState().tunnelled).toBe(false);
+    store.getState().apply([{ ...record(3), host: 'abc.trycloudflare.com' }]);
+    expect(store.getState().tunnelled).toBe(true);
+    store.getState().apply([{ ...record(4), host: '[::1]:7788' }]);
+    expect(store.getState().tunnelled).toBe(true);
+  });
+
   it('retries a failed load, and reloads after a resync', async () => {
     const store = freshStore();
     let calls = 0;
