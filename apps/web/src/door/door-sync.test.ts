@@ -6,6 +6,7 @@ import type { DoorRecord, RequestsPage, RequestsWindowPage } from '@mcpscope/pro
 import { DOOR_CAP, DOOR_RECENT, createDoorStore, doorReads } from '../store/door-store.js';
 import type { ListAt } from '../store/list-window.js';
 import { startDoorSync } from './door-sync.js';
+import { useUi } from '../store/ui-store.js';
 
 function record(id: number, rev = id, status = 200): DoorRecord {
   return { id, rev, ts: id, method: 'GET', path: `/p${id}`, status, answer: 'upstream', end: 'complete', requestHeaders: {}, responseHeaders: {}, requestBytes: 0, responseBytes: 0, peer: { address: '127.0.0.1', connection: 1 } };
@@ -135,7 +136,8 @@ describe('door sync of a door past DOOR_CAP', () => {
     sync.stop();
   });
 
-  it('a live record moves the count and the window that follows the end', async () => {
+  it('a live record moves the count and the window that follows the end, in the Connections view', async () => {
+    useUi.getState().setMode('connections');
     const store = freshStore();
     const api = door(DOOR_CAP + 100);
     const sync = startDoorSync(api, store);
@@ -148,6 +150,27 @@ describe('door sync of a door past DOOR_CAP', () => {
     sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
     await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
     expect(store.getState().records.get(next.id)).toEqual(next);
+    sync.stop();
+  });
+
+  it('another view shown: live records read neither the table nor the count, until the Connections view is shown', async () => {
+    useUi.getState().setMode('exchanges');
+    const store = freshStore();
+    const api = door(DOOR_CAP + 100);
+    const sync = startDoorSync(api, store);
+    await until(() => store.getState().loaded);
+    const window = doorReads()!.window;
+    window.want(DOOR_CAP + 80, DOOR_CAP + 99, true);
+    await until(() => window.store.getState().total === DOOR_CAP + 100);
+    const reads = api.asked.length;
+    const next = record(DOOR_CAP + 101);
+    api.all.push(next);
+    sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+    for (let i = 0; i < 5; i++) await tick();
+    expect(api.asked.length).toBe(reads);
+    expect(store.getState().records.get(next.id)).toEqual(next);
+    useUi.getState().setMode('connections');
+    await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
     sync.stop();
   });
 });
