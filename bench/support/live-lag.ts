@@ -31,7 +31,12 @@ export interface LiveLag {
   frameTimes: number[];
   /** Each stage of the calls' lag (ms), sorted; calls the probe did not see are left out. */
   stages: LiveStages;
+  /** The lags of the calls sent WARM_MS or more after the first (a tap just started is still compiling its code), sorted. */
+  warm: number[];
 }
+
+/** Calls sent this long after the first make the `warm` lags. */
+export const WARM_MS = 5000;
 
 export interface LiveStages {
   /** The call sent → its request frame recorded by the tap (`ts`). */
@@ -132,12 +137,14 @@ export async function liveLag(page: Page, mcpUrl: string, rate: number, seconds:
   const seen = await received(page);
   // Paints are in rising position order: one pass pairs each call with the first paint reaching it.
   const lags: number[] = [];
+  const warm: number[] = [];
   const stages: LiveStages = { toTap: [], toPage: [], toPaint: [] };
   let p = 0;
   for (let k = 0; k < sentAt.length; k++) {
     while (p < paints.length && paints[p]![1] < base + k + 1) p++;
     const paintedAt = p < paints.length ? paints[p]![0] : Infinity;
     lags.push(paintedAt - sentAt[k]!);
+    if (sentAt[k]! - sentAt[0]! >= WARM_MS) warm.push(paintedAt - sentAt[k]!);
     const got = seen.get(k);
     if (!got) continue;
     stages.toTap.push(got[0] - sentAt[k]!);
@@ -150,6 +157,7 @@ export async function liveLag(page: Page, mcpUrl: string, rate: number, seconds:
     offered,
     lags: sorted(lags),
     frameTimes: sorted(frames),
+    warm: sorted(warm),
     stages: { toTap: sorted(stages.toTap), toPage: sorted(stages.toPage), toPaint: sorted(stages.toPaint) },
   };
 }
