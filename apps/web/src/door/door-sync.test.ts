@@ -136,8 +136,9 @@ describe('door sync of a door past DOOR_CAP', () => {
     sync.stop();
   });
 
-  it('a live record moves the count and the window that follows the end, in the Connections view', async () => {
-    useUi.getState().setMode('connections');
+  /** A door past the cap whose table follows its end, with `view` shown; `arrive` adds a live record. */
+  async function followedDoor(view: 'connections' | 'exchanges') {
+    useUi.getState().setMode(view);
     const store = freshStore();
     const api = door(DOOR_CAP + 100);
     const sync = startDoorSync(api, store);
@@ -145,27 +146,27 @@ describe('door sync of a door past DOOR_CAP', () => {
     const window = doorReads()!.window;
     window.want(DOOR_CAP + 80, DOOR_CAP + 99, true);
     await until(() => window.store.getState().total === DOOR_CAP + 100);
-    const next = record(DOOR_CAP + 101);
-    api.all.push(next);
-    sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+    const arrive = () => {
+      const next = record(DOOR_CAP + 101);
+      api.all.push(next);
+      sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+      return next;
+    };
+    return { store, api, sync, window, arrive };
+  }
+
+  it('a live record moves the count and the window that follows the end, in the Connections view', async () => {
+    const { store, sync, window, arrive } = await followedDoor('connections');
+    const next = arrive();
     await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
     expect(store.getState().records.get(next.id)).toEqual(next);
     sync.stop();
   });
 
   it('another view shown: live records read neither the table nor the count, until the Connections view is shown', async () => {
-    useUi.getState().setMode('exchanges');
-    const store = freshStore();
-    const api = door(DOOR_CAP + 100);
-    const sync = startDoorSync(api, store);
-    await until(() => store.getState().loaded);
-    const window = doorReads()!.window;
-    window.want(DOOR_CAP + 80, DOOR_CAP + 99, true);
-    await until(() => window.store.getState().total === DOOR_CAP + 100);
+    const { store, api, sync, window, arrive } = await followedDoor('exchanges');
     const reads = api.asked.length;
-    const next = record(DOOR_CAP + 101);
-    api.all.push(next);
-    sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+    const next = arrive();
     for (let i = 0; i < 5; i++) await tick();
     expect(api.asked.length).toBe(reads);
     expect(store.getState().records.get(next.id)).toEqual(next);
