@@ -11,6 +11,8 @@
  *   follows, each call's lag until its row is painted (support/live-lag.ts).
  * The capture is built once and cached (support/cached-capture.ts). `DASHBOARD_EXCHANGES=N`
  * picks another size; `--smoke` runs 2,000 exchanges and 2 s of live traffic.
+ * `DASHBOARD_ONLY=live` runs only the live phases (`live-empty`, `live-full`: one of them), and
+ * `DASHBOARD_LIVE_SECONDS=N` shortens them: a change to the live path measured in minutes.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +23,7 @@ import { cachedCapture } from './support/cached-capture.js';
 import { bodySearches } from './support/body-searches.js';
 import { startCli } from './support/cli-process.js';
 import { clickRow, FILTER_TIMEOUT_MS, frameTimes, heapAfterGcMb, LONG_TASKS_SCRIPT, longTasks, newestRowReachable, openDashboard, rendererRssMb, scrollToMiddle, typeFilter, type Answer } from './support/dashboard-probes.js';
-import { liveLag, type LiveLag } from './support/live-lag.js';
+import { liveLag, WARM_MS, WS_PROBE_SCRIPT, type LiveLag } from './support/live-lag.js';
 import { startHelper } from './support/processes.js';
 import type { BenchOptions, BenchRow } from './report.js';
 
@@ -132,6 +134,7 @@ async function readLive(chrome: Chrome, file: string, upstream: string, seconds:
   copyFileSync(file, copy);
   const tap = await startCli(['--target', `${upstream}/mcp`, '--db', copy, '--port', '0', '--ui-port', '0']);
   const page = await newPage(chrome.browser);
+  await page.addInitScript(WS_PROBE_SCRIPT);
   try {
     await openDashboard(page, tap.ready.dashboardLoginUrl);
     return await liveLag(page, tap.ready.mcpUrl!, rate, seconds);
@@ -145,26 +148,39 @@ async function readLive(chrome: Chrome, file: string, upstream: string, seconds:
 const phase = (what: string) => console.log(`${new Date().toISOString().slice(11, 19)} ${what}`);
 const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
 
+/** Which phases run (`DASHBOARD_ONLY`): all by default. */
+function phases(smoke: boolean): { open: boolean; liveEmpty: boolean; liveFull: boolean } {
+  const only = process.env.DASHBOARD_ONLY ?? '';
+  if (!['', 'open', 'live', 'live-empty', 'live-full'].includes(only)) throw new Error(`DASHBOARD_ONLY=${only}: open, live, live-empty or live-full`);
+  const live = (which: string) => only === '' || only === 'live' || only === which;
+  // The smoke run proves the readings still work; the empty baselines would only double its time.
+  return { open: only === '' || only === 'open', liveEmpty: !smoke && live('live-empty'), liveFull: live('live-full') };
+}
+
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const exchanges = options.smoke ? 2000 : Number(process.env.DASHBOARD_EXCHANGES ?? 1_000_000);
-  const seconds = options.smoke ? 1 : 60;
+  const seconds = options.smoke ? 1 : Number(process.env.DASHBOARD_LIVE_SECONDS ?? 60);
   const rate = options.smoke ? 100 : CALLS_PER_SECOND;
+  const run = phases(options.smoke);
   const emptyCapture = await cachedCapture(0);
-  const fullCapture = await cachedCapture(exchanges);
+  const fullCapture = run.open || run.liveFull ? await cachedCapture(exchanges) : emptyCapture;
   if (fullCapture.builtSeconds > 0) console.log(`built the ${exchanges.toLocaleString('en-US')}-exchange capture in ${fmt(fullCapture.builtSeconds, 0)} s (cached for the next run)`);
 
   const chrome = await launch();
   const upstream = await startHelper('./fast-upstream.ts');
   try {
-    // The smoke run proves the readings still work; the empty baselines would only double its time.
-    phase('empty capture, mcpscope open');
-    const empty = options.smoke ? undefined : await readOpen(chrome, emptyCapture.file, 0, false);
-    phase(`${exchanges} exchanges, mcpscope open`);
-    const full = await readOpen(chrome, fullCapture.file, exchanges, options.smoke);
-    phase('live, empty capture');
-    const emptyLive = options.smoke ? undefined : await readLive(chrome, emptyCapture.file, upstream.origin, seconds, rate);
-    phase(`live, ${exchanges} exchanges`);
-    const fullLive = await readLive(chrome, fullCapture.file, upstream.origin, seconds, rate);
+    let empty: OpenReadings | undefined;
+    let full: OpenReadings | undefined;
+    if (run.open) {
+      phase('empty capture, mcpscope open');
+      empty = options.smoke ? undefined : await readOpen(chrome, emptyCapture.file, 0, false);
+      phase(`${exchanges} exchanges, mcpscope open`);
+      full = await readOpen(chrome, fullCapture.file, exchanges, options.smoke);
+    }
+    if (run.liveEmpty) phase('live, empty capture');
+    const emptyLive = run.liveEmpty ? await readLive(chrome, emptyCapture.file, upstream.origin, seconds, rate) : undefined;
+    if (run.liveFull) phase(`live, ${exchanges} exchanges`);
+    const fullLive = run.liveFull ? await readLive(chrome, fullCapture.file, upstream.origin, seconds, rate) : undefined;
     phase('done');
     return report(exchanges, empty, full, emptyLive, fullLive, rate);
   } finally {
@@ -174,18 +190,29 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   }
 }
 
-function report(exchanges: number, empty: OpenReadings | undefined, full: OpenReadings, emptyLive: LiveLag | undefined, fullLive: LiveLag, rate: number): BenchRow[] {
+function report(exchanges: number, empty: OpenReadings | undefined, full: OpenReadings | undefined, emptyLive: LiveLag | undefined, fullLive: LiveLag | undefined, rate: number): BenchRow[] {
   const n = `${exchanges.toLocaleString('en-US')} exchanges`;
-  const bench = 'dashboard 1M';
-  const vsEmpty = (value: number | undefined) => (value === undefined ? {} : { baseline: { name: 'empty capture', value }, ratioAs: 'x' as const });
-  const p95 = (xs: number[]) => percentile(xs, 95);
-  const max = (xs: number[]) => xs[xs.length - 1] ?? NaN;
-  const missed = (l: LiveLag) => l.lags.filter((x) => !Number.isFinite(x)).length;
+  const rows = [...(full ? openRows(n, empty, full, exchanges) : []), ...liveRows(n, emptyLive, fullLive, rate)];
+  printTable(
+    `Dashboard on ${n} beside an empty capture (mcpscope open, Chromium)`,
+    ['measure', 'empty', n, 'budget', 'verdict'],
+    rows.map((r) => [r.metric, r.baseline ? fmt(r.baseline.value, 1) : '', `${fmt(r.value, 1)} ${r.unit}`, r.budget ?? '', r.met === undefined ? '' : r.met ? 'met' : 'NOT met']),
+  );
+  printStages([...(emptyLive ? [['empty capture', emptyLive] as const] : []), ...(fullLive ? [[n, fullLive] as const] : [])]);
+  return rows;
+}
+
+const BENCH = 'dashboard 1M';
+const vsEmpty = (value: number | undefined) => (value === undefined ? {} : { baseline: { name: 'empty capture', value }, ratioAs: 'x' as const });
+const p95 = (xs: number[]) => percentile(xs, 95);
+const max = (xs: number[]) => xs[xs.length - 1] ?? NaN;
+
+function openRows(n: string, empty: OpenReadings | undefined, full: OpenReadings, exchanges: number): BenchRow[] {
   const searchRows = bodySearches(exchanges).map((s, i): BenchRow => {
     const got = full.searches[i]!;
     const expected: Answer = s.found ? 'rows' : 'none';
     return {
-      bench,
+      bench: BENCH,
       metric: `body search: ${s.name} (${s.filter}), typed → ${s.found ? 'first rows painted' : '"No exchange matches" (whole capture searched)'}`,
       value: got.ms,
       unit: 'ms',
@@ -194,32 +221,46 @@ function report(exchanges: number, empty: OpenReadings | undefined, full: OpenRe
         ...(got.answer === expected ? {} : { note: got.answer === 'timeout' ? `no answer within ${FILTER_TIMEOUT_MS / 1000} s` : `answered ${got.answer}, expected ${expected}` }),
     };
   });
-  const rows: BenchRow[] = [
-    { bench, metric: `first row painted, ${n}`, value: full.firstRowMs, unit: 'ms', ...vsEmpty(empty?.firstRowMs), budget: '≤ empty + 500 ms', met: full.firstRowMs - (empty?.firstRowMs ?? full.firstRowMs) <= 500 },
-    { bench, metric: `longest main-thread task while loading (to ${SETTLE_MS / 1000} s after the first row)`, value: full.longestWhileLoading, unit: 'ms', ...vsEmpty(empty?.longestWhileLoading), budget: '≤ 200 ms', met: full.longestWhileLoading <= 200 },
-    { bench, metric: 'longest main-thread task afterwards (filters, searches, scroll, clicks)', value: full.longestAfter, unit: 'ms', ...vsEmpty(empty?.longestAfter), budget: '≤ 200 ms', met: full.longestAfter <= 200 },
-    { bench, metric: 'JS heap after GC', value: full.heapMb, unit: 'MB', ...vsEmpty(empty?.heapMb), budget: '≤ 100 MB', met: full.heapMb <= 100 },
-    { bench, metric: 'renderer RSS (/proc)', value: full.rendererMb, unit: 'MB', ...vsEmpty(empty?.rendererMb), budget: '≤ 1.5× empty', met: full.rendererMb <= 1.5 * (empty?.rendererMb ?? full.rendererMb) },
-    { bench, metric: `"status:err" typed → first rows painted (median of ${full.statusErr.length})`, value: median(full.statusErr), unit: 'ms', budget: '≤ 500 ms', met: median(full.statusErr) <= 500, note: `max ${fmt(Math.max(...full.statusErr), 0)} ms` },
+  return [
+    { bench: BENCH, metric: `first row painted, ${n}`, value: full.firstRowMs, unit: 'ms', ...vsEmpty(empty?.firstRowMs), budget: '≤ empty + 500 ms', met: full.firstRowMs - (empty?.firstRowMs ?? full.firstRowMs) <= 500 },
+    { bench: BENCH, metric: `longest main-thread task while loading (to ${SETTLE_MS / 1000} s after the first row)`, value: full.longestWhileLoading, unit: 'ms', ...vsEmpty(empty?.longestWhileLoading), budget: '≤ 200 ms', met: full.longestWhileLoading <= 200 },
+    { bench: BENCH, metric: 'longest main-thread task afterwards (filters, searches, scroll, clicks)', value: full.longestAfter, unit: 'ms', ...vsEmpty(empty?.longestAfter), budget: '≤ 200 ms', met: full.longestAfter <= 200 },
+    { bench: BENCH, metric: 'JS heap after GC', value: full.heapMb, unit: 'MB', ...vsEmpty(empty?.heapMb), budget: '≤ 100 MB', met: full.heapMb <= 100 },
+    { bench: BENCH, metric: 'renderer RSS (/proc)', value: full.rendererMb, unit: 'MB', ...vsEmpty(empty?.rendererMb), budget: '≤ 1.5× empty', met: full.rendererMb <= 1.5 * (empty?.rendererMb ?? full.rendererMb) },
+    { bench: BENCH, metric: `"status:err" typed → first rows painted (median of ${full.statusErr.length})`, value: median(full.statusErr), unit: 'ms', budget: '≤ 500 ms', met: median(full.statusErr) <= 500, note: `max ${fmt(Math.max(...full.statusErr), 0)} ms` },
     ...searchRows,
-    { bench, metric: 'scroll from the middle, 900 px/frame, frame p95', value: p95(full.scroll), unit: 'ms', baseline: { name: 'idle frames', value: p95(full.idle) }, ratioAs: 'x', budget: '≤ 34 ms', met: p95(full.scroll) <= 34, note: `max ${fmt(max(full.scroll), 0)} ms` },
-    { bench, metric: `row click → detail shown (median of ${full.clicks.length}, rows in the middle)`, value: median(full.clicks), unit: 'ms', budget: '≤ 200 ms', met: median(full.clicks) <= 200, note: `max ${fmt(Math.max(...full.clicks), 0)} ms` },
-    { bench, metric: `newest row reachable (scrolled to the end), ${n}`, value: full.newestReachable ? 1 : 0, unit: '', budget: 'reachable (at 5M: not tried here)', met: full.newestReachable },
+    { bench: BENCH, metric: 'scroll from the middle, 900 px/frame, frame p95', value: p95(full.scroll), unit: 'ms', baseline: { name: 'idle frames', value: p95(full.idle) }, ratioAs: 'x', budget: '≤ 34 ms', met: p95(full.scroll) <= 34, note: `max ${fmt(max(full.scroll), 0)} ms` },
+    { bench: BENCH, metric: `row click → detail shown (median of ${full.clicks.length}, rows in the middle)`, value: median(full.clicks), unit: 'ms', budget: '≤ 200 ms', met: median(full.clicks) <= 200, note: `max ${fmt(Math.max(...full.clicks), 0)} ms` },
+    { bench: BENCH, metric: `newest row reachable (scrolled to the end), ${n}`, value: full.newestReachable ? 1 : 0, unit: '', budget: 'reachable (at 5M: not tried here)', met: full.newestReachable },
+  ];
+}
+
+/** The live row: on the million, beside the empty capture; or the one phase that ran. */
+function liveRows(n: string, emptyLive: LiveLag | undefined, fullLive: LiveLag | undefined, rate: number): BenchRow[] {
+  const live = fullLive ?? emptyLive;
+  if (!live) return [];
+  const missed = (l: LiveLag) => l.lags.filter((x) => !Number.isFinite(x)).length;
+  const beside = fullLive ? emptyLive : undefined;
+  return [
     {
-      bench,
-      metric: `live ${rate * 2} frames/s through the tap, each row painted: max lag`,
-      value: max(fullLive.lags),
+      bench: BENCH,
+      metric: `live ${rate * 2} frames/s through the tap, each row painted: max lag${fullLive ? '' : ' (empty capture)'}`,
+      value: max(live.lags),
       unit: 'ms',
-      ...vsEmpty(emptyLive && max(emptyLive.lags)),
+      ...vsEmpty(beside && max(beside.lags)),
       budget: '≤ 1000 ms',
-      met: max(fullLive.lags) <= 1000,
-      note: `p95 ${fmt(p95(fullLive.lags), 0)} ms (empty ${emptyLive ? fmt(p95(emptyLive.lags), 0) : '—'}); ${fullLive.calls} calls at ${fmt(fullLive.offered, 0)}/s; never painted ${missed(fullLive)}; frame p95 ${fmt(p95(fullLive.frameTimes), 1)} ms`,
+      met: max(live.lags) <= 1000,
+      note: `p95 ${fmt(p95(live.lags), 0)} ms (empty ${beside ? fmt(p95(beside.lags), 0) : '—'}); ${live.calls} calls at ${fmt(live.offered, 0)}/s; never painted ${missed(live)}; frame p95 ${fmt(p95(live.frameTimes), 1)} ms`,
     },
   ];
+}
+
+/** Where each live phase's lag went: p50 / p95 / max of each stage. */
+function printStages(phases: (readonly [string, LiveLag])[]): void {
+  const cell = (xs: number[]) => `${fmt(percentile(xs, 50), 0)} / ${fmt(p95(xs), 0)} / ${fmt(max(xs), 0)}`;
   printTable(
-    `Dashboard on ${n} beside an empty capture (mcpscope open, Chromium)`,
-    ['measure', 'empty', n, 'budget', 'verdict'],
-    rows.map((r) => [r.metric, r.baseline ? fmt(r.baseline.value, 1) : '', `${fmt(r.value, 1)} ${r.unit}`, r.budget ?? '', r.met === undefined ? '' : r.met ? 'met' : 'NOT met']),
+    'Live lag by stage, ms (p50 / p95 / max)',
+    ['capture', 'whole lag', `lag from ${WARM_MS / 1000} s on`, 'send → tap recorded', 'recorded → page received', 'received → painted', 'calls seen'],
+    phases.map(([name, l]) => [name, cell(l.lags), cell(l.warm), cell(l.stages.toTap), cell(l.stages.toPage), cell(l.stages.toPaint), `${l.stages.toTap.length} of ${l.calls}`]),
   );
-  return rows;
 }

@@ -1,12 +1,13 @@
 /**
  * The built CLI (apps/proxy/bin/mcpscope.js) in its own process, as a user runs it, ready when it
  * prints its `--ready-json` line. The caller passes the command's own arguments; `--no-open` and
- * `--ready-json` are added.
+ * `--ready-json` are added. `BENCH_MCPSCOPE_BIN` runs another build's CLI instead (a checkout
+ * before a change, measured in the same machine state).
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url));
+const BIN = process.env.BENCH_MCPSCOPE_BIN ?? fileURLToPath(new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url));
 
 /** The fields of the ready line both `mcpscope open` and the tap print. */
 export interface CliReady {

@@ -8,6 +8,12 @@
  * paints its position (the list is in capture order, so call k of the run sits at the list's length
  * before the run plus k; clients in flight at once may swap neighbours by a few milliseconds).
  * Its lag is that paint's wall-clock time minus the call's send time.
+ *
+ * Where the lag goes (`stages`): WS_PROBE_SCRIPT, installed before the page's scripts, keeps each
+ * `frames/add` message with its arrival time; afterwards each call's request frame is found in them
+ * by its JSON-RPC id, which splits the lag into send → recorded by the tap (the frame's `ts`),
+ * recorded → received by the page (the tick's write, the hub's flush, the socket), and received →
+ * painted. The page and the tap read the same wall clock (one machine).
  */
 import type { Page } from '@playwright/test';
 import { Agent, request } from 'undici';
@@ -23,6 +29,55 @@ export interface LiveLag {
   lags: number[];
   /** rAF-to-rAF frame times while the traffic ran (ms), sorted. */
   frameTimes: number[];
+  /** Each stage of the calls' lag (ms), sorted; calls the probe did not see are left out. */
+  stages: LiveStages;
+  /** The lags of the calls sent WARM_MS or more after the first (a tap just started is still compiling its code), sorted. */
+  warm: number[];
+}
+
+/** Calls sent this long after the first make the `warm` lags. */
+export const WARM_MS = 5000;
+
+export interface LiveStages {
+  /** The call sent → its request frame recorded by the tap (`ts`). */
+  toTap: number[];
+  /** Recorded → its `frames/add` received by the page. */
+  toPage: number[];
+  /** Received → its row painted. */
+  toPaint: number[];
+}
+
+/** Keeps every `frames/add` the page receives with its arrival (wall clock); read back by `received`. */
+export const WS_PROBE_SCRIPT = `
+window.__framesIn = [];
+{
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        if (typeof e.data === 'string' && e.data.startsWith('{"type":"frames/add"')) window.__framesIn.push([performance.timeOrigin + performance.now(), e.data]);
+      });
+    }
+  };
+}
+`;
+
+/** For each call id seen in a `frames/add`: its request frame's `ts` and when the page received it. */
+async function received(page: Page): Promise<Map<number, [ts: number, at: number]>> {
+  const seen = await page.evaluate(() => {
+    const out: [id: number, ts: number, at: number][] = [];
+    for (const [at, data] of (window as unknown as { __framesIn?: [number, string][] }).__framesIn ?? []) {
+      const event = JSON.parse(data) as { frames: { direction: string; ts: number; raw: string }[] };
+      for (const f of event.frames) {
+        if (f.direction !== 'c2s' || !f.raw.includes('"tools/call"')) continue;
+        const id = (JSON.parse(f.raw) as { id?: unknown }).id;
+        if (typeof id === 'number') out.push([id, f.ts, at]);
+      }
+    }
+    return out;
+  });
+  return new Map(seen.map(([id, ts, at]) => [id, [ts, at]]));
 }
 
 const wallNow = () => performance.timeOrigin + performance.now();
@@ -79,12 +134,30 @@ export async function liveLag(page: Page, mcpUrl: string, rate: number, seconds:
   const { sentAt, offered } = await offer(mcpUrl, rate, seconds);
   await page.evaluate((target) => ((window as unknown as { __liveTarget: number }).__liveTarget = target), base + sentAt.length);
   const { paints, frames } = await sampling;
+  const seen = await received(page);
   // Paints are in rising position order: one pass pairs each call with the first paint reaching it.
   const lags: number[] = [];
+  const warm: number[] = [];
+  const stages: LiveStages = { toTap: [], toPage: [], toPaint: [] };
   let p = 0;
   for (let k = 0; k < sentAt.length; k++) {
     while (p < paints.length && paints[p]![1] < base + k + 1) p++;
-    lags.push(p < paints.length ? paints[p]![0] - sentAt[k]! : Infinity);
+    const paintedAt = p < paints.length ? paints[p]![0] : Infinity;
+    lags.push(paintedAt - sentAt[k]!);
+    if (sentAt[k]! - sentAt[0]! >= WARM_MS) warm.push(paintedAt - sentAt[k]!);
+    const got = seen.get(k);
+    if (!got) continue;
+    stages.toTap.push(got[0] - sentAt[k]!);
+    stages.toPage.push(got[1] - got[0]);
+    stages.toPaint.push(paintedAt - got[1]);
   }
-  return { calls: sentAt.length, offered, lags: lags.sort((a, b) => a - b), frameTimes: frames.sort((a, b) => a - b) };
+  const sorted = (xs: number[]) => xs.sort((a, b) => a - b);
+  return {
+    calls: sentAt.length,
+    offered,
+    lags: sorted(lags),
+    frameTimes: sorted(frames),
+    warm: sorted(warm),
+    stages: { toTap: sorted(stages.toTap), toPage: sorted(stages.toPage), toPaint: sorted(stages.toPaint) },
+  };
 }

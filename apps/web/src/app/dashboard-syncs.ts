@@ -26,16 +26,19 @@ export function startDashboardSyncs(api: ApiClient): () => void {
   // Sessions past SESSIONS_WHOLE: the sidebar's lists read windows, which session updates re-read.
   const sessions = new SessionWindows(api.sessionWindow.bind(api), (held) => useLive.queueDelta({ sessions: held }));
   setSessionWindows(sessions);
+  // A windowed capture: traffic moves the window's rows and counts, joined to it as they come or
+  // read again (one read in flight at a time); the live index keeps the newest rows and what the
+  // user holds (the selection, compare's picks).
+  const fetcher = new WindowFetcher(api);
+  setWindowFetcher(fetcher);
   const onEvent = (event: ServerEvent) => {
     door.onEvent(event);
     capture.onEvent(event);
     if (event.type === 'sessions/update' && useSessionsWindow.getState().windowed) sessions.refresh();
+    if (event.type === 'exchanges/update') fetcher.changed(event.exchanges);
+    else if (event.type === 'retention' || event.type === 'resync') fetcher.changed();
   };
   const stop = startLiveSync(api, useLive, { onEvent, socketParams: door.socketParams });
-  // A windowed capture: traffic moves the window's rows and counts (one read in flight at a time);
-  // the live index keeps the newest rows and what the user holds (the selection, compare's picks).
-  const fetcher = new WindowFetcher(api);
-  setWindowFetcher(fetcher);
   const pinned = () => {
     const { selected } = useUi.getState();
     const { picked } = useCompare.getState();

@@ -6,6 +6,7 @@ import type { DoorRecord, RequestsPage, RequestsWindowPage } from '@mcpscope/pro
 import { DOOR_CAP, DOOR_RECENT, createDoorStore, doorReads } from '../store/door-store.js';
 import type { ListAt } from '../store/list-window.js';
 import { startDoorSync } from './door-sync.js';
+import { useUi } from '../store/ui-store.js';
 
 function record(id: number, rev = id, status = 200): DoorRecord {
   return { id, rev, ts: id, method: 'GET', path: `/p${id}`, status, answer: 'upstream', end: 'complete', requestHeaders: {}, responseHeaders: {}, requestBytes: 0, responseBytes: 0, peer: { address: '127.0.0.1', connection: 1 } };
@@ -35,6 +36,16 @@ describe('door sync', () => {
     expect(store.getState().records.get(2)!.status).toBe(404);
     expect(sync.socketParams()).toBe('&requestsRev=12');
     sync.stop();
+  });
+
+  it('notes the first record that came through a tunnel, and keeps noting it', () => {
+    const store = freshStore();
+    store.getState().apply([{ ...record(1), host: '127.0.0.1:7788' }, { ...record(2), host: 'localhost' }]);
+    expect(store.getState().tunnelled).toBe(false);
+    store.getState().apply([{ ...record(3), host: 'abc.trycloudflare.com' }]);
+    expect(store.getState().tunnelled).toBe(true);
+    store.getState().apply([{ ...record(4), host: '[::1]:7788' }]);
+    expect(store.getState().tunnelled).toBe(true);
   });
 
   it('retries a failed load, and reloads after a resync', async () => {
@@ -125,7 +136,9 @@ describe('door sync of a door past DOOR_CAP', () => {
     sync.stop();
   });
 
-  it('a live record moves the count and the window that follows the end', async () => {
+  /** A door past the cap whose table follows its end, with `view` shown; `arrive` adds a live record. */
+  async function followedDoor(view: 'connections' | 'exchanges') {
+    useUi.getState().setMode(view);
     const store = freshStore();
     const api = door(DOOR_CAP + 100);
     const sync = startDoorSync(api, store);
@@ -133,11 +146,32 @@ describe('door sync of a door past DOOR_CAP', () => {
     const window = doorReads()!.window;
     window.want(DOOR_CAP + 80, DOOR_CAP + 99, true);
     await until(() => window.store.getState().total === DOOR_CAP + 100);
-    const next = record(DOOR_CAP + 101);
-    api.all.push(next);
-    sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+    const arrive = () => {
+      const next = record(DOOR_CAP + 101);
+      api.all.push(next);
+      sync.onEvent({ type: 'requests/update', head: next.id, rev: next.rev, requests: [next] });
+      return next;
+    };
+    return { store, api, sync, window, arrive };
+  }
+
+  it('a live record moves the count and the window that follows the end, in the Connections view', async () => {
+    const { store, sync, window, arrive } = await followedDoor('connections');
+    const next = arrive();
     await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
     expect(store.getState().records.get(next.id)).toEqual(next);
+    sync.stop();
+  });
+
+  it('another view shown: live records read neither the table nor the count, until the Connections view is shown', async () => {
+    const { store, api, sync, window, arrive } = await followedDoor('exchanges');
+    const reads = api.asked.length;
+    const next = arrive();
+    for (let i = 0; i < 5; i++) await tick();
+    expect(api.asked.length).toBe(reads);
+    expect(store.getState().records.get(next.id)).toEqual(next);
+    useUi.getState().setMode('connections');
+    await until(() => store.getState().total === DOOR_CAP + 101 && window.store.getState().rows.at(-1)?.id === next.id);
     sync.stop();
   });
 });

@@ -8,11 +8,14 @@
  *
  * More than DOOR_CAP records at the door: only the newest DOOR_RECENT are read (one window of
  * `GET /api/requests/window`), and the table reads the rest by windows (door-store.ts); events
- * then also re-read the table's window and the count.
+ * then also re-read the table's window and the count while the Connections view shows them, and
+ * showing it reads them again (a dashboard following exchanges must not pay the tap a read of
+ * door records per event).
  */
 import type { DashboardInfo, DoorRecord, RequestsPage, RequestsWindowPage, ServerEvent } from '@mcpscope/protocol';
 import { DOOR_CAP, DOOR_RECENT, setDoorReads, useDoor, type DoorStore } from '../store/door-store.js';
 import { ListWindow, type ListAt } from '../store/list-window.js';
+import { useUi } from '../store/ui-store.js';
 
 export interface DoorApi {
   requests(after: number, limit: number): Promise<RequestsPage>;
@@ -45,6 +48,14 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
   const table = api.requestsWindow ? windowOver(api.requestsWindow.bind(api)) : undefined;
   if (table && api.doorRecord) setDoorReads({ window: table, record: api.doorRecord.bind(api) });
   const count = windowCount(api, store);
+  const shown = () => useUi.getState().mode === 'connections';
+  const reread = () => {
+    table?.refresh();
+    count();
+  };
+  const unwatch = useUi.subscribe((s, prev) => {
+    if (s.mode === 'connections' && prev.mode !== 'connections' && store.getState().windowed) reread();
+  });
 
   /** Whether the door holds more than DOOR_CAP records: then the newest are read, and the rest by windows. */
   const loadNewest = async (mine: number): Promise<boolean> => {
@@ -102,10 +113,7 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
     onEvent(event) {
       if (event.type === 'requests/update') {
         store.getState().apply(event.requests, event.rev);
-        if (store.getState().windowed) {
-          table?.refresh();
-          count();
-        }
+        if (store.getState().windowed && shown()) reread();
       } else if (event.type === 'resync') {
         store.setState({ loaded: false });
         if (timer) clearTimeout(timer);
@@ -118,6 +126,7 @@ export function startDoorSync(api: DoorApi, store: DoorStore = useDoor, retryMs 
     },
     stop() {
       stopped = true;
+      unwatch();
       if (timer) clearTimeout(timer);
       if (table) setDoorReads(undefined);
     },

@@ -13,9 +13,17 @@ const MARK: Record<ChecklistState, string> = { done: '✓', failed: '✕', waiti
 
 /**
  * `untilConnected`: the Exchanges view's copy, shown only while a host connecting through a tunnel
- * has not made its first call (the first-run page, which shows it always, is gone by then).
+ * has not made its first call (the first-run page, which shows it always, is gone by then). Until
+ * a request came through a tunnel it shows nothing, so it is not built: building reads every door
+ * record on every change, which a local client's busy traffic would pay for nothing.
  */
 export function ConnectionChecklist({ untilConnected = false }: { untilConnected?: boolean }) {
+  const tunnelled = useDoor((s) => s.tunnelled);
+  if (untilConnected && !tunnelled) return null;
+  return <Checklist untilConnected={untilConnected} />;
+}
+
+function Checklist({ untilConnected }: { untilConnected: boolean }) {
   const records = useDoor((s) => s.records);
   const tick = useDoor((s) => s.tick);
   const accepted = useAcceptedHosts((s) => s.accepted);

@@ -7,6 +7,7 @@
  */
 import type { ConnectionFlow, DoorRecord, FlowStep } from '@mcpscope/protocol';
 import type { RefusedHostView } from './refused-hosts.js';
+import { isTunnelHost } from '../lib/tunnel-host.js';
 
 export type ChecklistState = 'done' | 'failed' | 'waiting' | 'skipped';
 
@@ -15,13 +16,6 @@ export interface ChecklistItem {
   label: string;
   state: ChecklistState;
   reason: string;
-}
-
-const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\]|\[::ffff:127\.[\d.]+\])(:\d+)?$/i;
-
-/** A Host a tunnel (or any client from elsewhere) delivers: not a loopback name. */
-export function isTunnelHost(host: string | undefined): boolean {
-  return host !== undefined && !LOOPBACK.test(host);
 }
 
 /** The flow of the host connecting: the newest one that came through a tunnel, else the newest. */

@@ -10,6 +10,7 @@
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 import type { DoorRecord } from '@mcpscope/protocol';
 import type { ListWindow } from './list-window.js';
+import { isTunnelHost } from '../lib/tunnel-host.js';
 
 /** Records held whole (the newest); past it the store is windowed. */
 export const DOOR_CAP = 20_000;
@@ -27,6 +28,11 @@ export interface DoorState {
   windowed: boolean;
   /** Records at the door, unfiltered, as the server counted them (windowed only). */
   total: number;
+  /**
+   * A record applied came through a tunnel (its Host is not loopback); stays set. Until then the
+   * Exchanges view's connection checklist has nothing to show and is not built.
+   */
+  tunnelled: boolean;
   /** A record opened that no held list has (far from the newest): read by id. */
   fetched?: DoorRecord;
   /** The tap's `--public-url` origin, when it has one (for the flow's advice). */
@@ -63,12 +69,15 @@ export const createDoorStore = (): DoorStore => create<DoorState>((set) => ({
   loaded: false,
   windowed: false,
   total: 0,
+  tunnelled: false,
   endedSessions: new Set(),
   apply: (records, rev) =>
     set((s) => {
       if (records.length === 0 && (rev === undefined || rev <= s.rev)) return {};
       let endedSessions = s.endedSessions;
+      let tunnelled = s.tunnelled;
       for (const r of records) {
+        if (!tunnelled && isTunnelHost(r.host)) tunnelled = true;
         const held = s.records.get(r.id);
         if (!held || held.rev <= r.rev) s.records.set(r.id, r);
         const key = endedBy(r);
@@ -81,7 +90,7 @@ export const createDoorStore = (): DoorStore => create<DoorState>((set) => ({
         for (const id of ids.slice(0, s.records.size - cap)) s.records.delete(id);
       }
       // Only an event's rev moves the cursor: a snapshot page may hold records newer than others it missed.
-      return { tick: s.tick + 1, rev: Math.max(s.rev, rev ?? 0), endedSessions, windowed };
+      return { tick: s.tick + 1, rev: Math.max(s.rev, rev ?? 0), endedSessions, windowed, tunnelled };
     }),
   setLoaded: (rev) => set((s) => ({ loaded: true, rev: Math.max(s.rev, rev) })),
   chooseClient: (client) => set(client === undefined ? { client: undefined, record: undefined } : { client, record: undefined }),

@@ -8,6 +8,12 @@
  * for another query, or asked before the one already applied, is dropped. One read at a time: a
  * newer want replaces a waiting one, so a fast scroll asks for where it ends up; when a read
  * answers, the rows held cover what the screen wants last, or another read is asked.
+ *
+ * Live rows (`absorb`) join a window that holds the list's end without a read, for a list every
+ * new row joins at its end (its order is the order of arrival): a row ordered after the newest
+ * held is new (appended, the length moves by one), a held row is replaced by a later state, any
+ * other row is already counted outside the window. A read's answer may predate rows absorbed
+ * while it was out: they are applied again over it, so the window never goes back.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
 
@@ -25,6 +31,14 @@ export interface ListPage<T> {
 }
 
 export type ListRead<T, K> = (query: string, at: ListAt<K>, limit: number) => Promise<ListPage<T>>;
+
+/** How live rows join the list without a read (see the header). */
+export interface LiveRows<T> {
+  /** The row's place in the list (rows are sorted by it, rising; a new row's is the highest yet). */
+  order(row: T): number;
+  /** Whether `incoming` is a state of `held`'s row at least as recent. */
+  fresher(incoming: T, held: T): boolean;
+}
 
 export interface ListWindowState<T> {
   /** The query (a filter's text) the rows answer. */
@@ -51,6 +65,8 @@ export interface ListWindowOptions {
    * answers on the thread the tap forwards on, so a busy capture's changes are read in batches.
    */
   refreshMs?: number;
+  /** Live rows join without a read (`absorb`); without, `absorb` declines. */
+  live?: LiveRows<unknown>;
 }
 
 /**
@@ -61,6 +77,18 @@ export const REFRESH_MS = 100;
 
 /** A window of no list, for a view that has none (subscribing needs a store either way). */
 export const noWindow: UseBoundStore<StoreApi<ListWindowState<never>>> = create<ListWindowState<never>>(() => ({ query: '', offset: 0, rows: [], total: 0, complete: true, loaded: false }));
+
+/** Where the row ordered `order` is in `rows` (sorted by `orderOf`), -1 when absent. */
+function positionOf<T>(rows: readonly T[], order: number, orderOf: (row: T) => number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (orderOf(rows[mid]!) < order) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < rows.length && orderOf(rows[lo]!) === order ? lo : -1;
+}
 
 /** The row held at `position`, if any. */
 export function heldRow<T>(state: ListWindowState<T>, position: number): T | undefined {
@@ -84,6 +112,11 @@ export class ListWindow<T, K> {
   private readonly margin: number;
   private readonly maxRows: number;
   private readonly pollMs: number;
+  private readonly live: LiveRows<T> | undefined;
+  /** Reads under way (the window's and `locate`'s): rows absorbed meanwhile are kept for their answers. */
+  private reading = 0;
+  /** Rows absorbed while a read was out, with the number of the newest read asked before them. */
+  private absorbed: { after: number; rows: readonly T[] }[] = [];
 
   constructor(
     private readonly read: ListRead<T, K>,
@@ -93,6 +126,7 @@ export class ListWindow<T, K> {
     this.maxRows = options.maxRows ?? 1000;
     this.pollMs = options.pollMs ?? 200;
     this.refreshMs = options.refreshMs ?? REFRESH_MS;
+    this.live = options.live as LiveRows<T> | undefined;
     const query = options.query ?? '';
     this.store = create<ListWindowState<T>>(() => ({ query, offset: 0, rows: [], total: 0, complete: true, loaded: false }));
   }
@@ -101,6 +135,7 @@ export class ListWindow<T, K> {
   setQuery(query: string): void {
     if (query === this.store.getState().query) return;
     this.serial++;
+    this.absorbed = [];
     this.store.setState({ query, rows: [], offset: 0, total: 0, complete: false, loaded: false });
     this.fetch();
   }
@@ -146,11 +181,12 @@ export class ListWindow<T, K> {
   async locate(key: K): Promise<number> {
     const serial = this.serial;
     const asked = ++this.asked;
-    const page = await this.read(this.store.getState().query, { around: key }, Math.floor(this.maxRows / 2));
+    this.reading++;
+    const page = await this.read(this.store.getState().query, { around: key }, Math.floor(this.maxRows / 2)).finally(() => this.reading--);
     if (serial !== this.serial) return -1;
     // The located rows are shown even over a read asked after them: the screen moves to them next.
     this.shown = Math.max(this.shown, asked);
-    this.apply(page);
+    this.apply(page, asked);
     const position = page.position ?? -1;
     // Not in this list: the screen stays, so the rows it shows are read again.
     if (position < 0 && !this.covers()) this.fetch();
@@ -175,16 +211,19 @@ export class ListWindow<T, K> {
     const limit = Math.min(this.maxRows, last - first + 1 + 2 * this.margin);
     const at: ListAt<K> = follow ? { end: true } : { offset: Math.max(0, first - this.margin) };
     const asked = ++this.asked;
+    this.reading++;
     this.read(this.store.getState().query, at, limit)
       .then((page) => {
         if (serial !== this.serial || asked < this.shown) return;
         this.shown = asked;
-        this.apply(page);
+        this.apply(page, asked);
       })
       .catch(() => {
         // The connection banner says when the proxy is gone; the next change asks again.
       })
       .finally(() => {
+        this.reading--;
+        if (this.reading === 0) this.absorbed = [];
         this.inFlight = false;
         // The screen moved while this read was out, to rows held then: the answer replaced them.
         if (this.again || (this.wanted !== wanted && !this.covers())) {
@@ -194,8 +233,58 @@ export class ListWindow<T, K> {
       });
   }
 
-  private apply(page: ListPage<T>): void {
+  /**
+   * Live rows changed on the server: applied to the window when it holds the list's end (see the
+   * header); false when they cannot be, and the window must be read again to show them.
+   */
+  absorb(rows: readonly T[]): boolean {
+    if (!this.live) return false;
+    const next = this.joined(this.store.getState(), rows);
+    if (!next) return false;
+    if (this.reading > 0) this.absorbed.push({ after: this.asked, rows });
+    this.store.setState(next);
+    return true;
+  }
+
+  /** The window with `rows` joined, or undefined when it does not hold the list's end (or would grow past twice its size). */
+  private joined(s: ListWindowState<T>, rows: readonly T[]): Pick<ListWindowState<T>, 'offset' | 'rows' | 'total'> | undefined {
+    const live = this.live!;
+    const end = s.offset + s.rows.length;
+    if (!s.loaded || !s.complete || end !== s.total || (s.rows.length === 0 && s.total > 0) || s.rows.length > 2 * this.maxRows) return undefined;
+    const newest = s.rows.length === 0 ? Number.NEGATIVE_INFINITY : live.order(s.rows[s.rows.length - 1]!);
+    const held = s.rows.slice();
+    const added: T[] = [];
+    for (const row of rows) {
+      const order = live.order(row);
+      if (order > newest) {
+        added.push(row);
+        continue;
+      }
+      const at = positionOf(held, order, live.order);
+      if (at >= 0 && live.fresher(row, held[at]!)) held[at] = row;
+    }
+    added.sort((a, b) => live.order(a) - live.order(b));
+    // A row may come twice in one call (two states): the later copy stands.
+    for (const row of added) {
+      const last = held[held.length - 1];
+      if (last !== undefined && live.order(last) === live.order(row)) held[held.length - 1] = row;
+      else held.push(row);
+    }
+    const total = s.total + (held.length - s.rows.length);
+    // The rows before the screen's margin go once the window is past its size.
+    const cut = Math.max(0, Math.min(held.length - this.maxRows, this.wanted.first - this.margin - s.offset));
+    return { offset: s.offset + cut, rows: cut > 0 ? held.slice(cut) : held, total };
+  }
+
+  private apply(page: ListPage<T>, asked: number): void {
     this.store.setState({ offset: page.offset, rows: page.rows, total: page.total, complete: page.complete, loaded: true });
+    // Rows absorbed since this read was asked may be newer than its answer.
+    this.absorbed = this.absorbed.filter((a) => a.after >= asked);
+    for (const { rows } of this.absorbed) {
+      const next = this.joined(this.store.getState(), rows);
+      if (next) this.store.setState(next);
+      else this.refresh();
+    }
     if (!page.complete && !this.pollTimer) {
       this.pollTimer = setTimeout(() => {
         this.pollTimer = undefined;

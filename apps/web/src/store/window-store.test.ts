@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
 import { useWindow, WindowFetcher, type WindowApi, type WindowAt } from './window-store.js';
 
@@ -76,5 +76,60 @@ describe('WindowFetcher', () => {
     await settle();
     expect(useWindow.getState().rows.some((r) => r.id === '65001')).toBe(true);
     fetcher.stop();
+  });
+
+  describe('live exchanges', () => {
+    const LIVE_TOTAL = 1000;
+    const summary = (id: number, updatedSeq = id, status = 'pending') => ({ id: String(id), updatedSeq, status }) as ExchangeSummary;
+    /** A fetcher following the end of a list of LIVE_TOTAL exchanges, ids 1–1000, with rows 701–1000 held. */
+    async function following(filter = '') {
+      const { api, asked } = heldApi();
+      const fetcher = new WindowFetcher(api);
+      if (filter !== '') fetcher.setQuery({ filter });
+      fetcher.want(LIVE_TOTAL - 30, LIVE_TOTAL - 1, true);
+      const page = (total: number): ExchangeWindowPage => ({ head: total, offset: total - 300, exchanges: Array.from({ length: 300 }, (_, i) => summary(total - 299 + i)), total, complete: true });
+      asked[asked.length - 1]!.answer(page(LIVE_TOTAL));
+      await settle();
+      return { fetcher, asked, page };
+    }
+
+    it('joins the end of the unfiltered list with no read: new rows add to the count, held rows take their later state', async () => {
+      const { fetcher, asked } = await following();
+      const reads = asked.length;
+      fetcher.changed([summary(1002), summary(1001), summary(1000, 1003, 'ok'), summary(999, 1, 'ok')]);
+      fetcher.refresh();
+      const shown = useWindow.getState();
+      expect(asked.length).toBe(reads);
+      expect(shown.total).toBe(LIVE_TOTAL + 2);
+      expect(shown.captureTotal).toBe(LIVE_TOTAL + 2);
+      expect(shown.rows.slice(-3).map((r) => [r.id, r.status])).toEqual([['1000', 'ok'], ['1001', 'pending'], ['1002', 'pending']]);
+      // An older state of a held row does not replace the one shown.
+      expect(shown.rows.find((r) => r.id === '999')?.status).toBe('pending');
+      fetcher.stop();
+    });
+
+    it('reads a filtered list again: a filter may take a row in or leave it out', async () => {
+      const { fetcher, asked } = await following('status:err');
+      const reads = asked.length;
+      fetcher.changed([summary(1001)]);
+      fetcher.refresh();
+      await vi.waitFor(() => expect(asked.length).toBe(reads + 1));
+      fetcher.stop();
+    });
+
+    it('applies rows that came while a read was out over its answer, which predates them', async () => {
+      const { fetcher, asked, page } = await following();
+      fetcher.changed();
+      fetcher.refresh();
+      await vi.waitFor(() => expect(asked.length).toBe(2));
+      fetcher.changed([summary(1001)]);
+      // The read answers what the list was before exchange 1001.
+      asked[1]!.answer(page(LIVE_TOTAL));
+      await settle();
+      const shown = useWindow.getState();
+      expect(shown.total).toBe(LIVE_TOTAL + 1);
+      expect(shown.rows[shown.rows.length - 1]!.id).toBe('1001');
+      fetcher.stop();
+    });
   });
 });

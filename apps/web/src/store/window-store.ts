@@ -10,12 +10,15 @@
  * keeps its position and the screen does not move).
  *
  * Invariants: `rows[i]` is the row at position `offset + i` of the list that `key` names; an
- * answer for another key, or older than the last one applied, is dropped. Live traffic re-reads
- * the window (its rows and the length), never the capture.
+ * answer for another key, or older than the last one applied, is dropped. Live traffic joins a
+ * window of the unfiltered list that holds its end with no read (`changed`: every new exchange
+ * joins that list at its end, list-window.ts); any other window is read again (its rows and the
+ * length), never the capture.
  */
 import { create } from 'zustand';
 import type { ExchangeSummary, ExchangeWindowPage } from '@mcpscope/protocol';
-import { ListWindow } from './list-window.js';
+import { ListWindow, type LiveRows } from './list-window.js';
+import { orderKey } from './exchange-index.js';
 
 /** Captures up to this many exchanges are held whole in the browser. */
 export const LOCAL_LIMIT = 50_000;
@@ -53,6 +56,9 @@ export interface WindowState {
 }
 
 const keyOf = (q: WindowQuery) => `${q.from ?? ''}\n${q.filter}`;
+
+/** Exchanges in capture order; a later state has a higher `updatedSeq`. */
+const liveExchanges: LiveRows<ExchangeSummary> = { order: (ex) => orderKey(ex.id), fresher: (incoming, held) => incoming.updatedSeq >= held.updatedSeq };
 const UNFILTERED = keyOf({ filter: '' });
 
 export const useWindow = create<WindowState>(() => ({ windowed: false, key: UNFILTERED, offset: 0, rows: [], total: 0, complete: true, captureTotal: 0 }));
@@ -87,6 +93,12 @@ export class WindowFetcher {
   private readonly list: ListWindow<ExchangeSummary, string>;
   private readonly unmirror: () => void;
   private counting = false;
+  /**
+   * Since the last `refresh`: changes joined the window (`changed`), and whether one could not. Only
+   * changes that all joined spare the next read; a refresh no `changed` told of reads.
+   */
+  private joined = false;
+  private stale = false;
 
   constructor(private readonly api: WindowApi) {
     this.list = new ListWindow<ExchangeSummary, string>(
@@ -94,7 +106,7 @@ export class WindowFetcher {
         const page = await api.exchangeWindow(queryOf(key), at, limit);
         return { offset: page.offset, rows: page.exchanges, total: page.total, complete: page.complete, ...(page.position !== undefined ? { position: page.position } : {}) };
       },
-      { query: UNFILTERED, margin: MARGIN, maxRows: MAX_ROWS },
+      { query: UNFILTERED, margin: MARGIN, maxRows: MAX_ROWS, live: liveExchanges as LiveRows<unknown> },
     );
     this.unmirror = this.list.store.subscribe((s) => {
       const patch: Partial<WindowState> = { key: s.query, offset: s.offset, rows: s.rows, total: s.total, complete: s.complete };
@@ -127,9 +139,23 @@ export class WindowFetcher {
     this.list.want(first, last, follow);
   }
 
-  /** Traffic arrived (or a scan is still counting): read the window again. */
+  /**
+   * Exchanges changed on the server (`exchanges/update`), or with none given the list changed
+   * otherwise (retention, a resync): joined to the window when they can be (see the header), else
+   * the next `refresh` reads it. Any filter may drop or take in a row: only the unfiltered list
+   * (from a "Clear" point or not) takes every new exchange at its end.
+   */
+  changed(exchanges?: readonly ExchangeSummary[]): void {
+    const joined = exchanges !== undefined && useWindow.getState().windowed && this.query.filter === '' && this.list.absorb(exchanges);
+    if (joined) this.joined = true;
+    else this.stale = true;
+  }
+
+  /** Traffic arrived (or a scan is still counting): read the window again, unless every change joined it. */
   refresh(): void {
-    this.list.refresh();
+    const read = this.stale || !this.joined;
+    this.joined = this.stale = false;
+    if (read) this.list.refresh();
     if (this.query.filter !== '' || this.query.from !== undefined) this.countCapture();
   }
 

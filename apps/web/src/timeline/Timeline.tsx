@@ -64,7 +64,11 @@ function tooltipOf(value: unknown): string | undefined {
 }
 
 export function Timeline() {
-  const tick = useLive((s) => s.tick);
+  const win = useWindow();
+  const windowed = win.windowed;
+  // The change signal of the mutable view and index, which a windowed list does not draw from: its
+  // rows move with the window alone, so live batches do not render it twice.
+  const tick = useLive((s) => (windowed ? -1 : s.tick));
   const view = useLive((s) => s.view);
   const index = useLive((s) => s.index);
   const selected = useUi((s) => s.selected);
@@ -78,8 +82,6 @@ export function Timeline() {
   const inConversation = useUi((s) => chosenConversation(s.filter) !== undefined);
   const searching = useSearch((s) => s.status === 'searching');
   const scroller = useRef<HTMLDivElement>(null);
-  const win = useWindow();
-  const windowed = win.windowed;
   const count = windowed ? win.total : view.size;
   const { first, last, totalHeight, top, onScroll, reveal } = useFixedRows(scroller, count, ROW_HEIGHT, HEADER_HEIGHT, follow, setFollow);
   useEffect(() => {

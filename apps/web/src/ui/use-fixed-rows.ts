@@ -6,7 +6,10 @@
  * hand-written VirtualScroll makes the same trade.
  *
  * Follow-tail lives here too: while `follow` is on, each change of `count` pins the view to the
- * end; a scroll that leaves the end reports `false`, reaching it again reports `true`.
+ * end; a scroll that leaves the end reports `false`, reaching it again reports `true`. While
+ * following, the rows drawn are the end's, worked out in the render that grows the list: the
+ * scroller is moved after it and its scroll changes nothing drawn, so a live row costs one render
+ * and one layout, not two of each.
  *
  * A list taller than MAX_SCROLL_HEIGHT is scaled: browsers clamp an element's height (Chromium at
  * 33,554,432 px, 1.29 million rows of 26 px), so the scroller's content stops at
@@ -68,17 +71,24 @@ export function useFixedRows(
     if (!el || !follow) return;
     const end = Math.max(0, headerHeight + totalHeight - viewport, el.scrollHeight - el.clientHeight);
     if (Math.abs(el.scrollTop - end) > 1) el.scrollTop = end;
-    setScrollTop(end);
   }, [scroller, follow, totalHeight, viewport, headerHeight]);
+
+  // Following stopped without a scroll (the keyboard moved the selection): the rows drawn are
+  // where the scroller is from now on.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && !follow) setScrollTop(el.scrollTop);
+  }, [scroller, follow]);
 
   const onScroll = useCallback(() => {
     const el = scroller.current;
     if (!el) return;
     const top = el.scrollTop;
-    setScrollTop(top);
     const g = geometry.current;
     const atEnd = top + g.viewport >= headerHeight + Math.min(g.count * rowHeight, MAX_SCROLL_HEIGHT) - rowHeight;
     if (atEnd !== g.follow) setFollow(atEnd);
+    // A scroll that stays at the end while following changes nothing drawn (see the header).
+    if (!(g.follow && atEnd)) setScrollTop(top);
   }, [scroller, headerHeight, rowHeight, setFollow]);
 
   const reveal = useCallback(
@@ -96,10 +106,12 @@ export function useFixedRows(
     [scroller, rowHeight, headerHeight],
   );
 
-  const listTop = ratio === 1 ? scrollTop : Math.min(scrollTop * ratio, Math.max(0, listHeight - range));
+  // Following: the end (without the room under the rows, which only moves the screen further down).
+  const viewTop = follow ? Math.max(0, headerHeight + totalHeight - viewport) : scrollTop;
+  const listTop = ratio === 1 ? viewTop : Math.min(viewTop * ratio, Math.max(0, listHeight - range));
   const first = Math.max(0, Math.floor((listTop - headerHeight) / rowHeight) - OVERSCAN);
   const last = Math.min(count - 1, Math.ceil((listTop + viewport) / rowHeight) + OVERSCAN);
-  const shift = listTop - scrollTop;
+  const shift = listTop - viewTop;
   const top = useCallback((index: number) => index * rowHeight - shift, [rowHeight, shift]);
   return { first, last, totalHeight, top, onScroll, reveal };
 }
