@@ -16,7 +16,7 @@ import { heldRow, noWindow, type ListWindow } from '../store/list-window.js';
 import { sessionWindows, type SessionListQuery } from '../store/session-windows.js';
 import { useSessionFact } from '../store/use-session.js';
 import { useFixedRows } from '../ui/use-fixed-rows.js';
-import { SessionItem } from './SessionsSidebar.js';
+import { SessionItem } from './SessionItem.js';
 
 /** Sessions listed item by item; more scroll in their own box. */
 export const SESSIONS_LISTED_WHOLE = 300;

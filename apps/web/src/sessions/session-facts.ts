@@ -28,9 +28,3 @@ export function capabilityNames(caps: JsonObject | undefined): string[] {
   }
   return names;
 }
-
-export function totalCount(s: SessionSummary): number {
-  let n = 0;
-  for (const v of Object.values(s.counts)) n += v ?? 0;
-  return n;
-}

@@ -1,12 +1,10 @@
-/** The sessions sidebar: every session with its client, server, revision, capabilities and counts. */
+/** One session in the sidebar's lists: its client, server, revision, capabilities and counts; a click chooses it. */
 import { useDoor } from '../store/door-store.js';
 import { shortSessionKey } from '../ui/short-key.js';
 import { EXCHANGE_STATUSES, ownSessionKind, type SessionSummary } from '@mcpscope/protocol';
-import { useLive } from '../store/live-store.js';
-import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
 import { STATUS_LOOKS } from '../ui/status.js';
-import { capabilityNames, clientName, serverName, totalCount } from './session-facts.js';
+import { capabilityNames, clientName, serverName } from './session-facts.js';
 
 function Counts({ counts }: { counts: SessionSummary['counts'] }) {
   return (
@@ -77,32 +75,5 @@ export function SessionItem({ s, active, place }: { s: SessionSummary; active: b
         <Counts counts={s.counts} />
       </button>
     </li>
-  );
-}
-
-export function SessionsSidebar() {
-  const sessions = useLive((s) => s.sessions);
-  const total = useExchangeTotal();
-  const chosen = useUi((s) => s.session);
-  // Newest session first, by start time: an order that does not reshuffle on every update.
-  const list = [...sessions.values()].sort((a, b) => b.firstTs - a.firstTs);
-  return (
-    <nav className="sidebar" aria-label="Sessions" data-testid="sessions">
-      <h2>Sessions</h2>
-      <ul>
-        <li>
-          <button type="button" className={`session${chosen ? '' : ' active'}`} aria-pressed={!chosen} onClick={() => useUi.getState().setSession(undefined)}>
-            <span className="session-client">All sessions</span>
-            <span className="session-line muted">
-              {list.length} session{list.length === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
-            </span>
-          </button>
-        </li>
-        {list.map((s) => (
-          <SessionItem key={s.sessionKey} s={s} active={s.sessionKey === chosen} />
-        ))}
-        {list.length > 0 && list.every((s) => totalCount(s) === 0) && <li className="muted hint">No exchanges yet.</li>}
-      </ul>
-    </nav>
   );
 }
