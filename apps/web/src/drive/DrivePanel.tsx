@@ -10,7 +10,7 @@ import type { ApiClient } from '../api/client.js';
 import { responseRaw } from '../replay/exchange-text.js';
 import { statusLabel } from '../replay/status-label.js';
 import { useCloseOnEscape } from '../replay/use-close-on-escape.js';
-import { useLive } from '../store/live-store.js';
+import { useSessionChoices } from '../store/session-choices.js';
 import { prettyFrame } from '../ui/pretty-frame.js';
 import { shortSessionKey } from '../ui/short-key.js';
 import { DriveItems, type Tab } from './DriveItems.js';
@@ -23,14 +23,15 @@ import './drive.css';
 const LISTS: Array<[string, string]> = [['tools/list', 'tools'], ['prompts/list', 'prompts'], ['resources/list', 'resources'], ['resources/templates/list', 'templates']];
 
 function Target({ drive }: { drive: DriveState }) {
-  const sessions = useLive((s) => s.sessions);
+  const { sessions, more } = useSessionChoices(drive.target);
   return (
     <div className="replay-toolbar">
       <label>
         Send into{' '}
         <select data-testid="drive-target" value={drive.target} onChange={(e) => drive.setTarget(e.target.value)}>
           <option value="">mcpscope's own session (answers sampling, elicitation, roots)</option>
-          {[...sessions.values()].map((s) => <option key={s.sessionKey} value={s.sessionKey}>{`${s.clientLabel ?? 'client'} · ${shortSessionKey(s.sessionKey, 12)}`}</option>)}
+          {sessions.map((s) => <option key={s.sessionKey} value={s.sessionKey}>{`${s.clientLabel ?? 'client'} · ${shortSessionKey(s.sessionKey, 12)}`}</option>)}
+          {more > 0 && <option disabled value="" data-testid="sessions-not-offered">{`… ${more} more: choose one in the sidebar to offer it here`}</option>}
         </select>
       </label>
       {!drive.target && (

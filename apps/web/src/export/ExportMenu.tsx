@@ -7,6 +7,7 @@ import { ownSessionKey, shortSessionKey } from '../ui/short-key.js';
 import { useEffect, useRef, useState } from 'react';
 import type { ApiClient } from '../api/client.js';
 import { useLive } from '../store/live-store.js';
+import { useSessionChoices } from '../store/session-choices.js';
 import type { ExportPreview } from '@mcpscope/protocol';
 import { downloadExport, fetchPreview, type ExportFormat, type ExportParams } from './export-api.js';
 import { parseRedactInput, summariseRedaction } from './redaction-summary.js';
@@ -43,8 +44,8 @@ type PreviewState = { status: 'loading' } | { status: 'ready'; preview: ExportPr
 function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): void }) {
   const [format, setFormat] = useState<ExportFormat>('jsonl');
   const [scope, setScope] = useState<'filter' | 'session' | 'all'>(filter.trim() ? 'filter' : 'all');
-  const sessions = useLive((s) => s.sessions);
   const [session, setSession] = useState<string>('');
+  const { sessions, more } = useSessionChoices(session);
   const [extraText, setExtraText] = useState('');
   const [extra, setExtra] = useState<string[]>([]);
   const [unredacted, setUnredacted] = useState(false);
@@ -58,7 +59,8 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
     return () => clearTimeout(t);
   }, [extraText]);
 
-  const sessionKey = session || sessions.keys().next().value || '';
+  // The session chosen in the sidebar, else the newest.
+  const sessionKey = session || sessions[0]?.sessionKey || '';
   const params: ExportParams = {
     format,
     redact: extra,
@@ -108,14 +110,15 @@ function ExportPanel({ api, filter, onClose }: ExportMenuProps & { onClose(): vo
           The current filter{filter.trim() ? <code>{filter}</code> : ' (none set)'}
         </label>
         <label>
-          <input type="radio" name="scope" checked={scope === 'session'} disabled={sessions.size === 0} onChange={() => setScope('session')} /> One session{' '}
+          <input type="radio" name="scope" checked={scope === 'session'} disabled={sessions.length === 0} onChange={() => setScope('session')} /> One session{' '}
           <select aria-label="Session" value={sessionKey} disabled={scope !== 'session'} onChange={(e) => setSession(e.target.value)}>
-            {[...sessions.values()].map((s) => (
+            {sessions.map((s) => (
               <option key={s.sessionKey} value={s.sessionKey} title={s.sessionKey}>
                 {s.clientLabel ? `${s.clientLabel} — ` : ''}
                 {ownSessionKey(s.sessionKey).length > 24 ? `${shortSessionKey(s.sessionKey, 24)}…` : ownSessionKey(s.sessionKey)}
               </option>
             ))}
+            {more > 0 && <option disabled value="" data-testid="sessions-not-offered">{`… ${more} more: choose one in the sidebar to offer it here`}</option>}
           </select>
         </label>
         <label>

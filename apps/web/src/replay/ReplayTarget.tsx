@@ -3,19 +3,20 @@
  * between the live session and a fresh one mcpscope opens as the captured client.
  */
 import { shortSessionKey } from '../ui/short-key.js';
-import { useLive } from '../store/live-store.js';
+import { useSessionChoices } from '../store/session-choices.js';
 import type { ReplayState } from './use-replay.js';
 
 export function ComposerSessionChooser({ replay }: { replay: ReplayState }) {
-  const sessions = useLive((s) => s.sessions);
+  const { sessions, more } = useSessionChoices(replay.composerSession);
   return (
     <label>
       Session{' '}
       <select data-testid="replay-session" value={replay.composerSession} onChange={(e) => replay.setComposerSession(e.target.value)}>
         <option value="">none (fresh only)</option>
-        {[...sessions.values()].map((s) => (
+        {sessions.map((s) => (
           <option key={s.sessionKey} value={s.sessionKey}>{`${s.clientLabel ?? 'client'} · ${shortSessionKey(s.sessionKey, 12)}`}</option>
         ))}
+        {more > 0 && <option disabled value="" data-testid="sessions-not-offered">{`… ${more} more: choose one in the sidebar to offer it here`}</option>}
       </select>
     </label>
   );
