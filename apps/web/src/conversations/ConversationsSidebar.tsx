@@ -5,6 +5,8 @@
  * session narrows to it as before. Sessions no conversation holds (a capture from before them)
  * are listed on their own. A capture whose sessions are read by windows (store/session-windows.ts)
  * lists each conversation's sessions from the server's window over them, counted by the server.
+ * Past CONVERSATIONS_SHOWN conversations (a host in production opens thousands a day) the newest
+ * are drawn, and the chosen one; the filter's `conversation:` reaches the rest.
  */
 import { useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
@@ -13,7 +15,7 @@ import { useLive } from '../store/live-store.js';
 import { useSessionsWindow } from '../store/session-windows.js';
 import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
-import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
+import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, shownConversations, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
 import './conversations.css';
 
 const time = (ts: number) => new Date(ts).toLocaleTimeString();
@@ -85,6 +87,7 @@ export function ConversationsSidebar() {
   const chosen = useUi((s) => chosenConversation(s.filter));
   const grouped = windowed ? new Map<string, SessionSummary[]>() : sessionsByConversation(sessions.values());
   const list = listed(conversations.values());
+  const { shown, more } = shownConversations(list, chosen);
   // The tap's made-up sessions of session-less traffic hold exchanges of several conversations:
   // listed on their own only when there are no conversations at all (a capture from before them).
   const loose = (grouped.get('') ?? []).filter((s) => list.length === 0 || !isSessionlessKey(s.sessionKey));
@@ -109,9 +112,14 @@ export function ConversationsSidebar() {
             </span>
           </button>
         </li>
-        {list.map((c) => (
+        {shown.map((c) => (
           <ConversationItem key={c.key} c={c} sessions={windowed ? undefined : (grouped.get(c.key) ?? [])} active={c.key === chosen} chosenSession={chosenSession} />
         ))}
+        {more > 0 && (
+          <li className="muted hint" data-testid="conversations-not-shown">
+            {more} older conversation{more === 1 ? '' : 's'} not drawn here: type <code>conversation:</code> in the filter to reach one.
+          </li>
+        )}
         {windowed && (
           <WindowedSessionList
             list={{ conversation: '', oldestFirst: true }}

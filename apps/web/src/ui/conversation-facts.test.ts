@@ -1,7 +1,7 @@
 // What the sidebar and the header say about a conversation, and how choosing one maps onto the filter.
 import { describe, expect, it } from 'vitest';
 import type { ConversationSummary, SessionSummary } from '@mcpscope/protocol';
-import { chosenConversation, churnLine, churns, errorCount, evidenceLabel, listed, sessionsByConversation, startsSession, stepText, weakestEvidence, withConversation } from './conversation-facts.js';
+import { chosenConversation, churnLine, churns, errorCount, evidenceLabel, listed, sessionsByConversation, shownConversations, startsSession, stepText, weakestEvidence, withConversation } from './conversation-facts.js';
 
 const conv = (over: Partial<ConversationSummary>): ConversationSummary => ({
   key: 'c1',
@@ -52,6 +52,17 @@ describe('conversation facts', () => {
     expect(grouped.get('c1')!.map((x) => x.sessionKey)).toEqual(['a', 'b']);
     expect(grouped.get('')!.map((x) => x.sessionKey)).toEqual(['x']);
     expect(listed([conv({ key: 'old', firstTs: 1 }), conv({ key: 'new', firstTs: 9 }), conv({ key: 'empty', joinedBy: {} })]).map((c) => c.key)).toEqual(['new', 'old']);
+  });
+
+  it('draws the newest conversations up to a limit, and the chosen one wherever it is', () => {
+    const list = listed(Array.from({ length: 10 }, (_, i) => conv({ key: `c${i}`, firstTs: i })));
+    const keys = (r: { shown: ConversationSummary[] }) => r.shown.map((c) => c.key);
+    expect(keys(shownConversations(list, undefined, 3))).toEqual(['c9', 'c8', 'c7']);
+    expect(shownConversations(list, undefined, 3).more).toBe(7);
+    expect(keys(shownConversations(list, 'c2', 3))).toEqual(['c9', 'c8', 'c7', 'c2']);
+    expect(shownConversations(list, 'c2', 3).more).toBe(6);
+    expect(keys(shownConversations(list, 'c8', 3))).toEqual(['c9', 'c8', 'c7']);
+    expect(shownConversations(list, 'gone', 20)).toEqual({ shown: list, more: 0 });
   });
 
   it('marks where a new session starts in a timeline, and words the era steps', () => {

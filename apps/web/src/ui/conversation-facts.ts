@@ -94,6 +94,20 @@ export function listed(conversations: Iterable<ConversationSummary>): Conversati
   return [...conversations].filter((c) => weakestEvidence(c) !== undefined).sort((a, b) => b.firstTs - a.firstTs);
 }
 
+/** Conversations the sidebar draws at most: past it, a day of a host's traffic would draw thousands on every tick. */
+export const CONVERSATIONS_SHOWN = 300;
+
+/**
+ * The first `limit` of a `listed` list, and the chosen conversation wherever it is (after them);
+ * `more`: how many are not drawn (the filter's `conversation:` reaches each).
+ */
+export function shownConversations(list: readonly ConversationSummary[], chosen: string | undefined, limit = CONVERSATIONS_SHOWN): { shown: ConversationSummary[]; more: number } {
+  const shown = list.slice(0, limit);
+  const far = chosen === undefined ? undefined : list.slice(limit).find((c) => c.key === chosen);
+  if (far) shown.push(far);
+  return { shown, more: list.length - shown.length };
+}
+
 /** Whether row `at` of a view starts another session than the row above it (a thin line in a conversation's timeline). */
 export function startsSession(ids: readonly string[], at: number, sessionOf: (id: string) => string | undefined): boolean {
   return at > 0 && sessionOf(ids[at]!) !== sessionOf(ids[at - 1]!);
