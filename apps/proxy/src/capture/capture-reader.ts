@@ -250,7 +250,7 @@ export class CaptureReader {
     const rows = (before === undefined
       ? this.stmt('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
       : this.stmt('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    return rows.map((r) => this.summary(r.summary));
   }
 
   /** Exchanges in capture order (oldest first), of one session or all, read page by page. */
@@ -262,20 +262,35 @@ export class CaptureReader {
     let after = -1;
     for (;;) {
       const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as { sort_key: number; summary: string }[];
-      for (const r of rows) yield JSON.parse(r.summary) as ExchangeSummary;
+      for (const r of rows) yield this.summary(r.summary);
       if (rows.length < CHUNK) return;
       after = rows[rows.length - 1]!.sort_key;
     }
   }
 
-  /** Exchanges changed by frames after `after`, oldest change first, as stored JSON text (for WebSocket catch-up). */
+  /** Exchanges changed by frames after `after`, oldest change first, as JSON text (for WebSocket catch-up). */
   exchangesUpdatedAfter(after: number, limit: number): { id: string; summary: string }[] {
-    return this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
+    const rows = this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
+    for (const row of rows) row.summary = this.summaryText(row.summary);
+    return rows;
   }
 
   exchange(id: string): ExchangeSummary | undefined {
     const row = this.stmt('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+    return row ? this.summary(row.summary) : undefined;
+  }
+
+  /**
+   * An exchange summary as stored in `exchanges.summary` (packed, templates.ts, or its own JSON),
+   * as the object it was. Whoever selects the column reads it through this or `summaryText`.
+   */
+  summary(stored: string): ExchangeSummary {
+    return this.templates.exchange<ExchangeSummary>(stored);
+  }
+
+  /** A stored exchange summary as the JSON text it was given (what the API and dashboards receive). */
+  summaryText(stored: string): string {
+    return this.templates.exchangeText(stored);
   }
 
   /** The session's newest exchange of `method` that ended `ok` (e.g. its latest `tools/list`). */
@@ -283,7 +298,7 @@ export class CaptureReader {
     const row = this.stmt(`SELECT summary FROM exchanges WHERE session_key = ? AND method = ? AND status = 'ok' ORDER BY sort_key DESC LIMIT 1`).get(sessionKey, method) as
       | { summary: string }
       | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+    return row ? this.summary(row.summary) : undefined;
   }
 
   /**

@@ -22,6 +22,7 @@
  */
 import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter, type FilterOp } from '@mcpscope/protocol';
 import { containsSql, type TextSql } from './text-sql.js';
+import { summaryPathSql } from './templates.js';
 
 export interface SqlFilter<P = string | number> {
   sql: string;
@@ -76,7 +77,7 @@ export function frameContains(needle: string): TextSql {
 /** Whether one of the row's bodies (the frames its summary lists, each by its primary key) holds `needle`. */
 export function rowBodiesContain(needle: string): TextSql {
   const frame = frameContains(needle);
-  return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
+  return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, ${summaryPathSql(`${X}summary`, 'frameSeqs')}) tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
 }
 
 /**
@@ -188,13 +189,13 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
     case 'dir': {
       // A request or its answer goes by who asked; a lone notification or junk by who sent it.
       const requester = value === 'c2s' ? 'client' : 'server';
-      return { sql: `(${X}requester = ? OR (${X}requester = 'none' AND json_extract(${X}summary, '$.direction') = ?))`, params: [requester, value], exact: true };
+      return { sql: `(${X}requester = ? OR (${X}requester = 'none' AND json_extract(${X}summary, ${summaryPathSql(`${X}summary`, 'direction')}) = ?))`, params: [requester, value], exact: true };
     }
     case 'diag': {
       // The row's findings and those about one of its frames as a whole (CaptureReader.diagnosticsFor).
       const code = globToSql('fd.code', value);
       return {
-        sql: `EXISTS (SELECT 1 FROM diagnostics fd WHERE (fd.exchange_id = ${X}id OR (fd.exchange_id IS NULL AND fd.frame_seq IN (SELECT fj.value FROM json_each(${X}summary, '$.frameSeqs') fj))) AND ${code.sql})`,
+        sql: `EXISTS (SELECT 1 FROM diagnostics fd WHERE (fd.exchange_id = ${X}id OR (fd.exchange_id IS NULL AND fd.frame_seq IN (SELECT fj.value FROM json_each(${X}summary, ${summaryPathSql(`${X}summary`, 'frameSeqs')}) fj))) AND ${code.sql})`,
         params: code.params,
         exact: true,
       };
@@ -232,7 +233,8 @@ function clientSql(value: string): SqlFilter {
 function idToSql(value: string): SqlFilter {
   const id = JSON.parse(value) as string | number;
   const type = typeof id === 'string' ? `= 'text'` : `IN ('integer', 'real')`;
-  return { sql: `(json_type(${X}summary, '$.rpcId') ${type} AND json_extract(${X}summary, '$.rpcId') = ?)`, params: [id], exact: true };
+  const path = summaryPathSql(`${X}summary`, 'rpcId');
+  return { sql: `(json_type(${X}summary, ${path}) ${type} AND json_extract(${X}summary, ${path}) = ?)`, params: [id], exact: true };
 }
 
 /**

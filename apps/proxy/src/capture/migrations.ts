@@ -236,6 +236,13 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER templates_never_change BEFORE UPDATE ON templates
   BEGIN SELECT RAISE(ABORT, 'template id names another text'); END;
   `,
+  // 13: exchange summaries stored packed (templates.ts, packExchange): `[template id, frameSeqs,
+  // rpcId, direction, ...the other values the template cuts]`; no table changes. Rows written
+  // before keep their JSON and readers read both; a build that reads only JSON summaries must
+  // refuse the file, hence the version.
+  `
+  SELECT 1;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

@@ -107,6 +107,51 @@ export function packDoorRecord(record: HeaderHolder, accept: Accept): string | u
   return packHolder(record, DOOR_KEPT, accept);
 }
 
+/**
+ * What an exchange summary shares with the others of its session, method and target; the rest is
+ * cut. Its columns (exchanges) hold some of it too, but a reader of the summary alone gets it all.
+ */
+const EXCHANGE_KEPT = new Set(['sessionKey', 'requester', 'kind', 'method', 'target', 'status', 'errorCode', 'diagnostics', 'transportEvent', 'inputRequired', 'brokeHostRules', 'conversation']);
+
+/**
+ * The summary values SQL reads (filter-sql.ts): a packed summary holds them at fixed places after
+ * its template's id, null where the summary has none (its template says which it has), then the
+ * other cut values in key order.
+ */
+export const EXCHANGE_SLOTS = ['frameSeqs', 'rpcId', 'direction'] as const;
+const SLOT_AT = new Map<string, number>(EXCHANGE_SLOTS.map((name, i) => [name, 1 + i]));
+
+/** An exchange summary as stored, `[id, ...slots, ...cut values]`; undefined when `accept` refuses its template. */
+export function packExchange(summary: object, accept: Accept): string | undefined {
+  const entries: unknown[] = [];
+  const values: unknown[] = [0, ...EXCHANGE_SLOTS.map(() => null)];
+  for (const [name, value] of Object.entries(summary)) {
+    if (value === undefined) continue;
+    const slot = SLOT_AT.get(name);
+    if (slot !== undefined) {
+      entries.push([name]);
+      values[slot] = value;
+    } else if (EXCHANGE_KEPT.has(name)) entries.push([name, value]);
+    else {
+      entries.push([name]);
+      values.push(value);
+    }
+  }
+  const text = JSON.stringify(entries);
+  const id = hash32(text);
+  if (!accept({ id, text })) return undefined;
+  values[0] = id;
+  return JSON.stringify(values);
+}
+
+/**
+ * The JSON path of a slotted summary value in `column` (a stored summary, packed or its own JSON),
+ * for SQLite's json functions.
+ */
+export function summaryPathSql(column: string, name: (typeof EXCHANGE_SLOTS)[number]): string {
+  return `(CASE WHEN ${column} LIKE '[%' THEN '$[${SLOT_AT.get(name)!}]' ELSE '$.${name}' END)`;
+}
+
 /** A 32-bit hash of a template's text (its id): collisions are handled, so the id stays short. */
 function hash32(text: string): number {
   let h1 = 0xdeadbeef;
@@ -170,15 +215,28 @@ export class TemplateReader {
     return stored.startsWith('[') ? JSON.stringify(this.read(stored)) : stored;
   }
 
+  /** A stored exchange summary (packed by `packExchange`, or its own JSON) as the object it was. */
+  exchange<T>(stored: string): T {
+    const value = JSON.parse(stored) as unknown;
+    if (!Array.isArray(value)) return value as T;
+    const out: Record<string, unknown> = {};
+    let next = 1 + EXCHANGE_SLOTS.length;
+    for (const entry of this.template(value[0] as number)) {
+      const slot = SLOT_AT.get(entry[0]);
+      setKey(out, entry[0], entry.length === 2 ? entry[1] : slot !== undefined ? value[slot] : value[next++]);
+    }
+    return out as T;
+  }
+
+  /** JSON text of a stored exchange summary as it was given (the text itself when it is not packed). */
+  exchangeText(stored: string): string {
+    return stored.startsWith('[') ? JSON.stringify(this.exchange(stored)) : stored;
+  }
+
   private unpack(ref: readonly unknown[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     let next = 1;
-    for (const entry of this.template(ref[0] as number)) {
-      const value = entry.length === 1 ? ref[next++] : entry[1];
-      // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
-      if (entry[0] === '__proto__') Object.defineProperty(out, entry[0], { value, enumerable: true, writable: true, configurable: true });
-      else out[entry[0]] = value;
-    }
+    for (const entry of this.template(ref[0] as number)) setKey(out, entry[0], entry.length === 1 ? ref[next++] : entry[1]);
     return out;
   }
 
@@ -196,6 +254,12 @@ export class TemplateReader {
   }
 }
 
+function setKey(out: Record<string, unknown>, name: string, value: unknown): void {
+  // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
+
 /**
  * Removes the templates no frame and no door record names; returns how many. A packed row names
  * its own template first and its header maps' as the first item of a cut value (other arrays
@@ -211,6 +275,7 @@ export function collectUnreferencedTemplates(db: SqliteDatabase): number {
       `SELECT json_extract(${column}, '$[0]') AS id FROM ${table} WHERE ${column} LIKE '[%'`,
       `SELECT json_extract(v.value, '$[0]') AS id FROM ${table}, json_each(${table}.${column}) v WHERE ${table}.${column} LIKE '[%' AND v.type = 'array'`,
     ])
+    .concat("SELECT json_extract(summary, '$[0]') AS id FROM exchanges WHERE summary LIKE '[%'")
     .join(' UNION ');
   return db.prepare(`DELETE FROM templates WHERE id NOT IN (SELECT id FROM (${named}) WHERE id IS NOT NULL)`).run().changes as number;
 }

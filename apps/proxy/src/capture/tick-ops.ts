@@ -11,7 +11,7 @@
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
 // The `sort_key` column's value: the protocol's one definition of an exchange's capture order.
 import { exchangeOrderKey as sortKey } from '@mcpscope/protocol';
-import { packDoorRecord, packHttp, type Template, type TemplateWriter } from './templates.js';
+import { packDoorRecord, packExchange, packHttp, type Template, type TemplateWriter } from './templates.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
 export const OP = {
@@ -178,7 +178,7 @@ export function doorRowTexts(rows: readonly unknown[]): string[] {
 
 /**
  * Builds one write's list; each `add…` appends in the order the transaction runs them. Frames'
- * HTTP layers and door records are stored packed (templates.ts) when `templates` is given and
+ * HTTP layers, door records and exchange summaries are stored packed (templates.ts) when `templates` is given and
  * accepts theirs; each template a write names is written by the same write.
  */
 export class TickOps {
@@ -261,9 +261,11 @@ export class TickOps {
       annotate(ex);
       const key = sortKey(ex.id);
       const summary = JSON.stringify(ex);
+      // Claiming lists the template's write: before the row's, never inside it.
+      const stored = (this.templates && packExchange(ex, this.claim)) ?? summary;
       texts.exchangeIds.push(ex.id);
       texts.exchanges.push(summary);
-      o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, summary, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
+      o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, stored, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
       for (const seq of ex.frameSeqs) if (seq >= newFrom) o.push(OP.link, seq, ex.id);
     }
     for (const s of set.sessions) {

@@ -137,7 +137,7 @@ function* answerPairs(source: CaptureReader, calls: readonly ExchangeSummary[]):
   const statement = source.stmt(`SELECT summary FROM exchanges WHERE method = ? AND target IS ? AND status = 'ok' ORDER BY sort_key DESC LIMIT ${CANDIDATES_PER_TARGET}`);
   for (const group of byTarget.values()) {
     const { method, target } = group[0]!;
-    const candidates = (statement.all(method!, target ?? null) as { summary: string }[]).map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    const candidates = (statement.all(method!, target ?? null) as { summary: string }[]).map((r) => source.summary(r.summary));
     const byRequest = new Map<string, ExchangeSummary[]>();
     for (const ex of candidates) {
       const key = keyOf(source, ex);

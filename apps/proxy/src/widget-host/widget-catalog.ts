@@ -150,7 +150,7 @@ export class WidgetCatalog {
            (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
       )
       .all(...(target === undefined ? [method] : [method, target]), ...side.params, call.sessionKey, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    return rows.map((r) => this.store.summary(r.summary));
   }
 
   private conversationOf(call: ExchangeSummary): string | undefined {
