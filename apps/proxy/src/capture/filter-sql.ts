@@ -23,6 +23,7 @@
 import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter, type FilterOp } from '@mcpscope/protocol';
 import { containsSql, type TextSql } from './text-sql.js';
 import { summaryPathSql } from './templates.js';
+import { storedKeyInRange, storedKeyIs, storedKeyOfSessions } from './session-keys.js';
 
 export interface SqlFilter<P = string | number> {
   sql: string;
@@ -140,7 +141,7 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
       return NEVER;
   }
   // `session=` is the whole key; no other field takes `=`.
-  if (op === '=') return field === 'session' ? { sql: `${X}session_key = ?`, params: [value], exact: true } : undefined;
+  if (op === '=') return field === 'session' ? { ...storedKeyIs(`${X}session_key`, value), exact: true } : undefined;
   if (op !== ':') return undefined;
   switch (field) {
     case 'status':
@@ -162,12 +163,12 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
     }
     case 'session':
       // A prefix match, case-sensitive, like the matcher.
-      return { sql: `${X}session_key >= ? AND ${X}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
+      return { ...storedKeyInRange(`${X}session_key`, value, prefixEnd(value)), exact: true };
     case 'conversation':
       // A session-less row carries its own conversation; the others follow their session's.
       return {
-        sql: `(${X}conversation_key = ? OR (${X}conversation_key IS NULL AND ${X}session_key IN (SELECT session_key FROM sessions WHERE conversation_key = ?)))`,
-        params: [value, value],
+        sql: `(${X}conversation_key = ? OR (${X}conversation_key IS NULL AND ${storedKeyOfSessions(`${X}session_key`, 'fs.conversation_key = ?')}))`,
+        params: [value, value, value],
         exact: true,
       };
     case 'client':
@@ -207,7 +208,7 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
 
 /** Rows of the sessions whose summary (`fs.summary`) passes `where`; a row with no stored session passes nothing. */
 function sessionsWhere(where: SqlFilter): SqlFilter {
-  return { sql: `${X}session_key IN (SELECT fs.session_key FROM sessions fs WHERE ${where.sql})`, params: where.params, exact: true };
+  return { sql: storedKeyOfSessions(`${X}session_key`, where.sql), params: [...where.params, ...where.params], exact: true };
 }
 
 /** A JSON string at `path` of `column`, NULL when it is absent or not a string. */
