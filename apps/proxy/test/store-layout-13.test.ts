@@ -132,20 +132,28 @@ describe('session keys stored once, summaries packed (migration 13)', () => {
     }
   });
 
-  it('a key stored before that began as a reference does is made one by the migration', () => {
+  it('a key stored before that began as a reference does is made one by the migration, and reads as itself only', () => {
     const file = tempDbFile();
     const store = new CaptureStore(file);
-    const odd = '\u00017';
-    capture(store, frames.slice(0, half).map((f) => (f.sessionKey === 's-beta' ? { ...f, sessionKey: odd } : f)), 1);
+    // Spelled as the reference of id 2 is: the second key the upgraded file stores.
+    const odd = '\u00012';
+    const renamed = (part: readonly FrameInput[]) => part.map((f) => (f.sessionKey === 's-beta' ? { ...f, sessionKey: odd } : f));
+    capture(store, renamed(frames.slice(0, half)), 1);
     store.close();
     asSchema12(file);
     const upgraded = new CaptureStore(file);
     try {
-      const ids = (upgraded.db.prepare('SELECT id, key FROM session_keys').all() as { id: number; key: string }[]).map((r) => r.key);
-      expect(ids).toEqual([odd]);
+      expect((upgraded.db.prepare('SELECT key FROM session_keys').all() as { key: string }[]).map((r) => r.key)).toEqual([odd]);
+      capture(upgraded, renamed(frames.slice(half)), 10);
+      expect(upgraded.db.prepare('SELECT key FROM session_keys WHERE id = 2').get()).not.toEqual({ key: odd });
       expect(new Set([...upgraded.select()].map((f) => f.sessionKey))).toEqual(new Set(['s-alpha', odd, 'client:ua']));
-      expect([...upgraded.select({ session: odd })].length).toBeGreaterThan(0);
-      expect([...upgraded.select({ session: odd })].every((f) => f.sessionKey === odd)).toBe(true);
+      const own = [...upgraded.select({ session: odd })];
+      expect(own.length).toBe(renamed(frames).filter((f) => f.sessionKey === odd).length);
+      expect(own.every((f) => f.sessionKey === odd)).toBe(true);
+      expect([...upgraded.exchangesInCaptureOrder(odd)].every((ex) => ex.sessionKey === odd)).toBe(true);
+      const exact = parseFilter(`session="${odd}"`);
+      if (!exact.ok) throw new Error('filter');
+      expect(new CaptureQuery(upgraded).exchanges(exact.filter, 1000).exchanges.every((ex) => ex.sessionKey === odd)).toBe(true);
     } finally {
       upgraded.close();
     }

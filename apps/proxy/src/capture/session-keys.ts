@@ -86,10 +86,15 @@ export class SessionKeyReader {
     return key;
   }
 
-  /** What rows of `key` hold in `session_key`, in capture order: the key itself, then its reference when it has one. */
+  /**
+   * What rows of `key` hold in `session_key`, in capture order: the key itself (unless it begins
+   * with U+0001, as only references do), then its reference when it has one.
+   */
   storedForms(key: string): string[] {
     this.byKey ??= this.db.prepare('SELECT char(1) || id AS ref FROM session_keys WHERE key = ?');
     const row = this.byKey.get(key) as { ref: string } | undefined;
-    return row === undefined ? [key] : [key, row.ref];
+    const forms = key.startsWith(REF) ? [] : [key];
+    if (row !== undefined) forms.push(row.ref);
+    return forms;
   }
 }
