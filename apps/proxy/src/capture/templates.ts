@@ -121,27 +121,47 @@ const EXCHANGE_KEPT = new Set(['sessionKey', 'requester', 'kind', 'method', 'tar
 export const EXCHANGE_SLOTS = ['frameSeqs', 'rpcId', 'direction'] as const;
 const SLOT_AT = new Map<string, number>(EXCHANGE_SLOTS.map((name, i) => [name, 1 + i]));
 
+/**
+ * Exchange summary templates by shape: the summary's key names in order, each kept value as JSON
+ * (names are the summary's fields and never hold U+0000; JSON escapes it in values, so a shape
+ * names one template). Summaries of one session, method and outcome share a shape: writing one
+ * costs a Map lookup, not the template's JSON and its hash.
+ */
+const exchangeTemplates = new Map<string, Pick<Template, 'id' | 'text'>>();
+
 /** An exchange summary as stored, `[id, ...slots, ...cut values]`; undefined when `accept` refuses its template. */
 export function packExchange(summary: object, accept: Accept): string | undefined {
-  const entries: unknown[] = [];
+  let shape = '';
   const values: unknown[] = [0, ...EXCHANGE_SLOTS.map(() => null)];
-  for (const [name, value] of Object.entries(summary)) {
+  const own = summary as Record<string, unknown>;
+  for (const name of Object.keys(own)) {
+    const value = own[name];
     if (value === undefined) continue;
     const slot = SLOT_AT.get(name);
-    if (slot !== undefined) {
-      entries.push([name]);
-      values[slot] = value;
-    } else if (EXCHANGE_KEPT.has(name)) entries.push([name, value]);
-    else {
-      entries.push([name]);
-      values.push(value);
-    }
+    if (slot !== undefined) values[slot] = value;
+    else if (!EXCHANGE_KEPT.has(name)) values.push(value);
+    shape += slot === undefined && EXCHANGE_KEPT.has(name) ? `${name}\u0000${JSON.stringify(value)}\u0000` : `${name}\u0000\u0000`;
+  }
+  let template = exchangeTemplates.get(shape);
+  if (template === undefined) {
+    template = exchangeTemplate(own);
+    if (exchangeTemplates.size >= KNOWN_MAX) exchangeTemplates.clear();
+    exchangeTemplates.set(shape, template);
+  }
+  if (!accept(template)) return undefined;
+  values[0] = template.id;
+  return JSON.stringify(values);
+}
+
+/** The template of a summary: every key in order, a kept one with its value. */
+function exchangeTemplate(summary: Record<string, unknown>): Pick<Template, 'id' | 'text'> {
+  const entries: unknown[] = [];
+  for (const [name, value] of Object.entries(summary)) {
+    if (value === undefined) continue;
+    entries.push(!SLOT_AT.has(name) && EXCHANGE_KEPT.has(name) ? [name, value] : [name]);
   }
   const text = JSON.stringify(entries);
-  const id = hash32(text);
-  if (!accept({ id, text })) return undefined;
-  values[0] = id;
-  return JSON.stringify(values);
+  return { id: hash32(text), text };
 }
 
 /**
