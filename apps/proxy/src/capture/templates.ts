@@ -13,13 +13,18 @@
  * (the session id is a header and a door record's kept value): a client that opens a session per
  * call makes a template per call, which costs about what storing the JSON did.
  *
+ * Exchange summaries (migration 13) keep what a session's exchanges share (EXCHANGE_KEPT); their
+ * rows put the values SQL reads at fixed places first (EXCHANGE_SLOTS: `[id, frameSeqs, rpcId,
+ * direction, ...the other cut values]`), so filter-sql.ts reads them from either layout.
+ *
  * Invariants:
  * - A template's id is a hash of its text (content-addressed: any writer, on any thread, names a
  *   template alike without asking the store). A hash another text holds already is refused
  *   (`TemplateWriter.accepts`) and that row is stored as its own JSON; a write that would give an
  *   id a second text fails instead (the trigger of migration 12).
- * - A row stored as its own JSON (every row of a file from before migration 12, and the refused
- *   ones) is an object, a packed row an array: readers tell them apart by that and read both.
+ * - A row stored as its own JSON (every frame and door record of a file from before migration 12,
+ *   every summary from before 13, the refused ones, and summaries a replay link was added to
+ *   after they were written) is an object, a packed row an array: readers read both.
  * - A template is written (or found equal) in the same transaction as every row that names it, so
  *   collecting the templates no row names (`collectUnreferencedTemplates`) never strands a row.
  */
