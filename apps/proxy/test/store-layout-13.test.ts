@@ -6,11 +6,12 @@
 import { copyFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { parseFilter, type DoorRecord, type FrameInput } from '@mcpscope/protocol';
+import { parseFilter, type DoorRecord, type ExchangeSummary, type FrameInput } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CaptureReader } from '../src/capture/capture-reader.js';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
 import { CaptureQuery } from '../src/capture/capture-query.js';
+import { filterToSql } from '../src/capture/filter-sql.js';
 import { ExchangeWindows } from '../src/capture/capture-window.js';
 import { buildExport } from '../src/interchange/export-service.js';
 import { mixedTraffic } from './support/mixed-capture.js';
@@ -125,10 +126,48 @@ describe('session keys stored once, summaries packed (migration 13)', () => {
     const later = new CaptureStore(upgraded);
     try {
       capture(later, frames.slice(half), 10);
-      expect(later.db.prepare("SELECT COUNT(*) AS n FROM frames WHERE session_key NOT LIKE char(1) || '%'").get()).not.toEqual({ n: 0 });
+      // A key's frames and exchanges from before took its reference when it was interned; its door records keep the key.
+      for (const table of ['frames', 'exchanges']) expect(later.db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE session_key NOT LIKE char(1) || '%'`).get(), table).toEqual({ n: 0 });
+      expect(later.db.prepare("SELECT COUNT(*) AS n FROM door_requests WHERE session_key NOT LIKE char(1) || '%'").get()).toEqual({ n: SESSIONS.length });
       expect(readEverything(later)).toBe(expected);
     } finally {
       later.close();
+    }
+  });
+
+  it('a session= page walks its session index in capture order, whichever form its rows hold', () => {
+    const store = new CaptureStore(tempDbFile());
+    try {
+      capture(store, frames, 1);
+      const parsed = parseFilter('session=s-beta');
+      if (!parsed.ok) throw new Error('filter');
+      const pushed = filterToSql(parsed.filter)!;
+      const plan = store.db.prepare(`EXPLAIN QUERY PLAN SELECT summary FROM exchanges WHERE sort_key < ? AND sort_key >= ? AND (${pushed.sql}) ORDER BY sort_key DESC`).all(1e9, 0, ...pushed.params) as { detail: string }[];
+      const steps = plan.map((r) => r.detail).join(' | ');
+      expect(steps).toContain('exchanges_by_session');
+      expect(steps).not.toContain('TEMP B-TREE');
+    } finally {
+      store.close();
+    }
+  });
+
+  it('a packed summary reads back as the text it was written as, whatever its values', () => {
+    const store = new CaptureStore(tempDbFile());
+    try {
+      const base = { sessionKey: 's-"quoted"\u2028', requester: 'client', kind: 'request', method: 'tools/call', status: 'ok', startTs: 1.5, frameSeqs: [1, 2], size: 0, diagnostics: 0, updatedSeq: 2 } as const;
+      const summaries = [
+        { id: '1', ...base, rpcId: null, target: 'a\u0000b', errorMessage: 'ünïcode "and" \\ escapes' },
+        { id: '2', direction: 'c2s', ...base, rpcId: '7', intercepted: { rule: 'r', text: 'x', action: 'drop' }, progressAt: [] },
+        { id: '3', ...base, status: 'pending', rpcId: 0, transportEvent: 'redirected', inputRequired: true, target: undefined },
+        { ...base, id: '4.1', kind: 'notification', requester: 'none', direction: 's2c', replayOf: '3', latencyMs: -0 },
+      ] as unknown as ExchangeSummary[];
+      const written = store.write({ frames: [], exchanges: summaries, sessions: [], diagnostics: [], conversations: [] });
+      expect(store.db.prepare("SELECT COUNT(*) AS n FROM exchanges WHERE summary LIKE '[%'").get()).toEqual({ n: summaries.length });
+      expect(store.exchangesUpdatedAfter(0, 100).map((r) => r.summary)).toEqual(summaries.map((ex) => JSON.stringify(ex)));
+      expect(written.exchanges).toEqual(summaries.map((ex) => JSON.stringify(ex)));
+      expect(summaries.map((ex) => JSON.stringify(store.exchange(ex.id)))).toEqual(summaries.map((ex) => JSON.stringify(ex)));
+    } finally {
+      store.close();
     }
   });
 

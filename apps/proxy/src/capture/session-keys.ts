@@ -11,12 +11,21 @@
  *   references, so no stored value reads both ways.
  * - An id names one key for good: the table is append-only (a trigger fails any update) and
  *   retention and rebuild never delete from it (it holds one short row per session).
- * - A key's rows stored as itself all precede its rows stored by reference in capture order (every
- *   write since the migration uses the reference), so reading one form after the other reads in order.
+ * - A key's frames and exchanges are all in one form: as itself while the key has no id, by
+ *   reference from the write that interns it (which gives its older rows the reference:
+ *   `SESSION_ADOPT`). Its door records written before keep the key: door SQL matches both forms.
+ *   Rows stored as themselves precede those stored by reference in capture order.
  * - SQL here works on files of any schema a reader opens: a file from before migration 13 gets an
  *   empty TEMP session_keys when opened read-only (`CaptureReader.openFile`).
  */
 import type { SqliteDatabase, SqliteStatement } from './sqlite.js';
+
+const REF = '\u0001';
+/**
+ * A key as stored as itself. None begins with U+0001 (a key that does is only stored by
+ * reference): for one that does, U+0001 alone, which no stored value equals.
+ */
+export const asItself = (key: string): string => (key.startsWith(REF) ? REF : key);
 
 /** The reference a key is stored as, from its bound key (NULL for a NULL key). */
 export const SESSION_REF = '(SELECT char(1) || id FROM session_keys WHERE key = ?)';
@@ -24,15 +33,27 @@ export const SESSION_REF = '(SELECT char(1) || id FROM session_keys WHERE key = 
 /** Interns a key (the writer's first statement for each key a write names). */
 export const SESSION_INTERN = 'INSERT INTO session_keys (key) VALUES (?) ON CONFLICT(key) DO NOTHING';
 
-const REF = '\u0001';
 /**
- * A key as stored as itself. None begins with U+0001 (a key that does is only stored by
- * reference): for one that does, U+0001 alone, which no stored value equals.
+ * Run when a key is first interned, with its reference's key and the key as stored as itself: its
+ * frames and exchanges written before migration 13 take the reference (through their session
+ * index, so only that session's rows), and every frame and exchange of a key is in one form.
  */
-const asItself = (key: string): string => (key.startsWith(REF) ? REF : key);
+export const SESSION_ADOPT = [
+  `UPDATE frames SET session_key = ${SESSION_REF} WHERE session_key = ?`,
+  `UPDATE exchanges SET session_key = ${SESSION_REF} WHERE session_key = ?`,
+] as const;
 
-/** SQL: `column` (a stored session_key) is `key`'s. */
+
+/**
+ * SQL: `column` of frames or exchanges (a stored session_key) is `key`'s. One value, so the
+ * session index is walked in order: the key's reference once it has one, else the key itself.
+ */
 export function storedKeyIs(column: string, key: string): { sql: string; params: string[] } {
+  return { sql: `${column} = COALESCE(${SESSION_REF}, ?)`, params: [key, asItself(key)] };
+}
+
+/** SQL: `column` of door records is `key`'s (door records written before the reference keep the key). */
+export function doorKeyIs(column: string, key: string): { sql: string; params: string[] } {
   return { sql: `${column} IN (?, ${SESSION_REF})`, params: [asItself(key), key] };
 }
 

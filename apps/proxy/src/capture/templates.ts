@@ -218,8 +218,12 @@ export class TemplateWriter {
 type Entries = ([string] | [string, unknown])[];
 
 /** The readers' side: puts packed rows back as the objects they were. */
+/** A template as `exchangeText` writes it (see `textTemplate`). */
+type TextEntries = { key: string; kept: string | undefined; slot: number | undefined }[];
+
 export class TemplateReader {
   private readonly templates = new Map<number, Entries>();
+  private readonly textTemplates = new Map<number, TextEntries>();
   private lookup: SqliteStatement | undefined;
 
   constructor(private readonly db: SqliteDatabase) {}
@@ -255,7 +259,26 @@ export class TemplateReader {
 
   /** JSON text of a stored exchange summary as it was given (the text itself when it is not packed). */
   exchangeText(stored: string): string {
-    return stored.startsWith('[') ? JSON.stringify(this.exchange(stored)) : stored;
+    if (!stored.startsWith('[')) return stored;
+    // Written piece by piece as JSON.stringify writes the object `exchange` makes, without making it.
+    const value = JSON.parse(stored) as unknown[];
+    let next = 1 + EXCHANGE_SLOTS.length;
+    let out = '';
+    for (const entry of this.textTemplate(value[0] as number)) {
+      out += `${out === '' ? '{' : ','}${entry.key}${entry.kept ?? JSON.stringify(entry.slot !== undefined ? value[entry.slot] : value[next++])}`;
+    }
+    return out === '' ? '{}' : `${out}}`;
+  }
+
+  /** A template as text pieces: each key as JSON with its colon, a kept value as JSON, or where a slotted value is. */
+  private textTemplate(id: number): TextEntries {
+    let entries = this.textTemplates.get(id);
+    if (entries === undefined) {
+      entries = this.template(id).map((entry) => ({ key: `${JSON.stringify(entry[0])}:`, kept: entry.length === 2 ? JSON.stringify(entry[1]) : undefined, slot: SLOT_AT.get(entry[0]) }));
+      if (this.textTemplates.size >= KNOWN_MAX) this.textTemplates.clear();
+      this.textTemplates.set(id, entries);
+    }
+    return entries;
   }
 
   private unpack(ref: readonly unknown[]): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type 
 // The `sort_key` column's value: the protocol's one definition of an exchange's capture order.
 import { exchangeOrderKey as sortKey } from '@mcpscope/protocol';
 import { packDoorRecord, packExchange, packHttp, type Template, type TemplateWriter } from './templates.js';
-import { SESSION_INTERN, SESSION_REF } from './session-keys.js';
+import { SESSION_ADOPT, SESSION_INTERN, SESSION_REF, asItself } from './session-keys.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
 export const OP = {
@@ -35,7 +35,7 @@ export const OP = {
 /**
  * The statements, by opcode (index 0 is the narrow exchange update that `exchangeChanged` tries
  * first, with the upsert's parameters 8 to 14, then 1 and 4 to 7; index 10 the narrow session
- * update that `session` tries first).
+ * update that `session` tries first; 12 and 13 what `sessionKey` runs for a key it interns).
  */
 export const TICK_SQL: readonly string[] = [
   // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
@@ -70,6 +70,7 @@ export const TICK_SQL: readonly string[] = [
   // that is not there, or whose conversation did change, fails the WHERE and takes the upsert.
   'UPDATE sessions SET last_ts = ?, summary = ? WHERE session_key = ? AND conversation_key IS ?',
   SESSION_INTERN,
+  ...SESSION_ADOPT,
 ];
 
 /** A statement as both drivers give it (sqlite.ts), narrowed to what applying needs. */
@@ -120,7 +121,11 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
         i += 3;
         break;
       case 11:
-        s[11]!.run(o[i + 1]);
+        // A key interned now may have rows from before migration 13: they take its reference.
+        if (Number(s[11]!.run(o[i + 1]).changes) === 1) {
+          s[12]!.run(o[i + 1], asItself(o[i + 1] as string));
+          s[13]!.run(o[i + 1], asItself(o[i + 1] as string));
+        }
         i += 2;
         break;
       default:
