@@ -83,7 +83,8 @@ async function whereTheBytesGo(file: string, exchanges: number): Promise<[string
       ["frames' http as stored (a template's reference and the frame's own values)", sum('SELECT SUM(length(http)) AS n FROM frames')],
       ['door records as stored (the same)', sum('SELECT SUM(length(record)) AS n FROM door_requests')],
       ['templates (keys, header maps and shared values, each once)', sum('SELECT SUM(length(text)) AS n FROM templates')],
-      ['exchange summaries (JSON; the columns repeat some of it)', sum('SELECT SUM(length(summary)) AS n FROM exchanges')],
+      ["exchange summaries as stored (packed: a template's reference and the row's own values)", sum('SELECT SUM(length(summary)) AS n FROM exchanges')],
+      ['session keys as stored in frames, exchanges and door records (references)', sum('SELECT SUM(length(session_key)) AS n FROM (SELECT session_key FROM frames UNION ALL SELECT session_key FROM exchanges UNION ALL SELECT session_key FROM door_requests)')],
       ['unused bytes in pages (4 KiB pages)', sum('SELECT SUM(unused) AS n FROM dbstat')],
     ];
   } finally {

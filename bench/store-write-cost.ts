@@ -26,7 +26,7 @@ const CALLS_PER_TICK = 30;
 const TOOLS = ['suggest_gifts', 'wrap_gift', 'search_docs', 'get_weather'];
 
 /** Parameters after each opcode (tick-ops.ts applyTickOps). */
-export const WIDTH: Record<number, number> = { [OP.frame]: 10, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2 };
+export const WIDTH: Record<number, number> = { [OP.frame]: 10, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2, [OP.sessionKey]: 1 };
 
 const requestHeaders = { 'content-type': 'application/json', host: '127.0.0.1:38899', accept: 'application/json, text/event-stream', 'user-agent': 'mcpscope-bench/1' };
 
@@ -52,8 +52,8 @@ function call(i: number, ts: number): { request: Omit<Frame, 'seq'>; answer: Omi
 
 /**
  * Each tick's op list, derived and encoded by the real code: tick t has calls t·30… as requests and
- * the answers to tick t−1's. `plain` holds the same lists with frames' http and door records as
- * their JSON (a TickOps without templates), not timed.
+ * the answers to tick t−1's. `plain` holds the same lists with frames' http, door records and
+ * exchange summaries as their JSON (a TickOps without templates), not timed.
  */
 export function ticks(calls: number): { lists: unknown[][]; plain: unknown[][]; deriveUs: number; encodeUs: number } {
   const made = Array.from({ length: calls }, (_, i) => call(i, 1_800_000_000_000 + i * 0.16));
@@ -125,7 +125,7 @@ function variants(): Variant[] {
   const drop = (...ops: number[]) => (all: unknown[][]) => all.map((l) => without(l, new Set(ops)));
   return [
     { name: 'everything (as the tap writes a call today)', lists: keep },
-    { name: "frames' http and door records as their JSON (no templates)", lists: (_all, plain) => plain },
+    { name: "frames' http, door records and exchange summaries as their JSON (no templates)", lists: (_all, plain) => plain },
     { name: 'without the door record', lists: drop(OP.door) },
     { name: 'each exchange written once (at its answer)', lists: (all) => all.map((l) => without(l, new Set(), true)) },
     { name: 'without the frame links', lists: drop(OP.link) },

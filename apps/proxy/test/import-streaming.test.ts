@@ -12,6 +12,9 @@ import { startMcpscopeProcess } from './support/mcpscope.js';
 import { startScriptedMcpServer } from './support/scripted-mcp-server.js';
 import { memoryOf } from './reliability/cli-process.js';
 
+/** Frames of imported sessions (their keys are stored once, by reference: session-keys.ts). */
+const IMPORTED = "session_key IN (SELECT char(1) || id FROM session_keys WHERE key LIKE 'import:%')";
+
 const dir = mkdtempSync(join(tmpdir(), 'mcpscope-import-stream-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -64,7 +67,7 @@ describe('a dashboard import beside live traffic', () => {
       await until(() => {
         const d = db();
         try {
-          stored = (d.prepare("SELECT count(*) AS n FROM frames WHERE session_key LIKE 'import:%'").get() as { n: number }).n;
+          stored = (d.prepare(`SELECT count(*) AS n FROM frames WHERE ${IMPORTED}`).get() as { n: number }).n;
         } finally {
           d.close();
         }
@@ -86,7 +89,7 @@ describe('a dashboard import beside live traffic', () => {
       const d = db();
       try {
         const live = { seq: liveSeq()! };
-        const around = (op: '<' | '>') => (d.prepare(`SELECT count(*) AS n FROM frames WHERE session_key LIKE 'import:%' AND seq ${op} ?`).get(live.seq) as { n: number }).n;
+        const around = (op: '<' | '>') => (d.prepare(`SELECT count(*) AS n FROM frames WHERE ${IMPORTED} AND seq ${op} ?`).get(live.seq) as { n: number }).n;
         // The live call was stored between imported frames: the import yielded to it.
         expect(around('<')).toBeGreaterThan(0);
         expect(around('>')).toBeGreaterThan(0);

@@ -156,7 +156,8 @@ describe('templates', () => {
       expect(store.db.prepare('SELECT COUNT(*) AS n FROM templates').get()).toEqual({ n: 6 });
       store.db.prepare('DELETE FROM frames WHERE seq = 100').run();
       rebuildDerived(store);
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM templates').get()).toEqual({ n: 5 });
+      // The rebuild stores the exchanges it derives packed (their templates name `requester`).
+      expect(store.db.prepare(`SELECT COUNT(*) AS n FROM templates WHERE text NOT LIKE '%"requester"%'`).get()).toEqual({ n: 5 });
       expect(texts(store.frames(frames.map((f) => f.seq)))).toEqual(texts(frames));
       expect(texts([...store.door.all()])).toEqual(texts(requests));
     } finally {

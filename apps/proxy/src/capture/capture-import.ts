@@ -77,7 +77,7 @@ export class CaptureImport {
     }
     this.pipeline.flush();
     // The links follow the frames in the file, so their exchanges are written without them.
-    this.store.replayLinks.annotateStored(linked);
+    this.store.replayLinks.annotateStored(linked, (stored) => this.store.summary(stored));
     this.pipeline.marks.importAll(marks, this.seqOf, this.before);
   }
 }

@@ -77,9 +77,10 @@ export class CaptureQuery {
       // Unfiltered and SQL-decided pages read only what they return: one unbounded window.
       const lo = match || pushed ? Math.max(0, hi - window) : 0;
       for (const row of statement.iterate(hi, lo, ...(pushed?.params ?? [])) as Iterable<{ summary: string; sort_key: number }>) {
-        if (!match || match(JSON.parse(row.summary) as ExchangeSummary)) {
+        const summary = this.store.summaryText(row.summary);
+        if (!match || match(JSON.parse(summary) as ExchangeSummary)) {
           if (out.length === limit) return { summaries: out, nextBefore: lastSortKey(out) };
-          out.push(row.summary);
+          out.push(summary);
         }
         if (match && (++seen & 255) === 0 && performance.now() - started > this.scanTimeMs) return { summaries: out, nextBefore: row.sort_key };
       }
@@ -124,7 +125,7 @@ export class CaptureQuery {
         if (row.seq === lastTaken) continue;
         let ok = verdicts.get(row.exchange_id);
         if (ok === undefined) {
-          ok = !match || match(JSON.parse(row.summary) as ExchangeSummary);
+          ok = !match || match(this.store.summary(row.summary));
           verdicts.set(row.exchange_id, ok);
         }
         if (ok) {

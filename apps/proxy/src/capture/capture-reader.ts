@@ -11,11 +11,12 @@
 import { isSqliteBusy, openSqlite, type SqliteDatabase, type SqliteStatement } from './sqlite.js';
 import { exchangeOrderKey, FRAME_RAW_LIMIT, toFrameView, type ConversationSummary, type Diagnostic, type DoorRecord, type ExchangeSummary, type Filter, type Frame, type FrameView, type SessionSummary } from '@mcpscope/protocol';
 import { InspectorError } from '../core/errors.js';
-import { READS_FROM_SCHEMA, SCHEMA_VERSION } from './migrations.js';
+import { READS_FROM_SCHEMA, SCHEMA_VERSION, SESSION_KEYS_FROM } from './migrations.js';
 import { ReplayLinks } from './replay-links.js';
 import { DoorTable } from './door-table.js';
 import { MarksTable } from './marks-table.js';
 import { TemplateReader } from './templates.js';
+import { SessionKeyReader } from './session-keys.js';
 
 /** A session's start, read from its summary (the sessions table keeps only its latest activity as a column). */
 const SESSION_START = "json_extract(summary, '$.firstTs')";
@@ -23,6 +24,7 @@ const SESSION_START = "json_extract(summary, '$.firstTs')";
 export interface FrameRow {
   seq: number;
   ts: number;
+  /** The key, or its reference (session-keys.ts): read through `CaptureReader.toFrame`. */
   session_key: string;
   direction: Frame['direction'];
   transport: Frame['transport'];
@@ -64,12 +66,15 @@ export class CaptureReader {
   readonly door: DoorTable;
   /** Marks in the timeline (marks-table.ts). */
   readonly marks: MarksTable;
-  /** Frames' HTTP layers and door records, stored packed (templates.ts). */
+  /** Frames' HTTP layers, door records and exchange summaries, stored packed (templates.ts). */
   private readonly templates: TemplateReader;
+  /** Session keys stored by reference (session-keys.ts). */
+  readonly sessionKeys: SessionKeyReader;
 
   constructor(readonly db: SqliteDatabase) {
     this.templates = new TemplateReader(db);
-    this.door = new DoorTable(db, this.templates);
+    this.sessionKeys = new SessionKeyReader(db);
+    this.door = new DoorTable(db, this.templates, this.sessionKeys);
     this.marks = new MarksTable(db);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which
     // SQLite's lower() does not match outside ASCII).
@@ -97,6 +102,9 @@ export class CaptureReader {
             `Upgrade it once with \`mcpscope rebuild --db ${file}\` (that rewrites it in place: copy it first to keep the original as it is), then open it again.`,
         );
       }
+      // A file from before session keys were stored once holds every key as itself: an empty
+      // table of references (in TEMP, which a read-only connection may write) lets one SQL read both.
+      if (version < SESSION_KEYS_FROM) db.exec('CREATE TEMP TABLE session_keys (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE)');
     } catch (err) {
       db.close();
       if (isSqliteBusy(err)) {
@@ -153,7 +161,7 @@ export class CaptureReader {
   /** A stored row as a frame, its text whole (a large frame's pieces joined), its HTTP layer unpacked. */
   toFrame(r: FrameRow): Frame {
     if (r.parts > 0) r.raw = this.wholeText(r.seq, r.raw);
-    const frame = toFrame(r);
+    const frame = toFrame(r, this.sessionKeys.key(r.session_key));
     if (r.http) frame.http = this.templates.read<NonNullable<Frame['http']>>(r.http);
     return frame;
   }
@@ -210,13 +218,17 @@ export class CaptureReader {
         session === undefined
           ? this.stmt('SELECT * FROM frames WHERE seq > ? ORDER BY seq LIMIT ?')
           : this.stmt('SELECT * FROM frames WHERE seq > ? AND session_key = ? ORDER BY seq LIMIT ?');
-      let after = -1;
-      for (;;) {
-        const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as FrameRow[];
-        for (const r of rows) yield this.toFrame(r);
-        if (rows.length < CHUNK) return;
-        after = rows[rows.length - 1]!.seq;
+      // A session's rows stored by its key precede those stored by reference (session-keys.ts).
+      for (const stored of session === undefined ? [undefined] : this.sessionKeys.storedForms(session)) {
+        let after = -1;
+        for (;;) {
+          const rows = (stored === undefined ? page.all(after, CHUNK) : page.all(after, stored, CHUNK)) as FrameRow[];
+          for (const r of rows) yield this.toFrame(r);
+          if (rows.length < CHUNK) break;
+          after = rows[rows.length - 1]!.seq;
+        }
       }
+      return;
     }
     const seqs = new Set<number>();
     if (selection.exchangeIds) {
@@ -250,7 +262,7 @@ export class CaptureReader {
     const rows = (before === undefined
       ? this.stmt('SELECT summary FROM exchanges ORDER BY sort_key DESC LIMIT ?').all(limit)
       : this.stmt('SELECT summary FROM exchanges WHERE sort_key < ? ORDER BY sort_key DESC LIMIT ?').all(before, limit)) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    return rows.map((r) => this.summary(r.summary));
   }
 
   /** Exchanges in capture order (oldest first), of one session or all, read page by page. */
@@ -259,31 +271,51 @@ export class CaptureReader {
       session === undefined
         ? this.stmt('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? ORDER BY sort_key LIMIT ?')
         : this.stmt('SELECT sort_key, summary FROM exchanges WHERE sort_key > ? AND session_key = ? ORDER BY sort_key LIMIT ?');
-    let after = -1;
-    for (;;) {
-      const rows = (session === undefined ? page.all(after, CHUNK) : page.all(after, session, CHUNK)) as { sort_key: number; summary: string }[];
-      for (const r of rows) yield JSON.parse(r.summary) as ExchangeSummary;
-      if (rows.length < CHUNK) return;
-      after = rows[rows.length - 1]!.sort_key;
+    // A session's rows stored by its key precede those stored by reference (session-keys.ts).
+    for (const stored of session === undefined ? [undefined] : this.sessionKeys.storedForms(session)) {
+      let after = -1;
+      for (;;) {
+        const rows = (stored === undefined ? page.all(after, CHUNK) : page.all(after, stored, CHUNK)) as { sort_key: number; summary: string }[];
+        for (const r of rows) yield this.summary(r.summary);
+        if (rows.length < CHUNK) break;
+        after = rows[rows.length - 1]!.sort_key;
+      }
     }
   }
 
-  /** Exchanges changed by frames after `after`, oldest change first, as stored JSON text (for WebSocket catch-up). */
+  /** Exchanges changed by frames after `after`, oldest change first, as JSON text (for WebSocket catch-up). */
   exchangesUpdatedAfter(after: number, limit: number): { id: string; summary: string }[] {
-    return this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
+    const rows = this.stmt('SELECT id, summary FROM exchanges WHERE updated_seq > ? ORDER BY updated_seq LIMIT ?').all(after, limit) as { id: string; summary: string }[];
+    for (const row of rows) row.summary = this.summaryText(row.summary);
+    return rows;
   }
 
   exchange(id: string): ExchangeSummary | undefined {
     const row = this.stmt('SELECT summary FROM exchanges WHERE id = ?').get(id) as { summary: string } | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+    return row ? this.summary(row.summary) : undefined;
+  }
+
+  /**
+   * An exchange summary as stored in `exchanges.summary` (packed, templates.ts, or its own JSON),
+   * as the object it was. Whoever selects the column reads it through this or `summaryText`.
+   */
+  summary(stored: string): ExchangeSummary {
+    return this.templates.exchange<ExchangeSummary>(stored);
+  }
+
+  /** A stored exchange summary as the JSON text it was given (what the API and dashboards receive). */
+  summaryText(stored: string): string {
+    return this.templates.exchangeText(stored);
   }
 
   /** The session's newest exchange of `method` that ended `ok` (e.g. its latest `tools/list`). */
   latestOk(sessionKey: string, method: string): ExchangeSummary | undefined {
-    const row = this.stmt(`SELECT summary FROM exchanges WHERE session_key = ? AND method = ? AND status = 'ok' ORDER BY sort_key DESC LIMIT 1`).get(sessionKey, method) as
-      | { summary: string }
-      | undefined;
-    return row ? (JSON.parse(row.summary) as ExchangeSummary) : undefined;
+    // Newest first: rows stored by reference follow those stored by the key (session-keys.ts).
+    for (const stored of this.sessionKeys.storedForms(sessionKey).reverse()) {
+      const row = this.stmt(`SELECT summary FROM exchanges WHERE session_key = ? AND method = ? AND status = 'ok' ORDER BY sort_key DESC LIMIT 1`).get(stored, method) as { summary: string } | undefined;
+      if (row) return this.summary(row.summary);
+    }
+    return undefined;
   }
 
   /**
@@ -404,9 +436,9 @@ function sessionsOfConversation(conversation: string | undefined): { where: stri
 /** The `sort_key` column: capture order of an exchange id (one definition, in the protocol package). */
 export const sortKey = exchangeOrderKey;
 
-/** A row as a frame but its HTTP layer, which `CaptureReader.toFrame` unpacks. */
-function toFrame(r: FrameRow): Frame {
-  return { seq: r.seq, ts: r.ts, sessionKey: r.session_key, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
+/** A row as a frame but its HTTP layer, which `CaptureReader.toFrame` unpacks, and its session key, which it reads. */
+function toFrame(r: FrameRow, sessionKey: string): Frame {
+  return { seq: r.seq, ts: r.ts, sessionKey, direction: r.direction, transport: r.transport, kind: r.kind, raw: r.raw };
 }
 
 function toDiagnostic(r: DiagnosticRow): Diagnostic {

@@ -130,7 +130,7 @@ export class CaptureStore extends CaptureReader {
    * exchange were linked when they were written.
    */
   writeDerived(set: Omit<WriteSet, 'frames'>, newFrom: number): string[] {
-    const ops = new TickOps();
+    const ops = new TickOps(this.templateWriter);
     ops.derived(set, newFrom, this.annotate);
     applyTickOps(this.tickStatements, ops.ops);
     return ops.texts.exchanges;

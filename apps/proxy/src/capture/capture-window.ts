@@ -143,7 +143,10 @@ export class ExchangeWindows {
     const all = pushed ? this.count(undefined, since, true) : total;
     const keys = n > 0 ? this.keysAt(where, params, offset, n, total, all) : [];
     const byKey = this.store.stmt('SELECT summary FROM exchanges WHERE sort_key = ?');
-    const summaries = keys.flatMap((k) => (byKey.get(k) as { summary: string } | undefined)?.summary ?? []);
+    const summaries = keys.flatMap((k) => {
+      const row = byKey.get(k) as { summary: string } | undefined;
+      return row ? [this.store.summaryText(row.summary)] : [];
+    });
     const answer: WindowAnswer = { offset, total, complete: true, summaries };
     if (position !== undefined) answer.position = position;
     return answer;
@@ -229,7 +232,7 @@ export class ExchangeWindows {
     const summaries: string[] = [];
     for (const k of keys.slice(offset, offset + limit)) {
       const row = byKey.get(k) as { summary: string } | undefined;
-      if (row) summaries.push(row.summary);
+      if (row) summaries.push(this.store.summaryText(row.summary));
     }
     const answer: WindowAnswer = { offset, total: keys.length, complete: scan.done, summaries };
     if (position !== undefined) answer.position = position;
@@ -338,7 +341,7 @@ class MatchScan {
   }
 
   private keeps(summary: string): boolean {
-    return !this.match || this.match(JSON.parse(summary) as ExchangeSummary);
+    return !this.match || this.match(this.store.summary(summary));
   }
 
   private firstKey(): number | undefined {

@@ -11,6 +11,7 @@
  */
 import type { Filter, FilterOp } from '@mcpscope/protocol';
 import { pushDown, type SqlFilter } from './filter-sql.js';
+import { doorKeyIs, storedKeyInRange } from './session-keys.js';
 
 const D = 'door_requests.';
 const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
@@ -37,8 +38,8 @@ function fieldToSql(field: string, op: FilterOp, value: string): SqlFilter | und
     case 'kind':
       return value === 'http' ? TRUE : value === 'probe' ? { sql: `${D}probe = 1`, params: [], exact: true } : FALSE;
     case 'session':
-      if (op === '=') return { sql: `${D}session_key = ?`, params: [value], exact: true };
-      return { sql: `${D}session_key >= ? AND ${D}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
+      if (op === '=') return { ...doorKeyIs(`${D}session_key`, value), exact: true };
+      return { ...storedKeyInRange(`${D}session_key`, value, prefixEnd(value)), exact: true };
     case 'client':
       return { sql: `mcpscope_icontains(COALESCE(${D}user_agent, ''), ?)`, params: [value.toLowerCase()], exact: true };
     case 'latency': {

@@ -12,6 +12,7 @@ import { compileDoorFilter, probeReason, type DoorRecord, type Filter } from '@m
 import { doorFilterToSql } from './door-filter-sql.js';
 import type { SqlFilter } from './filter-sql.js';
 import type { TemplateReader } from './templates.js';
+import type { SessionKeyReader } from './session-keys.js';
 
 const SCAN_TIME_MS = 100;
 
@@ -32,6 +33,7 @@ export class DoorTable {
   constructor(
     private readonly db: SqliteDatabase,
     private readonly templates: TemplateReader,
+    private readonly sessionKeys: SessionKeyReader,
   ) {
     // A file from before migration 5, opened read-only for an export, has no such table.
     this.present = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'door_requests'").get() !== undefined;
@@ -162,7 +164,7 @@ export class DoorTable {
     if (!this.present) return out;
     const rows = this.stmt("SELECT session_key, record FROM door_requests WHERE method = 'DELETE' AND status BETWEEN 200 AND 299").all() as { session_key: string | null; record: string }[];
     for (const r of rows) {
-      const key = r.session_key ?? this.record(r.record).mcpSessionId;
+      const key = this.sessionKeys.key(r.session_key) ?? this.record(r.record).mcpSessionId;
       if (key !== undefined) out.add(key);
     }
     return out;

@@ -22,6 +22,8 @@
  */
 import { ERROR_STATUSES, HOST_RULE_BREAKS, parseDuration, parseSize, type Filter, type FilterOp } from '@mcpscope/protocol';
 import { containsSql, type TextSql } from './text-sql.js';
+import { summaryPathSql } from './templates.js';
+import { storedKeyInRange, storedKeyIs, storedKeyOfSessions } from './session-keys.js';
 
 export interface SqlFilter<P = string | number> {
   sql: string;
@@ -76,7 +78,7 @@ export function frameContains(needle: string): TextSql {
 /** Whether one of the row's bodies (the frames its summary lists, each by its primary key) holds `needle`. */
 export function rowBodiesContain(needle: string): TextSql {
   const frame = frameContains(needle);
-  return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, '$.frameSeqs') tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
+  return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, ${summaryPathSql(`${X}summary`, 'frameSeqs')}) tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
 }
 
 /**
@@ -139,7 +141,7 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
       return NEVER;
   }
   // `session=` is the whole key; no other field takes `=`.
-  if (op === '=') return field === 'session' ? { sql: `${X}session_key = ?`, params: [value], exact: true } : undefined;
+  if (op === '=') return field === 'session' ? { ...storedKeyIs(`${X}session_key`, value), exact: true } : undefined;
   if (op !== ':') return undefined;
   switch (field) {
     case 'status':
@@ -161,12 +163,12 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
     }
     case 'session':
       // A prefix match, case-sensitive, like the matcher.
-      return { sql: `${X}session_key >= ? AND ${X}session_key < ?`, params: [value, prefixEnd(value)], exact: true };
+      return { ...storedKeyInRange(`${X}session_key`, value, prefixEnd(value)), exact: true };
     case 'conversation':
       // A session-less row carries its own conversation; the others follow their session's.
       return {
-        sql: `(${X}conversation_key = ? OR (${X}conversation_key IS NULL AND ${X}session_key IN (SELECT session_key FROM sessions WHERE conversation_key = ?)))`,
-        params: [value, value],
+        sql: `(${X}conversation_key = ? OR (${X}conversation_key IS NULL AND ${storedKeyOfSessions(`${X}session_key`, 'fs.conversation_key = ?')}))`,
+        params: [value, value, value],
         exact: true,
       };
     case 'client':
@@ -188,13 +190,13 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
     case 'dir': {
       // A request or its answer goes by who asked; a lone notification or junk by who sent it.
       const requester = value === 'c2s' ? 'client' : 'server';
-      return { sql: `(${X}requester = ? OR (${X}requester = 'none' AND json_extract(${X}summary, '$.direction') = ?))`, params: [requester, value], exact: true };
+      return { sql: `(${X}requester = ? OR (${X}requester = 'none' AND json_extract(${X}summary, ${summaryPathSql(`${X}summary`, 'direction')}) = ?))`, params: [requester, value], exact: true };
     }
     case 'diag': {
       // The row's findings and those about one of its frames as a whole (CaptureReader.diagnosticsFor).
       const code = globToSql('fd.code', value);
       return {
-        sql: `EXISTS (SELECT 1 FROM diagnostics fd WHERE (fd.exchange_id = ${X}id OR (fd.exchange_id IS NULL AND fd.frame_seq IN (SELECT fj.value FROM json_each(${X}summary, '$.frameSeqs') fj))) AND ${code.sql})`,
+        sql: `EXISTS (SELECT 1 FROM diagnostics fd WHERE (fd.exchange_id = ${X}id OR (fd.exchange_id IS NULL AND fd.frame_seq IN (SELECT fj.value FROM json_each(${X}summary, ${summaryPathSql(`${X}summary`, 'frameSeqs')}) fj))) AND ${code.sql})`,
         params: code.params,
         exact: true,
       };
@@ -206,7 +208,7 @@ export function fieldToSql(field: string, op: FilterOp, value: string): SqlFilte
 
 /** Rows of the sessions whose summary (`fs.summary`) passes `where`; a row with no stored session passes nothing. */
 function sessionsWhere(where: SqlFilter): SqlFilter {
-  return { sql: `${X}session_key IN (SELECT fs.session_key FROM sessions fs WHERE ${where.sql})`, params: where.params, exact: true };
+  return { sql: storedKeyOfSessions(`${X}session_key`, where.sql), params: [...where.params, ...where.params], exact: true };
 }
 
 /** A JSON string at `path` of `column`, NULL when it is absent or not a string. */
@@ -232,7 +234,8 @@ function clientSql(value: string): SqlFilter {
 function idToSql(value: string): SqlFilter {
   const id = JSON.parse(value) as string | number;
   const type = typeof id === 'string' ? `= 'text'` : `IN ('integer', 'real')`;
-  return { sql: `(json_type(${X}summary, '$.rpcId') ${type} AND json_extract(${X}summary, '$.rpcId') = ?)`, params: [id], exact: true };
+  const path = summaryPathSql(`${X}summary`, 'rpcId');
+  return { sql: `(json_type(${X}summary, ${path}) ${type} AND json_extract(${X}summary, ${path}) = ?)`, params: [id], exact: true };
 }
 
 /**

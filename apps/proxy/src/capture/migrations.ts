@@ -236,6 +236,26 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TRIGGER templates_never_change BEFORE UPDATE ON templates
   BEGIN SELECT RAISE(ABORT, 'template id names another text'); END;
   `,
+  // 13: session keys stored once (session-keys.ts): frames, exchanges and door records written
+  // from here on hold U+0001 and the key's id in `session_key`. A key stored before that began with
+  // U+0001 becomes a reference here, so no stored value reads both as a key and as a reference.
+  // Exchange summaries are stored packed from here on too (templates.ts, packExchange). Rows
+  // written before keep their keys and their JSON; readers read both.
+  `
+  CREATE TABLE session_keys (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE
+  );
+  CREATE TRIGGER session_keys_never_change BEFORE UPDATE ON session_keys
+  BEGIN SELECT RAISE(ABORT, 'a session key id names one key'); END;
+  INSERT OR IGNORE INTO session_keys (key)
+    SELECT session_key FROM frames WHERE session_key >= char(1) AND session_key < char(2)
+    UNION SELECT session_key FROM exchanges WHERE session_key >= char(1) AND session_key < char(2)
+    UNION SELECT session_key FROM door_requests WHERE session_key >= char(1) AND session_key < char(2);
+  UPDATE frames SET session_key = (SELECT char(1) || id FROM session_keys WHERE key = frames.session_key) WHERE session_key >= char(1) AND session_key < char(2);
+  UPDATE exchanges SET session_key = (SELECT char(1) || id FROM session_keys WHERE key = exchanges.session_key) WHERE session_key >= char(1) AND session_key < char(2);
+  UPDATE door_requests SET session_key = (SELECT char(1) || id FROM session_keys WHERE key = door_requests.session_key) WHERE session_key >= char(1) AND session_key < char(2);
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */
@@ -243,6 +263,9 @@ export const DERIVED_TABLES = ['exchanges', 'sessions', 'diagnostics', 'frame_ex
 
 /** The schema version this build writes. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The schema from which session keys are stored once (session-keys.ts). */
+export const SESSION_KEYS_FROM = 13;
 
 /**
  * The oldest schema read in place, without upgrading (CaptureReader.openFile): a file of schema 11

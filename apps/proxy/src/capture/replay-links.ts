@@ -63,7 +63,8 @@ export class ReplayLinks {
   private readonly insert: SqliteStatement;
   private readonly byOriginal: SqliteStatement;
   private readonly everyLink: SqliteStatement;
-  private setSummaryField: SqliteStatement | undefined;
+  private readSummary: SqliteStatement | undefined;
+  private setSummary: SqliteStatement | undefined;
 
   constructor(private readonly db: SqliteDatabase) {
     for (const row of db.prepare('SELECT exchange_id, replay_of, mode FROM replay_links').all() as { exchange_id: string; replay_of: string; mode: string }[]) {
@@ -167,13 +168,19 @@ export class ReplayLinks {
   /**
    * Writes the links of these exchanges into their stored summaries, as `annotate` would have: for
    * links put back after their exchanges were written (a streamed import stores a file's frames
-   * before the links that follow them in mcpscope JSONL).
+   * before the links that follow them in mcpscope JSONL). `summaryOf` reads a stored summary
+   * (CaptureReader.summary); the annotated one is stored as its JSON.
    */
-  annotateStored(exchangeIds: Iterable<string>): void {
-    this.setSummaryField ??= this.db.prepare('UPDATE exchanges SET summary = json_set(summary, ?, ?) WHERE id = ?');
+  annotateStored(exchangeIds: Iterable<string>, summaryOf: (stored: string) => ExchangeSummary): void {
+    this.readSummary ??= this.db.prepare('SELECT summary FROM exchanges WHERE id = ?');
+    this.setSummary ??= this.db.prepare('UPDATE exchanges SET summary = ? WHERE id = ?');
     for (const id of exchangeIds) {
       const link = this.byReplay.get(id);
-      if (link !== undefined) this.setSummaryField.run(`$.${fieldOf(link.mode)}`, link.to, id);
+      const row = link === undefined ? undefined : (this.readSummary.get(id) as { summary: string } | undefined);
+      if (link === undefined || row === undefined) continue;
+      const summary = summaryOf(row.summary);
+      summary[fieldOf(link.mode)] = link.to;
+      this.setSummary.run(JSON.stringify(summary), id);
     }
   }
 

@@ -13,13 +13,18 @@
  * (the session id is a header and a door record's kept value): a client that opens a session per
  * call makes a template per call, which costs about what storing the JSON did.
  *
+ * Exchange summaries (migration 13) keep what a session's exchanges share (EXCHANGE_KEPT); their
+ * rows put the values SQL reads at fixed places first (EXCHANGE_SLOTS: `[id, frameSeqs, rpcId,
+ * direction, ...the other cut values]`), so filter-sql.ts reads them from either layout.
+ *
  * Invariants:
  * - A template's id is a hash of its text (content-addressed: any writer, on any thread, names a
  *   template alike without asking the store). A hash another text holds already is refused
  *   (`TemplateWriter.accepts`) and that row is stored as its own JSON; a write that would give an
  *   id a second text fails instead (the trigger of migration 12).
- * - A row stored as its own JSON (every row of a file from before migration 12, and the refused
- *   ones) is an object, a packed row an array: readers tell them apart by that and read both.
+ * - A row stored as its own JSON (every frame and door record of a file from before migration 12,
+ *   every summary from before 13, the refused ones, and summaries a replay link was added to
+ *   after they were written) is an object, a packed row an array: readers read both.
  * - A template is written (or found equal) in the same transaction as every row that names it, so
  *   collecting the templates no row names (`collectUnreferencedTemplates`) never strands a row.
  */
@@ -107,6 +112,71 @@ export function packDoorRecord(record: HeaderHolder, accept: Accept): string | u
   return packHolder(record, DOOR_KEPT, accept);
 }
 
+/**
+ * What an exchange summary shares with the others of its session, method and target; the rest is
+ * cut. Its columns (exchanges) hold some of it too, but a reader of the summary alone gets it all.
+ */
+const EXCHANGE_KEPT = new Set(['sessionKey', 'requester', 'kind', 'method', 'target', 'status', 'errorCode', 'diagnostics', 'transportEvent', 'inputRequired', 'brokeHostRules', 'conversation']);
+
+/**
+ * The summary values SQL reads (filter-sql.ts): a packed summary holds them at fixed places after
+ * its template's id, null where the summary has none (its template says which it has), then the
+ * other cut values in key order.
+ */
+export const EXCHANGE_SLOTS = ['frameSeqs', 'rpcId', 'direction'] as const;
+const SLOT_AT = new Map<string, number>(EXCHANGE_SLOTS.map((name, i) => [name, 1 + i]));
+
+/**
+ * Exchange summary templates by shape: the summary's key names in order, each kept value as JSON
+ * (names are the summary's fields and never hold U+0000; JSON escapes it in values, so a shape
+ * names one template). Summaries of one session, method and outcome share a shape: writing one
+ * costs a Map lookup, not the template's JSON and its hash.
+ */
+const exchangeTemplates = new Map<string, Pick<Template, 'id' | 'text'>>();
+
+/** An exchange summary as stored, `[id, ...slots, ...cut values]`; undefined when `accept` refuses its template. */
+export function packExchange(summary: object, accept: Accept): string | undefined {
+  let shape = '';
+  const values: unknown[] = [0, ...EXCHANGE_SLOTS.map(() => null)];
+  const own = summary as Record<string, unknown>;
+  for (const name of Object.keys(own)) {
+    const value = own[name];
+    if (value === undefined) continue;
+    const slot = SLOT_AT.get(name);
+    if (slot !== undefined) values[slot] = value;
+    else if (!EXCHANGE_KEPT.has(name)) values.push(value);
+    shape += slot === undefined && EXCHANGE_KEPT.has(name) ? `${name}\u0000${JSON.stringify(value)}\u0000` : `${name}\u0000\u0000`;
+  }
+  let template = exchangeTemplates.get(shape);
+  if (template === undefined) {
+    template = exchangeTemplate(own);
+    if (exchangeTemplates.size >= KNOWN_MAX) exchangeTemplates.clear();
+    exchangeTemplates.set(shape, template);
+  }
+  if (!accept(template)) return undefined;
+  values[0] = template.id;
+  return JSON.stringify(values);
+}
+
+/** The template of a summary: every key in order, a kept one with its value. */
+function exchangeTemplate(summary: Record<string, unknown>): Pick<Template, 'id' | 'text'> {
+  const entries: unknown[] = [];
+  for (const [name, value] of Object.entries(summary)) {
+    if (value === undefined) continue;
+    entries.push(!SLOT_AT.has(name) && EXCHANGE_KEPT.has(name) ? [name, value] : [name]);
+  }
+  const text = JSON.stringify(entries);
+  return { id: hash32(text), text };
+}
+
+/**
+ * The JSON path of a slotted summary value in `column` (a stored summary, packed or its own JSON),
+ * for SQLite's json functions.
+ */
+export function summaryPathSql(column: string, name: (typeof EXCHANGE_SLOTS)[number]): string {
+  return `(CASE WHEN ${column} LIKE '[%' THEN '$[${SLOT_AT.get(name)!}]' ELSE '$.${name}' END)`;
+}
+
 /** A 32-bit hash of a template's text (its id): collisions are handled, so the id stays short. */
 function hash32(text: string): number {
   let h1 = 0xdeadbeef;
@@ -148,8 +218,12 @@ export class TemplateWriter {
 type Entries = ([string] | [string, unknown])[];
 
 /** The readers' side: puts packed rows back as the objects they were. */
+/** A template as `exchangeText` writes it (see `textTemplate`). */
+type TextEntries = { key: string; kept: string | undefined; slot: number | undefined }[];
+
 export class TemplateReader {
   private readonly templates = new Map<number, Entries>();
+  private readonly textTemplates = new Map<number, TextEntries>();
   private lookup: SqliteStatement | undefined;
 
   constructor(private readonly db: SqliteDatabase) {}
@@ -170,15 +244,47 @@ export class TemplateReader {
     return stored.startsWith('[') ? JSON.stringify(this.read(stored)) : stored;
   }
 
+  /** A stored exchange summary (packed by `packExchange`, or its own JSON) as the object it was. */
+  exchange<T>(stored: string): T {
+    const value = JSON.parse(stored) as unknown;
+    if (!Array.isArray(value)) return value as T;
+    const out: Record<string, unknown> = {};
+    let next = 1 + EXCHANGE_SLOTS.length;
+    for (const entry of this.template(value[0] as number)) {
+      const slot = SLOT_AT.get(entry[0]);
+      setKey(out, entry[0], entry.length === 2 ? entry[1] : slot !== undefined ? value[slot] : value[next++]);
+    }
+    return out as T;
+  }
+
+  /** JSON text of a stored exchange summary as it was given (the text itself when it is not packed). */
+  exchangeText(stored: string): string {
+    if (!stored.startsWith('[')) return stored;
+    // Written piece by piece as JSON.stringify writes the object `exchange` makes, without making it.
+    const value = JSON.parse(stored) as unknown[];
+    let next = 1 + EXCHANGE_SLOTS.length;
+    let out = '';
+    for (const entry of this.textTemplate(value[0] as number)) {
+      out += `${out === '' ? '{' : ','}${entry.key}${entry.kept ?? JSON.stringify(entry.slot !== undefined ? value[entry.slot] : value[next++])}`;
+    }
+    return out === '' ? '{}' : `${out}}`;
+  }
+
+  /** A template as text pieces: each key as JSON with its colon, a kept value as JSON, or where a slotted value is. */
+  private textTemplate(id: number): TextEntries {
+    let entries = this.textTemplates.get(id);
+    if (entries === undefined) {
+      entries = this.template(id).map((entry) => ({ key: `${JSON.stringify(entry[0])}:`, kept: entry.length === 2 ? JSON.stringify(entry[1]) : undefined, slot: SLOT_AT.get(entry[0]) }));
+      if (this.textTemplates.size >= KNOWN_MAX) this.textTemplates.clear();
+      this.textTemplates.set(id, entries);
+    }
+    return entries;
+  }
+
   private unpack(ref: readonly unknown[]): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     let next = 1;
-    for (const entry of this.template(ref[0] as number)) {
-      const value = entry.length === 1 ? ref[next++] : entry[1];
-      // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
-      if (entry[0] === '__proto__') Object.defineProperty(out, entry[0], { value, enumerable: true, writable: true, configurable: true });
-      else out[entry[0]] = value;
-    }
+    for (const entry of this.template(ref[0] as number)) setKey(out, entry[0], entry.length === 1 ? ref[next++] : entry[1]);
     return out;
   }
 
@@ -196,6 +302,12 @@ export class TemplateReader {
   }
 }
 
+function setKey(out: Record<string, unknown>, name: string, value: unknown): void {
+  // JSON.parse makes `__proto__` an own key; plain assignment would set the prototype.
+  if (name === '__proto__') Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+  else out[name] = value;
+}
+
 /**
  * Removes the templates no frame and no door record names; returns how many. A packed row names
  * its own template first and its header maps' as the first item of a cut value (other arrays
@@ -211,6 +323,7 @@ export function collectUnreferencedTemplates(db: SqliteDatabase): number {
       `SELECT json_extract(${column}, '$[0]') AS id FROM ${table} WHERE ${column} LIKE '[%'`,
       `SELECT json_extract(v.value, '$[0]') AS id FROM ${table}, json_each(${table}.${column}) v WHERE ${table}.${column} LIKE '[%' AND v.type = 'array'`,
     ])
+    .concat("SELECT json_extract(summary, '$[0]') AS id FROM exchanges WHERE summary LIKE '[%'")
     .join(' UNION ');
   return db.prepare(`DELETE FROM templates WHERE id NOT IN (SELECT id FROM (${named}) WHERE id IS NOT NULL)`).run().changes as number;
 }

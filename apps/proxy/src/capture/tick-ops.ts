@@ -11,7 +11,8 @@
 import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type Frame, type SessionSummary, type ConversationSummary, type Diagnostic } from '@mcpscope/protocol';
 // The `sort_key` column's value: the protocol's one definition of an exchange's capture order.
 import { exchangeOrderKey as sortKey } from '@mcpscope/protocol';
-import { packDoorRecord, packHttp, type Template, type TemplateWriter } from './templates.js';
+import { packDoorRecord, packExchange, packHttp, type Template, type TemplateWriter } from './templates.js';
+import { SESSION_ADOPT, SESSION_INTERN, SESSION_REF, asItself } from './session-keys.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
 export const OP = {
@@ -27,12 +28,14 @@ export const OP = {
   door: 8,
   /** A template the write names (templates.ts): stored, or found stored with the same text. */
   template: 9,
+  /** A session key the write names (session-keys.ts): stored, or found stored. */
+  sessionKey: 11,
 } as const;
 
 /**
  * The statements, by opcode (index 0 is the narrow exchange update that `exchangeChanged` tries
  * first, with the upsert's parameters 8 to 14, then 1 and 4 to 7; index 10 the narrow session
- * update that `session` tries first).
+ * update that `session` tries first; 12 and 13 what `sessionKey` runs for a key it interns).
  */
 export const TICK_SQL: readonly string[] = [
   // An answer, progress or cancel changes a stored row's state, not what it is. SQLite rewrites
@@ -42,9 +45,9 @@ export const TICK_SQL: readonly string[] = [
   // decided with its first summary and never changes.)
   `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
    WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
-  'INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  `INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ${SESSION_REF}, ?, ?, ?, ?, ?, ?, ?)`,
   `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   VALUES (?, ?, ${SESSION_REF}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
      status = excluded.status, updated_seq = excluded.updated_seq, summary = excluded.summary,
      latency_ms = excluded.latency_ms, size = excluded.size, error_code = excluded.error_code, diagnostics = excluded.diagnostics,
@@ -57,7 +60,7 @@ export const TICK_SQL: readonly string[] = [
    ON CONFLICT(key) DO UPDATE SET last_ts = excluded.last_ts, members = excluded.members, updated_seq = excluded.updated_seq, summary = excluded.summary`,
   'INSERT INTO diagnostics (frame_seq, exchange_id, code, severity, message, path) VALUES (?, ?, ?, ?, ?, ?)',
   `INSERT INTO door_requests (id, rev, ts, method, path, status, probe, session_key, user_agent, end_ms, bytes, record)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ${SESSION_REF}, ?, ?, ?, ?)
    ON CONFLICT(id) DO UPDATE SET rev = excluded.rev, status = excluded.status, probe = excluded.probe, session_key = excluded.session_key,
      end_ms = excluded.end_ms, bytes = excluded.bytes, record = excluded.record`,
   // Equal text: nothing to do; another text: the update the trigger of migration 12 fails.
@@ -66,6 +69,8 @@ export const TICK_SQL: readonly string[] = [
   // conversation_key in SET would rewrite sessions_by_conversation each time (see index 0). A row
   // that is not there, or whose conversation did change, fails the WHERE and takes the upsert.
   'UPDATE sessions SET last_ts = ?, summary = ? WHERE session_key = ? AND conversation_key IS ?',
+  SESSION_INTERN,
+  ...SESSION_ADOPT,
 ];
 
 /** A statement as both drivers give it (sqlite.ts), narrowed to what applying needs. */
@@ -115,6 +120,14 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
         s[9]!.run(o[i + 1], o[i + 2]);
         i += 3;
         break;
+      case 11:
+        // A key interned now may have rows from before migration 13: they take its reference.
+        if (Number(s[11]!.run(o[i + 1]).changes) === 1) {
+          s[12]!.run(o[i + 1], asItself(o[i + 1] as string));
+          s[13]!.run(o[i + 1], asItself(o[i + 1] as string));
+        }
+        i += 2;
+        break;
       default:
         throw new Error(`tick write: unknown opcode ${String(o[i])} at ${i}`);
     }
@@ -135,6 +148,8 @@ export interface TickTexts {
 
 /** The door statement's parameters before the record's text. */
 const DOOR_COLUMNS = 11;
+/** Where among them the session key is. */
+const DOOR_SESSION = 7;
 
 /** Templates a door record names at most: its own and its two header maps'. */
 const DOOR_TEMPLATES = 3;
@@ -178,7 +193,7 @@ export function doorRowTexts(rows: readonly unknown[]): string[] {
 
 /**
  * Builds one write's list; each `add…` appends in the order the transaction runs them. Frames'
- * HTTP layers and door records are stored packed (templates.ts) when `templates` is given and
+ * HTTP layers, door records and exchange summaries are stored packed (templates.ts) when `templates` is given and
  * accepts theirs; each template a write names is written by the same write.
  */
 export class TickOps {
@@ -186,6 +201,8 @@ export class TickOps {
   readonly texts: TickTexts = { exchangeIds: [], exchanges: [], sessions: [], conversations: [], requests: [] };
   /** Templates this write already names. */
   private readonly named = new Set<number>();
+  /** Session keys this write already names. */
+  private readonly keys = new Set<string>();
 
   constructor(private readonly templates?: TemplateWriter) {}
 
@@ -199,11 +216,19 @@ export class TickOps {
     return true;
   };
 
+  /** Lists the key's interning before the first row that stores it (by reference: session-keys.ts). */
+  private intern(key: string | null): void {
+    if (key === null || this.keys.has(key)) return;
+    this.keys.add(key);
+    this.ops.push(OP.sessionKey, key);
+  }
+
   /** Frames; `httpJson[i]`, when given, is `frames[i].http` as JSON text (worker-engine.ts `readFrames`). */
   frames(frames: readonly Frame[], httpJson?: readonly (string | null)[]): void {
     const o = this.ops;
     for (let i = 0; i < frames.length; i++) {
       const f = frames[i]!;
+      this.intern(f.sessionKey);
       const http = f.http ? ((this.templates && packHttp(f.http, this.claim)) ?? (httpJson ? httpJson[i]! : JSON.stringify(f.http))) : null;
       // A large frame whose text the large-frame writer stored but its head (large-writer.ts): its
       // row, with the head, commits here with its derived rows.
@@ -228,6 +253,7 @@ export class TickOps {
       const packed = rows[i + DOOR_COLUMNS + 1] as string | null;
       // Claiming lists the templates' writes: before the record's, never inside it.
       const stored = packed !== null && this.claimAll(rows, i + DOOR_COLUMNS + 2) ? packed : text;
+      this.intern(rows[i + DOOR_SESSION] as string | null);
       o.push(OP.door);
       for (let k = 0; k < DOOR_COLUMNS; k++) o.push(rows[i + k]);
       o.push(stored);
@@ -261,9 +287,12 @@ export class TickOps {
       annotate(ex);
       const key = sortKey(ex.id);
       const summary = JSON.stringify(ex);
+      // Claiming lists the template's write: before the row's, never inside it.
+      const stored = (this.templates && packExchange(ex, this.claim)) ?? summary;
+      this.intern(ex.sessionKey);
       texts.exchangeIds.push(ex.id);
       texts.exchanges.push(summary);
-      o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, summary, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
+      o.push(Math.trunc(key) < newFrom ? OP.exchangeChanged : OP.exchange, ex.id, key, ex.sessionKey, ex.kind, ex.requester, ex.method ?? null, ex.target ?? null, ex.status, ex.updatedSeq, stored, ex.latencyMs ?? null, ex.size, ex.errorCode ?? null, ex.diagnostics, ex.conversation ?? null);
       for (const seq of ex.frameSeqs) if (seq >= newFrom) o.push(OP.link, seq, ex.id);
     }
     for (const s of set.sessions) {

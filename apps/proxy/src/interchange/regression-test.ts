@@ -19,6 +19,7 @@ import {
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { CaptureQuery } from '../capture/capture-query.js';
 import { InspectorError } from '../core/errors.js';
+import { storedKeyIs } from '../capture/session-keys.js';
 
 /** The most client calls one golden capture takes (a larger test is a capture file, verified whole). */
 export const MAX_GOLDEN_CALLS = 5_000;
@@ -85,7 +86,8 @@ export function goldenSelection(source: CaptureReader, scope: RegressionScope): 
   if (calls.length > MAX_GOLDEN_CALLS) throw new InspectorError('bad_param', `${words} selects ${calls.length.toLocaleString('en')} calls; a golden capture takes at most ${MAX_GOLDEN_CALLS.toLocaleString('en')}: narrow the filter, or verify the capture file itself.`);
   const ids = new Set<string>();
   for (const sessionKey of new Set(calls.map((c) => c.sessionKey))) {
-    for (const row of source.stmt(`SELECT id FROM exchanges WHERE session_key = ? AND method IN ('initialize', 'notifications/initialized')`).all(sessionKey) as { id: string }[]) ids.add(row.id);
+    const session = storedKeyIs('session_key', sessionKey);
+    for (const row of source.stmt(`SELECT id FROM exchanges WHERE ${session.sql} AND method IN ('initialize', 'notifications/initialized')`).all(...session.params) as { id: string }[]) ids.add(row.id);
   }
   for (const c of calls) ids.add(c.id);
   return { scope: words, calls, exchangeIds: [...ids] };
@@ -137,7 +139,7 @@ function* answerPairs(source: CaptureReader, calls: readonly ExchangeSummary[]):
   const statement = source.stmt(`SELECT summary FROM exchanges WHERE method = ? AND target IS ? AND status = 'ok' ORDER BY sort_key DESC LIMIT ${CANDIDATES_PER_TARGET}`);
   for (const group of byTarget.values()) {
     const { method, target } = group[0]!;
-    const candidates = (statement.all(method!, target ?? null) as { summary: string }[]).map((r) => JSON.parse(r.summary) as ExchangeSummary);
+    const candidates = (statement.all(method!, target ?? null) as { summary: string }[]).map((r) => source.summary(r.summary));
     const byRequest = new Map<string, ExchangeSummary[]>();
     for (const ex of candidates) {
       const key = keyOf(source, ex);

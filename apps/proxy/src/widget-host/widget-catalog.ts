@@ -17,6 +17,7 @@
 import { classifyText, IMPORTED_SESSION_PREFIX, importedFilePrefix, isJsonObject, type ExchangeSummary, type JsonObject, type JsonValue } from '@mcpscope/protocol';
 import type { CaptureReader } from '../capture/capture-reader.js';
 import { sortKey } from '../capture/capture-store.js';
+import { keyOfStored, storedKeyIs } from '../capture/session-keys.js';
 
 /** How many candidate answers a lookup parses before giving up. */
 const CANDIDATES = 50;
@@ -142,15 +143,16 @@ export class WidgetCatalog {
     const side = sideOf(call);
     // An exchange of a session is in its session's conversation; a session-less one has its own.
     // With no conversation for the call, `= NULL` ranks every row alike.
+    const same = storedKeyIs('e.session_key', call.sessionKey);
     const rows = this.store
       .stmt(
         `SELECT summary FROM exchanges e WHERE method = ? AND status = 'ok'${target === undefined ? '' : ' AND target = ?'} AND ${side.sql}
-         ORDER BY (session_key = ?) DESC,
-           (COALESCE(conversation_key, (SELECT s.conversation_key FROM sessions s WHERE s.session_key = e.session_key)) = ?) DESC,
+         ORDER BY (${same.sql}) DESC,
+           (COALESCE(conversation_key, (SELECT s.conversation_key FROM sessions s WHERE s.session_key = ${keyOfStored('e.session_key')})) = ?) DESC,
            (sort_key <= ?) DESC, CASE WHEN sort_key <= ? THEN -sort_key ELSE sort_key END LIMIT ${CANDIDATES}`,
       )
-      .all(...(target === undefined ? [method] : [method, target]), ...side.params, call.sessionKey, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
-    return rows.map((r) => JSON.parse(r.summary) as ExchangeSummary);
+      .all(...(target === undefined ? [method] : [method, target]), ...side.params, ...same.params, this.conversationOf(call) ?? null, key, key) as { summary: string }[];
+    return rows.map((r) => this.store.summary(r.summary));
   }
 
   private conversationOf(call: ExchangeSummary): string | undefined {
@@ -179,5 +181,5 @@ export class WidgetCatalog {
 function sideOf(call: ExchangeSummary): { sql: string; params: (string | number)[] } {
   const file = importedFilePrefix(call.sessionKey);
   const prefix = file ?? IMPORTED_SESSION_PREFIX;
-  return { sql: `substr(COALESCE(session_key, ''), 1, ?) ${file !== undefined ? '=' : '<>'} ?`, params: [[...prefix].length, prefix] };
+  return { sql: `substr(COALESCE(${keyOfStored('session_key')}, ''), 1, ?) ${file !== undefined ? '=' : '<>'} ?`, params: [[...prefix].length, prefix] };
 }
