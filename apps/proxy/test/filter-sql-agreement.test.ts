@@ -170,7 +170,7 @@ describe('the SQL of every filter', () => {
           for (const text of [...TRICKY, ...filters]) {
             const parsed = parseFilter(text);
             if (!parsed.ok) throw new Error(`test filter does not parse: ${text}`);
-            const pushed = filterToSql(parsed.filter);
+            const pushed = filterToSql(parsed.filter, store.frameColumns);
             expect(pushed?.exact, text).toBe(true);
             const inSql = new Set((store.stmt(`SELECT id FROM exchanges WHERE ${pushed!.sql}`).all(...pushed!.params) as { id: string }[]).map((r) => r.id));
             const match = compileFilter(parsed.filter);

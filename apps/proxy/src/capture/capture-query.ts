@@ -64,7 +64,7 @@ export class CaptureQuery {
    * parsing and re-serializing (rows are only parsed when the matcher must look at them).
    */
   exchangesJson(filter: Filter | null, limit: number, before?: number): { summaries: string[]; nextBefore?: number } {
-    const pushed = filterToSql(filter);
+    const pushed = filterToSql(filter, this.store.frameColumns);
     const match = pushed?.exact || filter === null ? undefined : this.matcher(filter);
     const statement = this.store.stmt(
       `SELECT summary, sort_key FROM exchanges WHERE sort_key < ? AND sort_key >= ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY sort_key DESC`,
@@ -97,7 +97,7 @@ export class CaptureQuery {
       frames.length = limit;
       return { frames, nextAfter: frames[limit - 1]!.seq };
     }
-    const pushed = filterToSql(filter);
+    const pushed = filterToSql(filter, this.store.frameColumns);
     const match = pushed?.exact ? undefined : this.matcher(filter);
     const verdicts = new Map<string, boolean>();
     // Frames in seq order (CROSS JOIN pins that order), each with the exchanges it belongs to;

@@ -17,6 +17,7 @@ import { DoorTable } from './door-table.js';
 import { MarksTable } from './marks-table.js';
 import { TemplateReader } from './templates.js';
 import { SessionKeyReader } from './session-keys.js';
+import type { FrameColumns } from './filter-sql.js';
 
 /** A session's start, read from its summary (the sessions table keeps only its latest activity as a column). */
 const SESSION_START = "json_extract(summary, '$.firstTs')";
@@ -70,10 +71,14 @@ export class CaptureReader {
   private readonly templates: TemplateReader;
   /** Session keys stored by reference (session-keys.ts). */
   readonly sessionKeys: SessionKeyReader;
+  /** Columns beside each frame's text that a file of an older schema, read in place, lacks. */
+  readonly frameColumns: FrameColumns;
 
   constructor(readonly db: SqliteDatabase) {
     this.templates = new TemplateReader(db);
     this.sessionKeys = new SessionKeyReader(db);
+    const columns = db.pragma('table_info(frames)') as { name: string }[];
+    this.frameColumns = { likeDecides: columns.some((c) => c.name === 'like_decides') };
     this.door = new DoorTable(db, this.templates, this.sessionKeys);
     this.marks = new MarksTable(db);
     // The free-text filter in SQL, with the matcher's exact semantics (JS lower-casing, which

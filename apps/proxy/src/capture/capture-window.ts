@@ -117,7 +117,7 @@ export class ExchangeWindows {
   }
 
   window(query: WindowQuery, at: WindowAt, limit: number): WindowAnswer {
-    const pushed = filterToSql(query.filter);
+    const pushed = filterToSql(query.filter, this.store.frameColumns);
     const since = query.since ?? Number.NEGATIVE_INFINITY;
     const counted = query.filter === null || (pushed?.exact === true && !PER_ROW_FIELDS.some((field) => usesField(query.filter, field)));
     return counted ? this.counted(query.filter, pushed, since, at, limit) : this.scanned(query, pushed, since, at, limit);
@@ -290,7 +290,7 @@ class MatchScan {
     this.match = pushed?.exact ? undefined : exchangeMatcher(store, filter);
     this.where = pushed ? ` AND (${pushed.sql})` : '';
     this.params = pushed?.params ?? [];
-    const ranged = rangedFilterSql(filter);
+    const ranged = rangedFilterSql(filter, store.frameColumns);
     this.rangedWhere = ranged ? ` AND (${ranged.sql})` : '';
     this.rangedParams = ranged?.params ?? [];
     this.next = Number.isFinite(since) ? since : Number.NEGATIVE_INFINITY;

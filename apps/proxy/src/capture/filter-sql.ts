@@ -40,12 +40,21 @@ const prefixEnd = (prefix: string) => prefix + '\u{10FFFF}';
 
 const NEVER: SqlFilter = { sql: '0', params: [], exact: true };
 
+/**
+ * What the capture's frames table holds beside each text, which the SQL of free text may read
+ * (CaptureReader.frameColumns): `likeDecides`, whether the file's frames carry the `like_decides`
+ * column (text-sql.ts).
+ */
+export interface FrameColumns {
+  likeDecides: boolean;
+}
+
 /** The SQL prefilter for `filter`, or undefined when no row can be excluded by SQL. */
-export function filterToSql(filter: Filter | null): SqlFilter | undefined {
+export function filterToSql(filter: Filter | null, frames: FrameColumns): SqlFilter | undefined {
   return pushDown(filter, fieldToSql, (value) => {
     const needle = textNeedle(value);
     if (needle === undefined) return undefined;
-    return anyOf([containsSql(`${X}method`, needle), containsSql(`${X}target`, needle), rowBodiesContain(needle)]);
+    return anyOf([containsSql(`${X}method`, needle), containsSql(`${X}target`, needle), rowBodiesContain(needle, frames)]);
   });
 }
 
@@ -68,16 +77,16 @@ export function anyOf<P>(terms: readonly { sql: string; params: readonly P[] }[]
  * Whether a frame's text (`tf`, a row of frames) holds `needle`. A large frame's text is in pieces
  * (migration 8): searched joined, so a match may span two.
  */
-export function frameContains(needle: string): TextSql {
-  const whole = containsSql('tf.raw', needle);
+export function frameContains(needle: string, frames: FrameColumns): TextSql {
+  const whole = containsSql('tf.raw', needle, frames.likeDecides ? 'tf.like_decides' : undefined);
   const joined = `tf.raw || (SELECT group_concat(tp.raw, '' ORDER BY tp.part) FROM frame_parts tp WHERE tp.seq = tf.seq)`;
   // Not a CASE: SQLite evaluates a CASE holding a subquery far slower per row than AND/OR.
   return { sql: `((tf.parts = 0 AND ${whole.sql}) OR (tf.parts > 0 AND mcpscope_icontains(${joined}, ?)))`, params: [...whole.params, needle] };
 }
 
 /** Whether one of the row's bodies (the frames its summary lists, each by its primary key) holds `needle`. */
-export function rowBodiesContain(needle: string): TextSql {
-  const frame = frameContains(needle);
+export function rowBodiesContain(needle: string, frames: FrameColumns): TextSql {
+  const frame = frameContains(needle, frames);
   return { sql: `EXISTS (SELECT 1 FROM json_each(${X}summary, ${summaryPathSql(`${X}summary`, 'frameSeqs')}) tj JOIN frames tf ON tf.seq = tj.value WHERE ${frame.sql})`, params: frame.params };
 }
 

@@ -256,6 +256,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE exchanges SET session_key = (SELECT char(1) || id FROM session_keys WHERE key = exchanges.session_key) WHERE session_key >= char(1) AND session_key < char(2);
   UPDATE door_requests SET session_key = (SELECT char(1) || id FROM session_keys WHERE key = door_requests.session_key) WHERE session_key >= char(1) AND session_key < char(2);
   `,
+  // 14: like_decides (text-sql.ts): 1 when SQLite's LIKE decides free text on the frame's text as
+  // the matcher does, 0 when it may not; NULL for frames stored before (decided as they were).
+  `
+  ALTER TABLE frames ADD COLUMN like_decides INTEGER;
+  `,
 ];
 
 /** The tables computed from frames, emptied and refilled by a rebuild. */

@@ -11,7 +11,7 @@
  * end) read their bodies one by one, as filter-sql.ts does for any row.
  */
 import type { Filter } from '@mcpscope/protocol';
-import { anyOf, fieldToSql, frameContains, pushDown, rowBodiesContain, textNeedle, type SqlFilter } from './filter-sql.js';
+import { anyOf, fieldToSql, frameContains, pushDown, rowBodiesContain, textNeedle, type FrameColumns, type SqlFilter } from './filter-sql.js';
 import { containsSql } from './text-sql.js';
 
 /** Stand-ins for the range's bounds among a ranged filter's parameters (bindRange fills them). */
@@ -22,16 +22,16 @@ export type RangedParam = string | number | typeof FRAMES_FROM | typeof RANGE_EN
 const X = 'exchanges.';
 
 /** The filter's SQL for a query over the exchanges of one range, or undefined when SQL cannot narrow it. */
-export function rangedFilterSql(filter: Filter | null): SqlFilter<RangedParam> | undefined {
+export function rangedFilterSql(filter: Filter | null, frames: FrameColumns): SqlFilter<RangedParam> | undefined {
   return pushDown<RangedParam>(filter, fieldToSql, (value) => {
     const needle = textNeedle(value);
     if (needle === undefined) return undefined;
-    const frame = frameContains(needle);
+    const frame = frameContains(needle, frames);
     const inRange: { sql: string; params: RangedParam[] } = {
       sql: `${X}sort_key IN (SELECT te.sort_key FROM frames tf CROSS JOIN frame_exchanges tfe ON tfe.frame_seq = tf.seq CROSS JOIN exchanges te ON te.id = tfe.exchange_id WHERE tf.seq >= ? AND tf.seq < ? AND ${frame.sql})`,
       params: [FRAMES_FROM, RANGE_END, ...frame.params],
     };
-    const late = rowBodiesContain(needle);
+    const late = rowBodiesContain(needle, frames);
     const answeredLater: { sql: string; params: RangedParam[] } = { sql: `(${X}updated_seq >= ? AND ${late.sql})`, params: [RANGE_END, ...late.params] };
     return anyOf<RangedParam>([containsSql(`${X}method`, needle), containsSql(`${X}target`, needle), inRange, answeredLater]);
   });

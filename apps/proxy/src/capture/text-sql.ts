@@ -11,6 +11,10 @@
  * outside ASCII, or a NUL, has fewer characters before its first NUL (`length`) than bytes
  * (`octet_length`): only such texts, when LIKE finds nothing, are asked of the matcher's function.
  * A needle with any other character is decided by that function alone.
+ *
+ * `length` reads the whole text, as LIKE does: over every body of a capture it costs as much as
+ * the search itself. A frame's text is looked at once when it is stored (`likeDecides`), so a
+ * search of frames stored since asks `length` of none of them.
  */
 export interface TextSql {
   sql: string;
@@ -30,15 +34,29 @@ function likeDecides(needle: string): boolean {
   return true;
 }
 
+/** Characters of a text on which LIKE and the matcher may disagree for a needle LIKE decides (see above). */
+const LIKE_MISREADS = /[\0\u0130\u212A]/;
+
+/**
+ * Whether LIKE decides every needle of ASCII characters on `text` as the matcher does: no NUL, and
+ * no character whose lower case holds an ASCII one (U+0130 and U+212A are the only two).
+ */
+export function likeDecidesText(text: string): boolean {
+  return !LIKE_MISREADS.test(text);
+}
+
 /**
  * SQL true when `column`'s text holds `needle` (lower-cased already, as the filter's free text is)
- * in any case; false or NULL otherwise (a NULL column holds nothing).
+ * in any case; false or NULL otherwise (a NULL column holds nothing). `decidedColumn`, when given,
+ * names a column that is 1 where `likeDecidesText` held for the text when it was stored: such a
+ * text is never asked of the matcher's function.
  */
-export function containsSql(column: string, needle: string): TextSql {
+export function containsSql(column: string, needle: string, decidedColumn?: string): TextSql {
   if (!likeDecides(needle)) return { sql: `mcpscope_icontains(${column}, ?)`, params: [needle] };
   const pattern = `%${needle.replace(/[\\%_]/g, '\\$&')}%`;
+  const undecided = decidedColumn ? `${decidedColumn} IS NOT 1 AND ` : '';
   return {
-    sql: `(${column} LIKE ? ESCAPE '\\' OR (length(${column}) < octet_length(${column}) AND mcpscope_icontains(${column}, ?)))`,
+    sql: `(${column} LIKE ? ESCAPE '\\' OR (${undecided}length(${column}) < octet_length(${column}) AND mcpscope_icontains(${column}, ?)))`,
     params: [pattern, needle],
   };
 }

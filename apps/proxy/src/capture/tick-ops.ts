@@ -13,6 +13,7 @@ import { doorPathname, probeReason, type DoorRecord, type ExchangeSummary, type 
 import { exchangeOrderKey as sortKey } from '@mcpscope/protocol';
 import { packDoorRecord, packExchange, packHttp, type Template, type TemplateWriter } from './templates.js';
 import { SESSION_ADOPT, SESSION_INTERN, SESSION_REF, asItself } from './session-keys.js';
+import { likeDecidesText } from './text-sql.js';
 
 /** Opcodes; each names its statement in TICK_SQL and fixes how many parameters follow it. */
 export const OP = {
@@ -45,7 +46,7 @@ export const TICK_SQL: readonly string[] = [
   // decided with its first summary and never changes.)
   `UPDATE exchanges SET status = ?, updated_seq = ?, summary = ?, latency_ms = ?, size = ?, error_code = ?, diagnostics = ?
    WHERE id = ? AND kind = ? AND requester = ? AND method IS ? AND target IS ?`,
-  `INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts) VALUES (?, ?, ${SESSION_REF}, ?, ?, ?, ?, ?, ?, ?)`,
+  `INSERT INTO frames (seq, ts, session_key, direction, transport, kind, raw, http, bytes, parts, like_decides) VALUES (?, ?, ${SESSION_REF}, ?, ?, ?, ?, ?, ?, ?, ?)`,
   `INSERT INTO exchanges (id, sort_key, session_key, kind, requester, method, target, status, updated_seq, summary, latency_ms, size, error_code, diagnostics, conversation_key)
    VALUES (?, ?, ${SESSION_REF}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
    ON CONFLICT(id) DO UPDATE SET kind = excluded.kind, requester = excluded.requester, method = excluded.method, target = excluded.target,
@@ -87,8 +88,8 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
   while (i < o.length) {
     switch (o[i]) {
       case 1:
-        s[1]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10]);
-        i += 11;
+        s[1]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11]);
+        i += 12;
         break;
       case 2:
       case 3:
@@ -232,8 +233,9 @@ export class TickOps {
       const http = f.http ? ((this.templates && packHttp(f.http, this.claim)) ?? (httpJson ? httpJson[i]! : JSON.stringify(f.http))) : null;
       // A large frame whose text the large-frame writer stored but its head (large-writer.ts): its
       // row, with the head, commits here with its derived rows.
-      if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces);
-      else o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0);
+      // A large frame's text is searched joined, never by LIKE: it has no `like_decides`.
+      if (f.stored) o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.stored.head, http, f.stored.bytes, f.stored.pieces, null);
+      else o.push(OP.frame, f.seq, f.ts, f.sessionKey, f.direction, f.transport, f.kind, f.raw, http, Buffer.byteLength(f.raw), 0, likeDecidesText(f.raw) ? 1 : 0);
     }
   }
 
