@@ -72,7 +72,7 @@ function readEverything(reader: CaptureReader): string {
 
 /**
  * `file` as schema 12 wrote it: session keys as themselves and summaries as JSON in every row, no
- * table of session keys.
+ * table of session keys, and no column a later migration added.
  */
 function asSchema12(file: string): void {
   const reader = new CaptureStore(file);
@@ -85,6 +85,7 @@ function asSchema12(file: string): void {
     db.exec(`UPDATE ${table} SET session_key = (SELECT key FROM session_keys WHERE char(1) || id = ${table}.session_key) WHERE session_key LIKE char(1) || '%'`);
   }
   db.exec('DROP TABLE session_keys');
+  db.exec('ALTER TABLE frames DROP COLUMN like_decides');
   db.pragma('user_version = 12');
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
@@ -141,7 +142,7 @@ describe('session keys stored once, summaries packed (migration 13)', () => {
       capture(store, frames, 1);
       const parsed = parseFilter('session=s-beta');
       if (!parsed.ok) throw new Error('filter');
-      const pushed = filterToSql(parsed.filter)!;
+      const pushed = filterToSql(parsed.filter, store.frameColumns)!;
       const plan = store.db.prepare(`EXPLAIN QUERY PLAN SELECT summary FROM exchanges WHERE sort_key < ? AND sort_key >= ? AND (${pushed.sql}) ORDER BY sort_key DESC`).all(1e9, 0, ...pushed.params) as { detail: string }[];
       const steps = plan.map((r) => r.detail).join(' | ');
       expect(steps).toContain('exchanges_by_session');
