@@ -26,7 +26,7 @@ const CALLS_PER_TICK = 30;
 const TOOLS = ['suggest_gifts', 'wrap_gift', 'search_docs', 'get_weather'];
 
 /** Parameters after each opcode (tick-ops.ts applyTickOps). */
-export const WIDTH: Record<number, number> = { [OP.frame]: 10, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2, [OP.sessionKey]: 1 };
+export const WIDTH: Record<number, number> = { [OP.frame]: 11, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2, [OP.sessionKey]: 1 };
 
 const requestHeaders = { 'content-type': 'application/json', host: '127.0.0.1:38899', accept: 'application/json, text/event-stream', 'user-agent': 'mcpscope-bench/1' };
 
