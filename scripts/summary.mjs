@@ -1,6 +1,7 @@
 // Prints one closing line, "N passed, N failed, N skipped", from Vitest and Playwright JSON
-// reports. Exits 1 when anything failed, when a report is missing or unreadable, or when nothing
-// passed at all (a run that tested nothing is not a green run).
+// reports and the gate's failed steps that have none (GATE_UNREPORTED_FAILURES). Exits 1 when
+// anything failed, when a report is missing or unreadable, or when nothing passed at all (a run
+// that tested nothing is not a green run).
 import { readFileSync } from 'node:fs';
 
 const files = process.argv.slice(2).filter((f) => !f.includes('*'));
@@ -44,5 +45,9 @@ for (const name of expected) {
   }
 }
 failed += broken;
+// Steps of the gate that no report covers (scripts/test.sh `unreported`), each one failure.
+const unreported = Number(process.env.GATE_UNREPORTED_FAILURES ?? 0);
+if (unreported > 0) console.error(`summary: ${unreported} step(s) with no report failed (build, typecheck, lint or the bench smoke run: see "✗ failed" above)`);
+failed += unreported;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
