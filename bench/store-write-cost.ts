@@ -17,16 +17,13 @@
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CaptureDeriver, type DoorRecord, type Frame } from '@mcpscope/protocol';
-import { CaptureStore, OP, TICK_SQL, TemplateWriter, TickOps, applyTickOps, derive } from '@mcpscope/proxy/capture';
+import { CaptureStore, OP, OP_VALUES, TICK_SQL, TemplateWriter, TickOps, applyTickOps, derive } from '@mcpscope/proxy/capture';
 import { measured, type BenchOptions, type BenchRow } from './report.js';
 import { medianSpread, tempDb } from './store-common.js';
 import { printTable } from './stats.js';
 
 const CALLS_PER_TICK = 30;
 const TOOLS = ['suggest_gifts', 'wrap_gift', 'search_docs', 'get_weather'];
-
-/** Parameters after each opcode (tick-ops.ts applyTickOps). */
-export const WIDTH: Record<number, number> = { [OP.frame]: 11, [OP.exchange]: 15, [OP.exchangeChanged]: 15, [OP.link]: 2, [OP.session]: 4, [OP.conversation]: 6, [OP.diagnostic]: 6, [OP.door]: 12, [OP.template]: 2, [OP.sessionKey]: 1 };
 
 const requestHeaders = { 'content-type': 'application/json', host: '127.0.0.1:38899', accept: 'application/json, text/event-stream', 'user-agent': 'mcpscope-bench/1' };
 
@@ -100,7 +97,7 @@ function without(ops: unknown[], drop: ReadonlySet<number>, once = false): unkno
   const out: unknown[] = [];
   for (let i = 0; i < ops.length; ) {
     const op = ops[i] as number;
-    const end = i + 1 + WIDTH[op]!;
+    const end = i + 1 + OP_VALUES[op]!;
     const pendingInsert = once && op === OP.exchange && ops[i + 8] === 'pending';
     if (!drop.has(op) && !pendingInsert) {
       const run = ops.slice(i, end);

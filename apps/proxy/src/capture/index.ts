@@ -6,7 +6,7 @@ export { LARGE_BODY_BYTES, type LargeBody, type RecordPort } from './record-port
 export { CaptureStore, sortKey, type WriteSet } from './capture-store.js';
 export { CapturePipeline, type CaptureBatch } from './capture-pipeline.js';
 export { REDERIVE_PAGE, SNAPSHOT_EVERY, derive } from './capture-engine.js';
-export { OP, TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
+export { OP, OP_VALUES, TICK_SQL, TickOps, applyTickOps } from './tick-ops.js';
 export { TemplateWriter } from './templates.js';
 export { CaptureQuery, SCAN_TIME_MS } from './capture-query.js';
 export { rebuildDerived } from './rebuild.js';

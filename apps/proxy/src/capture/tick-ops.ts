@@ -79,6 +79,20 @@ interface RunStatement {
   run(...params: unknown[]): { changes: number | bigint };
 }
 
+/** How many values follow each opcode in a write list: `applyTickOps` steps by these. */
+export const OP_VALUES: Readonly<Record<number, number>> = {
+  [OP.frame]: 11,
+  [OP.exchange]: 15,
+  [OP.exchangeChanged]: 15,
+  [OP.link]: 2,
+  [OP.session]: 4,
+  [OP.conversation]: 6,
+  [OP.diagnostic]: 6,
+  [OP.door]: 12,
+  [OP.template]: 2,
+  [OP.sessionKey]: 1,
+};
+
 /**
  * Runs a list made by `TickOps` against the statements of TICK_SQL (prepared in that order; the
  * caller holds the transaction).
@@ -86,40 +100,34 @@ interface RunStatement {
 export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]): void {
   let i = 0;
   while (i < o.length) {
-    switch (o[i]) {
+    const op = o[i] as number;
+    switch (op) {
       case 1:
         s[1]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11]);
-        i += 12;
         break;
       case 2:
       case 3:
         // An exchange an earlier write made takes the narrow update, unless its row is not there
         // as it was (see TICK_SQL[0]); a new one, and that one, the upsert.
-        if (o[i] === 2 || Number(s[0]!.run(o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12], o[i + 13], o[i + 14], o[i + 1], o[i + 4], o[i + 5], o[i + 6], o[i + 7]).changes) !== 1) {
+        if (op === 2 || Number(s[0]!.run(o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12], o[i + 13], o[i + 14], o[i + 1], o[i + 4], o[i + 5], o[i + 6], o[i + 7]).changes) !== 1) {
           s[2]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12], o[i + 13], o[i + 14], o[i + 15]);
         }
-        i += 16;
         break;
       case 4:
         s[4]!.run(o[i + 1], o[i + 2]);
-        i += 3;
         break;
       case 5:
         if (Number(s[10]!.run(o[i + 2], o[i + 3], o[i + 1], o[i + 4]).changes) !== 1) s[5]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4]);
-        i += 5;
         break;
       case 6:
       case 7:
-        s[o[i] as number]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6]);
-        i += 7;
+        s[op]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6]);
         break;
       case 8:
         s[8]!.run(o[i + 1], o[i + 2], o[i + 3], o[i + 4], o[i + 5], o[i + 6], o[i + 7], o[i + 8], o[i + 9], o[i + 10], o[i + 11], o[i + 12]);
-        i += 13;
         break;
       case 9:
         s[9]!.run(o[i + 1], o[i + 2]);
-        i += 3;
         break;
       case 11:
         // A key interned now may have rows from before migration 13: they take its reference.
@@ -127,11 +135,11 @@ export function applyTickOps(s: readonly RunStatement[], o: readonly unknown[]):
           s[12]!.run(o[i + 1], asItself(o[i + 1] as string));
           s[13]!.run(o[i + 1], asItself(o[i + 1] as string));
         }
-        i += 2;
         break;
       default:
         throw new Error(`tick write: unknown opcode ${String(o[i])} at ${i}`);
     }
+    i += 1 + OP_VALUES[op]!;
   }
 }
 
