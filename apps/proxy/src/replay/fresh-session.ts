@@ -3,6 +3,10 @@
  * captured client: `initialize` with its clientInfo, capabilities and negotiated revision (so
  * capability-gated tools exist), then `notifications/initialized`. In the 2026-07-28 era there
  * is no handshake: each request carries its own `_meta`, so a fresh replay simply has no session.
+ *
+ * A session that listens has its own event stream open before `notifications/initialized` is
+ * sent: servers ask `roots/list` as soon as they see it, on that stream, and drop the ask when
+ * no stream is open (the official SDK's Streamable HTTP server does).
  */
 import { isJsonObject, type ExchangeSummary, type JsonObject } from '@mcpscope/protocol';
 import { fail, ok, type Result } from './replay-errors.js';
@@ -21,17 +25,30 @@ export interface SessionOpener {
   /** Takes the channel as mcpscope's own (ended on shutdown), with the credentials of `from`. */
   adopt(channel: Channel, from: string | undefined): void;
   send(channel: Channel, message: JsonObject, signal: AbortSignal): Promise<Result<ExchangeSummary>>;
+  /** Opens the channel's own event stream; resolves once the server has answered the GET. */
+  listen(channel: Channel): Promise<boolean>;
 }
+
+/**
+ * How long `initialized` waits for the event stream's answer. A server that holds the GET's
+ * headers until its first event must not stall the session: past this, `initialized` goes anyway.
+ */
+export const STREAM_OPEN_WAIT_MS = 5_000;
 
 /** What mcpscope offers when the captured session never said (a message composed from scratch). */
 export const FALLBACK_PROTOCOL_VERSION = '2025-11-25';
 const FALLBACK_CLIENT: JsonObject = { name: 'mcpscope', version: '0.1.0' };
 
-export async function openFreshSession(plan: ReplayPlan, service: SessionOpener, signal: AbortSignal): Promise<Result<Channel>> {
+/** `listen`: the session also listens on its own event stream (server requests outside any call). */
+export async function openFreshSession(plan: ReplayPlan, service: SessionOpener, signal: AbortSignal, listen = false): Promise<Result<Channel>> {
   const base: WireContext = { credentials: plan.wire.credentials };
   if (plan.wire.captured) base.captured = plan.wire.captured;
   if (plan.wire.inputSchema) base.inputSchema = plan.wire.inputSchema;
-  if (plan.modern) return ok({ sessionKey: service.freshKey(), path: plan.path, wire: base });
+  if (plan.modern) {
+    const channel: Channel = { sessionKey: service.freshKey(), path: plan.path, wire: base };
+    if (listen) void service.listen(channel);
+    return ok(channel);
+  }
 
   const init: JsonObject = {
     jsonrpc: '2.0',
@@ -63,7 +80,19 @@ export async function openFreshSession(plan: ReplayPlan, service: SessionOpener,
   if (answer.sessionId !== undefined) channel.wire.sessionId = answer.sessionId;
   if (typeof result.protocolVersion === 'string') channel.wire.protocolVersion = result.protocolVersion;
   service.adopt(channel, plan.sessionKey);
+  if (listen) await untilSettledOr(service.listen(channel), STREAM_OPEN_WAIT_MS);
   const initialized = await service.send(channel, { jsonrpc: '2.0', method: 'notifications/initialized' }, signal);
   if (!initialized.ok) return initialized;
   return ok(channel);
+}
+
+/** Waits for `promise` to settle, or `ms`, whichever comes first. */
+async function untilSettledOr(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([promise.then(() => {}, () => {}), bound]);
+  clearTimeout(timer);
 }

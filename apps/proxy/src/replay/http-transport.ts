@@ -101,7 +101,7 @@ export class HttpReplayTransport implements ReplayTransport {
       return false;
     }
     const http: HttpInfo = { method: 'GET', path: url.pathname + url.search, status: res.statusCode, requestHeaders: capturedHeaders(sent), responseHeaders: capturedHeaders(res.headers), connectionId };
-    await readSse(res, undefined, sink, http, {}).catch(() => {});
+    void readSse(res, undefined, sink, http, {}).catch(() => {});
     return true;
   }
 

@@ -79,12 +79,11 @@ export class BehalfChannels {
     if (open) return Promise.resolve(ok(open));
     const pending = key === undefined ? undefined : this.opening.get(key);
     if (pending) return pending;
-    const opening = openFreshSession(labelled(plan, on), this.service, signal).then((r) => {
+    const opening = openFreshSession(labelled(plan, on), this.service, signal, on.listen === true).then((r) => {
       if (key !== undefined) {
         this.opening.delete(key);
         if (r.ok) this.channels.set(key, r.value);
       }
-      if (r.ok && on.listen) this.service.listen(r.value);
       return r;
     });
     if (key !== undefined) this.opening.set(key, opening);

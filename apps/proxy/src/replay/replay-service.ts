@@ -118,12 +118,13 @@ export class ReplayService implements SessionOpener {
   /**
    * Listens on the channel's own event stream (a session mcpscope drives), recording what comes
    * and holding the server's requests for the user like those that come during a replay.
+   * Resolves once the server has answered the GET: true when the stream is open.
    */
-  listen(channel: Channel): void {
+  async listen(channel: Channel): Promise<boolean> {
     const listen = this.deps.transport.listen?.bind(this.deps.transport);
-    if (!listen || this.listening.signal.aborted) return;
+    if (!listen || this.listening.signal.aborted) return false;
     const { headers } = wireHeaders({ jsonrpc: '2.0', method: 'x' }, channel.wire);
-    void listen(channel.path, headers, this.sink(channel), this.listening.signal);
+    return listen(channel.path, headers, this.sink(channel), this.listening.signal);
   }
 
   /** The unattended answers (server-answers.ts); kinds left out wait for the user. */

@@ -61,7 +61,9 @@ export interface ReplayTransport {
   /**
    * Listens for what the server sends outside any request's answer (HTTP: the session's GET event
    * stream, where a server asks `roots/list` or sends list-changed notifications), until `signal`
-   * aborts or the server ends the stream. Resolves false when the server offers no such stream.
+   * aborts or the server ends the stream. Resolves as soon as the server has answered the GET:
+   * true once the stream is open (what comes on it goes on reaching `sink`), false when the
+   * server offers no such stream.
    */
   listen?(path: string, headers: Record<string, string>, sink: ReplaySink, signal: AbortSignal): Promise<boolean>;
 }
