@@ -4,13 +4,14 @@
 // from files written before templates.
 import { copyFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import Database from 'better-sqlite3';
 import type { DoorRecord, Frame } from '@mcpscope/protocol';
 import { CaptureStore } from '../src/capture/capture-store.js';
 import { CaptureReader } from '../src/capture/capture-reader.js';
 import { MIGRATIONS } from '../src/capture/migrations.js';
 import { rebuildDerived } from '../src/capture/rebuild.js';
-import { TemplateWriter, headerTemplate } from '../src/capture/templates.js';
+import { TemplateWriter, headerTemplate, packExchange, type Accept } from '../src/capture/templates.js';
 import { buildExport } from '../src/interchange/export-service.js';
 import { tempDbFile } from './store-helpers.js';
 
@@ -184,5 +185,46 @@ describe('templates', () => {
     } finally {
       store.close();
     }
+  });
+
+  // A template's id is its text's hash: a text spelled otherwise than JSON.stringify spells the
+  // entries would name the same template twice, under another id than earlier writers gave it.
+  it('a header template\'s text is the JSON of its entries, for any names and values', () => {
+    const volatile = new Set(['content-length', 'date', 'traceparent', 'etag']);
+    const name = fc.oneof(fc.constantFrom(...volatile, 'host', '__proto__', 'mcp-session-id'), fc.string({ unit: 'binary' }));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(name, fc.string({ unit: 'binary' })), { maxLength: 12 }), (pairs) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of pairs) Object.defineProperty(headers, k, { value: v, enumerable: true, writable: true, configurable: true });
+        const expected = JSON.stringify(Object.keys(headers).map((k) => (volatile.has(k) ? [k] : [k, headers[k]])));
+        const template = headerTemplate(headers);
+        if (expected.length < 48) expect(template).toBeUndefined();
+        else expect(template?.text).toBe(expected);
+      }),
+    );
+  });
+
+  it('two exchange summaries name one template exactly when their templates\' texts are equal', () => {
+    // Values that are alike in some spelling; b differs from a in one kept value at most.
+    const kept = fc.oneof(fc.constantFrom<unknown>(1, '1', 'j1', 's1', 'a', 'a\u0000', 'a\u0000j1', 'ja', 'sa', '"a"', 'j"a"', null, 'null', true), fc.string({ unit: 'binary' }));
+    const keptNames = ['sessionKey', 'method', 'target', 'status'] as const;
+    const summary = fc.record({ sessionKey: kept, method: kept, target: kept, status: kept, startTs: fc.double(), rpcId: fc.integer() });
+    const templateOf = (s: object) => {
+      let named: { id: number; text: string } | undefined;
+      const accept: Accept = (t) => ((named = { id: t.id, text: t.text }), true);
+      packExchange(s, accept);
+      return named!;
+    };
+    const keptText = (s: Record<string, unknown>) => JSON.stringify(Object.keys(s).map((k) => (k === 'startTs' || k === 'rpcId' ? [k] : [k, s[k]])));
+    fc.assert(
+      fc.property(summary, fc.constantFrom(...keptNames), kept, (a, name, value) => {
+        const b = { ...a, [name]: value };
+        const [ta, tb] = [templateOf(a), templateOf(b)];
+        expect(ta.text).toBe(keptText(a));
+        expect(tb.text).toBe(keptText(b));
+        expect(ta.id === tb.id).toBe(ta.text === tb.text);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

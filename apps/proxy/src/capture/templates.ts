@@ -55,18 +55,22 @@ export interface Template {
 export type Accept = (template: Pick<Template, 'id' | 'text'>) => boolean;
 
 function templateOf(object: object, cut: (name: string) => boolean, valueOf?: (name: string, value: unknown) => unknown): Template {
-  const entries: unknown[] = [];
+  const own = object as Record<string, unknown>;
   const ref: unknown[] = [0];
-  for (const [name, value] of Object.entries(object)) {
+  // The text JSON.stringify gives the entries `[[name, kept value] | [name], …]`, written directly.
+  let text = '[';
+  for (const name of Object.keys(own)) {
+    const value = own[name];
     // JSON leaves out a key whose value is undefined: so does the template.
     if (value === undefined) continue;
+    if (text.length > 1) text += ',';
     if (cut(name)) {
-      entries.push([name]);
+      text += `[${jsonOfName(name)}]`;
       ref.push(valueOf ? valueOf(name, value) : value);
-    } else entries.push([name, value]);
+    } else text += `[${jsonOfName(name)},${jsonInArray(value)}]`;
   }
-  const text = JSON.stringify(entries);
-  const id = hash32(text);
+  text += ']';
+  const id = idOf(text);
   ref[0] = id;
   return { id, text, ref };
 }
@@ -127,17 +131,19 @@ export const EXCHANGE_SLOTS = ['frameSeqs', 'rpcId', 'direction'] as const;
 const SLOT_AT = new Map<string, number>(EXCHANGE_SLOTS.map((name, i) => [name, 1 + i]));
 
 /**
- * Exchange summary templates by shape: the summary's key names in order, each kept value as JSON
- * (names are the summary's fields and never hold U+0000; JSON escapes it in values, so a shape
- * names one template). Summaries of one session, method and outcome share a shape: writing one
- * costs a Map lookup, not the template's JSON and its hash.
+ * Exchange summary templates by shape: the summary's key names in order, each followed by its kept
+ * value (`shapeOfValue`) or by nothing, each part ended by U+0000 (names are the summary's fields
+ * and never hold it, nor does a shaped value, so a shape names one template). Summaries of one
+ * session, method and outcome share a shape: writing one costs a Map lookup, not the template's
+ * JSON and its hash.
  */
 const exchangeTemplates = new Map<string, Pick<Template, 'id' | 'text'>>();
 
 /** An exchange summary as stored, `[id, ...slots, ...cut values]`; undefined when `accept` refuses its template. */
 export function packExchange(summary: object, accept: Accept): string | undefined {
   let shape = '';
-  const values: unknown[] = [0, ...EXCHANGE_SLOTS.map(() => null)];
+  const values: unknown[] = [0];
+  for (let i = 0; i < EXCHANGE_SLOTS.length; i++) values.push(null);
   const own = summary as Record<string, unknown>;
   for (const name of Object.keys(own)) {
     const value = own[name];
@@ -145,7 +151,7 @@ export function packExchange(summary: object, accept: Accept): string | undefine
     const slot = SLOT_AT.get(name);
     if (slot !== undefined) values[slot] = value;
     else if (!EXCHANGE_KEPT.has(name)) values.push(value);
-    shape += slot === undefined && EXCHANGE_KEPT.has(name) ? `${name}\u0000${JSON.stringify(value)}\u0000` : `${name}\u0000\u0000`;
+    shape += slot === undefined && EXCHANGE_KEPT.has(name) ? `${name}\u0000${shapeOfValue(value)}\u0000` : `${name}\u0000\u0000`;
   }
   let template = exchangeTemplates.get(shape);
   if (template === undefined) {
@@ -158,6 +164,14 @@ export function packExchange(summary: object, accept: Accept): string | undefine
   return JSON.stringify(values);
 }
 
+/**
+ * A kept value in a shape, without U+0000: a string that holds none as itself after `s`, anything
+ * else as its JSON (which escapes U+0000) after `j`. Two values share a shape part only if equal.
+ */
+function shapeOfValue(value: unknown): string {
+  return typeof value === 'string' && !value.includes('\u0000') ? `s${value}` : `j${JSON.stringify(value)}`;
+}
+
 /** The template of a summary: every key in order, a kept one with its value. */
 function exchangeTemplate(summary: Record<string, unknown>): Pick<Template, 'id' | 'text'> {
   const entries: unknown[] = [];
@@ -166,7 +180,7 @@ function exchangeTemplate(summary: Record<string, unknown>): Pick<Template, 'id'
     entries.push(!SLOT_AT.has(name) && EXCHANGE_KEPT.has(name) ? [name, value] : [name]);
   }
   const text = JSON.stringify(entries);
-  return { id: hash32(text), text };
+  return { id: idOf(text), text };
 }
 
 /**
@@ -188,6 +202,40 @@ function hash32(text: string): number {
   }
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   return h1 >>> 0;
+}
+
+/**
+ * Template texts this thread hashed, with their ids: a template recurs from row to row, and a Map
+ * finds its text faster than `hash32` reads it. Bounded like the writers' own memory.
+ */
+const idsByText = new Map<string, number>();
+
+function idOf(text: string): number {
+  let id = idsByText.get(text);
+  if (id === undefined) {
+    id = hash32(text);
+    if (idsByText.size >= KNOWN_MAX) idsByText.clear();
+    idsByText.set(text, id);
+  }
+  return id;
+}
+
+/** Key names as JSON: the few a capture's objects use, each written once. */
+const namesAsJson = new Map<string, string>();
+
+function jsonOfName(name: string): string {
+  let json = namesAsJson.get(name);
+  if (json === undefined) {
+    json = JSON.stringify(name);
+    if (namesAsJson.size >= KNOWN_MAX) namesAsJson.clear();
+    namesAsJson.set(name, json);
+  }
+  return json;
+}
+
+/** `value` as JSON.stringify writes it as an array's item (where a value JSON has no text for is null). */
+function jsonInArray(value: unknown): string {
+  return (JSON.stringify(value) as string | undefined) ?? 'null';
 }
 
 /** Templates a writer or reader remembers, at most this many (then forgotten and read again). */
