@@ -28,16 +28,12 @@ interface DoorRow {
 
 export class DoorTable {
   private readonly statements = new Map<string, SqliteStatement>();
-  private readonly present: boolean;
 
   constructor(
     private readonly db: SqliteDatabase,
     private readonly templates: TemplateReader,
     private readonly sessionKeys: SessionKeyReader,
-  ) {
-    // A file from before migration 5, opened read-only for an export, has no such table.
-    this.present = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'door_requests'").get() !== undefined;
-  }
+  ) {}
 
   private stmt(sql: string): SqliteStatement {
     let s = this.statements.get(sql);
@@ -50,7 +46,6 @@ export class DoorTable {
 
   /** The highest id and rev stored (0 when empty). */
   heads(): { id: number; rev: number } {
-    if (!this.present) return { id: 0, rev: 0 };
     // One MAX per SELECT: SQLite answers a lone MAX from the end of an index, but two in one
     // SELECT walk the whole rev index (a million records: every one read at each start).
     const row = this.stmt('SELECT COALESCE((SELECT MAX(id) FROM door_requests), 0) AS id, COALESCE((SELECT MAX(rev) FROM door_requests), 0) AS rev').get() as { id: number; rev: number };
@@ -59,7 +54,6 @@ export class DoorTable {
 
   /** Records with id > `after`, oldest first, that the filter keeps. */
   page(filter: Filter | null, after: number, limit: number, scanTimeMs = SCAN_TIME_MS): DoorPage {
-    if (!this.present) return { requests: [] };
     const pushed = doorFilterToSql(filter);
     const match = pushed?.exact || filter === null ? undefined : compileDoorFilter(filter);
     const statement = this.stmt(`SELECT record FROM door_requests WHERE id > ?${pushed ? ` AND (${pushed.sql})` : ''} ORDER BY id LIMIT ?`);
@@ -79,7 +73,6 @@ export class DoorTable {
 
   /** Records with id > `afterId` the filter keeps, and the table's highest id, in one snapshot. */
   countAbove(pushed: SqlFilter | undefined, afterId: number): { n: number; last: number } {
-    if (!this.present) return { n: 0, last: 0 };
     const row = this.stmt(`SELECT (SELECT count(*) FROM door_requests WHERE id > ?${pushed ? ` AND (${pushed.sql})` : ''}) AS n, COALESCE((SELECT MAX(id) FROM door_requests), 0) AS last`).get(afterId, ...(pushed?.params ?? [])) as { n: number; last: number };
     return row;
   }
@@ -89,7 +82,6 @@ export class DoorTable {
    * read by id alone (door-window.ts reads the records through `get`).
    */
   countKept(pushed: SqlFilter | undefined, belowId: number): number {
-    if (!this.present) return 0;
     return (this.stmt(`SELECT count(*) AS n FROM door_requests WHERE id < ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(belowId, ...(pushed?.params ?? [])) as { n: number }).n;
   }
 
@@ -98,14 +90,12 @@ export class DoorTable {
    * `newestFirst`, positions counted from the newest record and ids newest first.
    */
   idsKept(pushed: SqlFilter | undefined, offset: number, limit: number, newestFirst = false): number[] {
-    if (!this.present) return [];
     const rows = this.stmt(`SELECT id FROM door_requests${pushed ? ` WHERE (${pushed.sql})` : ''} ORDER BY id${newestFirst ? ' DESC' : ''} LIMIT ? OFFSET ?`).all(...(pushed?.params ?? []), limit, offset) as { id: number }[];
     return rows.map((r) => r.id);
   }
 
   /** Whether record `id` exists and a pushed-down filter keeps it. */
   keeps(pushed: SqlFilter | undefined, id: number): boolean {
-    if (!this.present) return false;
     return this.stmt(`SELECT 1 FROM door_requests WHERE id = ?${pushed ? ` AND (${pushed.sql})` : ''}`).get(id, ...(pushed?.params ?? [])) !== undefined;
   }
 
@@ -114,7 +104,6 @@ export class DoorTable {
    * door/refusal-tally.ts), newest first. The guard answers 403, which narrows the scan.
    */
   refused(limit: number): DoorRecord[] {
-    if (!this.present) return [];
     const out: DoorRecord[] = [];
     for (const row of this.stmt('SELECT record FROM door_requests WHERE status = 403 ORDER BY id DESC').iterate() as Iterable<DoorRow>) {
       const record = this.record(row.record);
@@ -126,20 +115,17 @@ export class DoorTable {
   }
 
   get(id: number): DoorRecord | undefined {
-    if (!this.present) return undefined;
     const row = this.stmt('SELECT record FROM door_requests WHERE id = ?').get(id) as DoorRow | undefined;
     return row ? this.record(row.record) : undefined;
   }
 
   /** Records written after `rev`, in write order, as JSON text (for WebSocket catch-up). */
   updatedAfter(rev: number, limit: number): string[] {
-    if (!this.present) return [];
     return (this.stmt('SELECT record FROM door_requests WHERE rev > ? ORDER BY rev LIMIT ?').all(rev, limit) as DoorRow[]).map((r) => this.templates.text(r.record));
   }
 
   /** Every record in arrival order, a page at a time (exports). */
   *all(chunk = 500): Generator<DoorRecord> {
-    if (!this.present) return;
     let after = 0;
     for (;;) {
       const rows = this.stmt('SELECT id, record FROM door_requests WHERE id > ? ORDER BY id LIMIT ?').all(after, chunk) as (DoorRow & { id: number })[];
@@ -161,7 +147,6 @@ export class DoorTable {
    */
   endedSessionKeys(): Set<string> {
     const out = new Set<string>();
-    if (!this.present) return out;
     const rows = this.stmt("SELECT session_key, record FROM door_requests WHERE method = 'DELETE' AND status BETWEEN 200 AND 299").all() as { session_key: string | null; record: string }[];
     for (const r of rows) {
       const key = this.sessionKeys.key(r.session_key) ?? this.record(r.record).mcpSessionId;
@@ -171,7 +156,6 @@ export class DoorTable {
   }
 
   count(): number {
-    if (!this.present) return 0;
     return (this.stmt('SELECT COUNT(*) AS n FROM door_requests').get() as { n: number }).n;
   }
 
@@ -180,7 +164,6 @@ export class DoorTable {
    * than the oldest frame kept. Returns how many were removed.
    */
   trim(maxRecords: number | undefined, olderThanTs: number | undefined): number {
-    if (!this.present) return 0;
     let removed = 0;
     if (olderThanTs !== undefined) removed += this.stmt('DELETE FROM door_requests WHERE ts < ?').run(olderThanTs).changes as number;
     if (maxRecords !== undefined) {
@@ -192,7 +175,6 @@ export class DoorTable {
 
   /** Recomputes the derived column (`probe`) from each stored record, for a rebuild. */
   rederive(): number {
-    if (!this.present) return 0;
     const update = this.stmt('UPDATE door_requests SET probe = ? WHERE id = ?');
     let n = 0;
     for (const record of [...this.all()]) {
