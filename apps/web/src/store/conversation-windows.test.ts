@@ -137,6 +137,27 @@ describe('a capture with tens of thousands of conversations', () => {
     expect(keys(page.conversations)).toEqual(keys(useConversationsWindow.getState().rows));
   });
 
+  it('a conversation that arrives while the first page is read is not lost', async () => {
+    const all = conversations(0, 30_000);
+    const server = conversationServer(all);
+    let answer: (() => void) | undefined;
+    // The first read is answered with the list as it was when asked, after a new conversation arrived.
+    const read: ConversationWindowRead = async (at, limit) => {
+      const page = await server.read(at, limit);
+      if (server.reads.length === 1) await new Promise<void>((resolve) => (answer = resolve));
+      return page;
+    };
+    const windows = new ConversationWindows(read, () => {});
+    windows.show(0);
+    await until(() => answer !== undefined);
+    all.push(conversation(30_000));
+    windows.absorb([conversation(30_000)]);
+    answer!();
+    await until(() => useConversationsWindow.getState().total === 30_001);
+    expect(useConversationsWindow.getState().rows[0]!.key).toBe(conversation(30_000).key);
+    windows.stop();
+  });
+
   it('a conversation far from the newest is read by key and held while chosen; the store stays bounded as conversations arrive', async () => {
     const all = conversations(0, 30_000);
     const server = conversationServer(all);

@@ -15,7 +15,8 @@
  * started it, above every key seen) moves the count, and joins the first page at the top (its last
  * row goes) or, before a later page, moves that page's position by one (it shows the same rows).
  * Only what cannot be placed so (no key known yet, a new conversation that starts inside or after
- * the page) reads the page and the count again, at most once per REFRESH_MS, one read in flight.
+ * the page) reads the page and the count again, at most once per REFRESH_MS, one read in flight;
+ * so does a page that was being read while updates arrived (its answer may predate them).
  * A conversation is read by key at most once while a read of it is out.
  */
 import { create } from 'zustand';
@@ -80,6 +81,8 @@ export class ConversationWindows {
   private stopped = false;
   /** The highest seq in a conversation key seen on the first page or live (-1: none yet): a key above it is a new conversation. */
   private newest = -1;
+  /** Live updates arrived while a page was being read. */
+  private missed = false;
 
   constructor(
     private readonly read: ConversationWindowRead,
@@ -98,6 +101,8 @@ export class ConversationWindows {
 
   /** Live conversation updates: joined to the page when they can be, else the page is read again (see the header). */
   absorb(updates: readonly ConversationSummary[]): void {
+    // A page being read may predate these updates: it is read again once it arrives.
+    if (this.inFlight) this.missed = true;
     const s = useConversationsWindow.getState();
     if (!s.loaded) return;
     let { rows, offset, total } = s;
@@ -167,6 +172,7 @@ export class ConversationWindows {
       return;
     }
     this.inFlight = true;
+    this.missed = false;
     this.lastRead = performance.now();
     const offset = useConversationsWindow.getState().offset;
     this.read({ offset }, CONVERSATIONS_PAGE)
@@ -184,7 +190,7 @@ export class ConversationWindows {
         if (this.again) {
           this.again = false;
           this.readPage();
-        }
+        } else if (this.missed) this.refresh();
       });
   }
 }
