@@ -1,9 +1,11 @@
 /**
- * What the dashboard reads at load when a host churned through its sessions: a capture of 20,000
- * sessions and 100,000 door records (3 POSTs a session plus 40,000 tools/call, through the real
- * pipeline: support/dashboard-traffic.ts), served by the built CLI, opened in Chromium. Per round
- * (a fresh page): the bytes every response carried (CDP `encodedDataLength`), those of the door
- * records (`/api/requests…`) and of the sessions (`/api/sessions…`), the time from navigation
+ * What the dashboard reads at load when a host churned through its sessions and conversations: a
+ * capture of 30,000 conversations of one session each, then 20,000 sessions of one conversation,
+ * and 130,000 door records (a POST for each lone session, 3 for each churned one, plus 40,000
+ * tools/call, through the real pipeline: support/dashboard-traffic.ts), served by the built CLI,
+ * opened in Chromium. Per round (a fresh page): the bytes every response carried (CDP
+ * `encodedDataLength`), those of the door records (`/api/requests…`), of the sessions
+ * (`/api/sessions…`) and of the conversations (`/api/conversations…`), the time from navigation
  * to the last response before the network is idle, and the JS heap after GC then. Baseline: the
  * same on an empty capture.
  *
@@ -46,6 +48,7 @@ interface Load {
   bytes: number;
   door: number;
   sessions: number;
+  conversations: number;
   heapMb: number;
 }
 
@@ -54,7 +57,7 @@ async function loadOnce(page: Page, url: string): Promise<Load> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   const urls = new Map<string, string>();
-  const totals: Load = { ms: 0, bytes: 0, door: 0, sessions: 0, heapMb: 0 };
+  const totals: Load = { ms: 0, bytes: 0, door: 0, sessions: 0, conversations: 0, heapMb: 0 };
   let last = 0;
   cdp.on('Network.responseReceived', (e) => urls.set(e.requestId, e.response.url));
   cdp.on('Network.loadingFinished', (e) => {
@@ -62,6 +65,7 @@ async function loadOnce(page: Page, url: string): Promise<Load> {
     totals.bytes += e.encodedDataLength;
     if (path.startsWith('/api/requests')) totals.door += e.encodedDataLength;
     if (path.startsWith('/api/sessions')) totals.sessions += e.encodedDataLength;
+    if (path.startsWith('/api/conversations')) totals.conversations += e.encodedDataLength;
     last = performance.now();
   });
   const started = performance.now();
@@ -85,10 +89,11 @@ function stop(child: ChildProcess): Promise<void> {
 export async function bench(options: BenchOptions = { smoke: false }): Promise<BenchRow[]> {
   const sessions = options.smoke ? 300 : 20_000;
   const calls = options.smoke ? 600 : 40_000;
-  const records = sessions * 3 + calls;
+  const conversations = options.smoke ? 300 : 30_000;
+  const records = conversations + sessions * 3 + calls;
   const file = tempDb('dashboard-lists');
-  const built = buildChurnCaptureFile(file, sessions, calls);
-  console.log(`built ${sessions} sessions, ${records} door records in ${built.seconds.toFixed(1)} s`);
+  const built = buildChurnCaptureFile(file, sessions, calls, conversations);
+  console.log(`built ${conversations + 1} conversations, ${conversations + sessions} sessions, ${records} door records in ${built.seconds.toFixed(1)} s`);
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
   /** ROUNDS fresh pages per server, the servers taking turns (so a busy spell weighs on each alike). */
   const rounds = async (servers: { db: string; bin: string }[]): Promise<Load[][]> => {
@@ -117,12 +122,13 @@ export async function bench(options: BenchOptions = { smoke: false }): Promise<B
     }
     const [full, before] = await rounds(servers);
     const median = (loads: Load[], of: (l: Load) => number) => measured({ bench: BENCH, metric: '', unit: '' }, loads.map(of)).value;
-    const size = `${sessions.toLocaleString('en-US')} sessions, ${records.toLocaleString('en-US')} door records`;
+    const size = `${(conversations + 1).toLocaleString('en-US')} conversations, ${(conversations + sessions).toLocaleString('en-US')} sessions, ${records.toLocaleString('en-US')} door records`;
     const rowsOf = (loads: Load[], label: string): BenchRow[] => [
       measured({ bench: BENCH, metric: `${label}load → network idle, ${size}`, unit: 'ms', baseline: { name: 'empty capture', value: median(empty!, (l) => l.ms) } }, loads.map((l) => l.ms)),
       measured({ bench: BENCH, metric: `${label}bytes read at load, ${size}`, unit: 'MB', baseline: { name: 'empty capture', value: median(empty!, (l) => l.bytes / 1e6) } }, loads.map((l) => l.bytes / 1e6)),
       measured({ bench: BENCH, metric: `${label}of which door records (/api/requests…)`, unit: 'MB' }, loads.map((l) => l.door / 1e6)),
       measured({ bench: BENCH, metric: `${label}of which sessions (/api/sessions…)`, unit: 'MB' }, loads.map((l) => l.sessions / 1e6)),
+      measured({ bench: BENCH, metric: `${label}of which conversations (/api/conversations…)`, unit: 'MB' }, loads.map((l) => l.conversations / 1e6)),
       measured({ bench: BENCH, metric: `${label}JS heap after GC, at network idle`, unit: 'MB', baseline: { name: 'empty capture', value: median(empty!, (l) => l.heapMb) } }, loads.map((l) => l.heapMb)),
     ];
     return [...rowsOf(full!, ''), ...(before ? rowsOf(before, 'before: ') : [])];

@@ -102,13 +102,30 @@ function post(sink: TrafficSink, state: { ts: number; connection: number }, sess
   sink.doorChanged(record);
 }
 
+/** The session of the `c`-th conversation of its own (`recordTraffic`'s `conversations`). */
+export const chatSessionId = (c: number) => `${c.toString(16).padStart(8, '0')}-0c0c-450c-bcce-c28d3f513d93`;
+
 /**
  * `exchanges` tools/call exchanges (plus each session's opening), recorded and flushed. Returns
  * the tools/call count. `sessions` (SESSIONS unless given) spreads the calls over that many
  * sessions, each opened with three door records: tens of thousands make a host's churn.
+ * `conversations` sessions come first, older than the others, each opened (one initialize, one
+ * door record) by a client of its own (`chat-N`): a conversation each, as a host that starts a
+ * conversation per chat makes them.
  */
-export function recordTraffic(sink: TrafficSink, exchanges: number, sessions = SESSIONS): number {
+export function recordTraffic(sink: TrafficSink, exchanges: number, sessions = SESSIONS, conversations = 0): number {
   const state = { ts: 1_750_000_000_000, connection: 0 };
+  for (let c = 0; c < conversations; c++) {
+    const clientInfo = { name: `chat-${c}`, version: '1.0.0' };
+    post(sink, state, chatSessionId(c), { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo } }, {
+      jsonrpc: '2.0',
+      id: 0,
+      result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'staging', version: '3.2.1' } },
+    });
+    // Often: the deriver holds about MAX_CONVERSATIONS (2,048) conversations between writes, and one
+    // it lets go before a write never reaches the file (the sink writes once per 16 of these).
+    if (c % 64 === 63) sink.flush();
+  }
   for (let s = 0; s < sessions; s++) {
     const session = sessionId(s);
     post(sink, state, session, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'load-test', version: '1.0.0' } } }, {

@@ -61,17 +61,18 @@ export function buildCaptureFile(file: string, exchanges: number, startTs = Date
 /**
  * A host's churn into a new capture file: `sessions` sessions (each opened with initialize,
  * initialized and tools/list) and `calls` tools/call spread over them, every POST with its door
- * record (bench/support/capture-traffic.ts), through the real pipeline. Door records: 3 per
- * session plus one per call.
+ * record (bench/support/capture-traffic.ts), through the real pipeline; before them,
+ * `conversations` conversations of one session each. Door records: one per such conversation,
+ * then 3 per churned session plus one per call.
  */
-export function buildChurnCaptureFile(file: string, sessions: number, calls: number): { seconds: number } {
+export function buildChurnCaptureFile(file: string, sessions: number, calls: number, conversations = 0): { seconds: number } {
   const started = performance.now();
   const store = new CaptureStore(file);
   const pipeline = new CapturePipeline(store, {}, undefined, undefined, { engine: 'in-process' });
   // One write per 16 of the generator's flushes (about 8,000 frames): each write is a commit to disk.
   let asked = 0;
   const flush = () => void (++asked % 16 === 0 && pipeline.flush(true));
-  recordTraffic({ record: (f) => pipeline.record(f), nextDoorId: () => pipeline.nextDoorId(), doorChanged: (r) => pipeline.doorChanged(r), flush }, calls, sessions);
+  recordTraffic({ record: (f) => pipeline.record(f), nextDoorId: () => pipeline.nextDoorId(), doorChanged: (r) => pipeline.doorChanged(r), flush }, calls, sessions, conversations);
   pipeline.close();
   store.close();
   return { seconds: (performance.now() - started) / 1000 };

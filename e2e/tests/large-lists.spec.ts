@@ -1,25 +1,32 @@
-// A host's churn: 20,001 sessions in one conversation, each opened with three POSTs, so 60,003
-// door records — more sessions and records than the dashboard holds. Built through the real
+// A host's churn: 20,001 sessions in one conversation, each opened with three POSTs, after 30,000
+// conversations of one session each (one POST each), so 90,003 door records and 30,001
+// conversations — more sessions, records and conversations than the dashboard holds. Built through the real
 // capture pipeline (the large-capture spec's fixture), then in Chromium: the conversation's
 // sessions scroll in their own box, drawn by position from the server's window over them; a
 // session far from the newest, picked there, narrows the timeline to its exchanges and is left
 // again; its HTTP request, far older than the records the dashboard holds, opens from its exchange
 // and is located in the Connections table, which reads the server's list by windows; rows far
 // from the top are the ones the API lists there; the clients list counts the sessions of the
-// records it holds.
+// records it holds. The sidebar pages the server's list of conversations (it never reads them
+// all); one far from the top, named in the URL or picked on a later page, filters the timeline
+// to its session and is left again.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator } from '@playwright/test';
-import type { RequestsWindowPage } from '@mcpscope/protocol';
+import type { ConversationSummary, ConversationsWindowPage, RequestsWindowPage, SessionSummary } from '@mcpscope/protocol';
 import { buildChurnCaptureFile } from '../../bench/support/dashboard-traffic.js';
 import { runMcpscope, type RunningMcpscope } from '../support/mcpscope-process.js';
 
 /** MCPSCOPE_E2E_CHURN_DB names a capture built before with these numbers (local runs on a busy machine). */
 const SESSIONS = 20_001;
-const RECORDS = SESSIONS * 3;
+/** Conversations of one session each, older than the churned sessions' one. */
+const CONVERSATIONS = 30_000;
+const RECORDS = CONVERSATIONS + SESSIONS * 3;
 const SESSION_HEIGHT = 96;
 const REQUEST_HEIGHT = 24;
+/** Conversations on a page of the sidebar (apps/web/src/store/conversation-windows.ts, CONVERSATIONS_PAGE). */
+const PAGE = 100;
 /** The newest door records the dashboard holds past its cap (apps/web/src/store/door-store.ts, DOOR_RECENT): the clients list's horizon. */
 const DOOR_RECENT = 5000;
 
@@ -28,7 +35,7 @@ let app: RunningMcpscope;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   const dbFile = process.env.MCPSCOPE_E2E_CHURN_DB ?? join(mkdtempSync(join(tmpdir(), 'mcpscope-e2e-churn-')), 'capture.db');
-  if (!process.env.MCPSCOPE_E2E_CHURN_DB) buildChurnCaptureFile(dbFile, SESSIONS, 0);
+  if (!process.env.MCPSCOPE_E2E_CHURN_DB) buildChurnCaptureFile(dbFile, SESSIONS, 0, CONVERSATIONS);
   app = await runMcpscope([], {}, { dbFile });
 });
 test.afterAll(async () => {
@@ -38,11 +45,23 @@ test.afterAll(async () => {
 /** The generator's session key of the `s`-th session (bench/support/capture-traffic.ts). */
 const sessionKey = (s: number) => `${s.toString(16).padStart(8, '0')}-022c-450c-bcce-c28d3f513d93`;
 
+/** What the API answers on `path`, with the dashboard's token. */
+async function apiGet<T>(path: string): Promise<T> {
+  const token = new URL(app.dashboardLoginUrl).searchParams.get('token');
+  const res = await fetch(`${app.dashboardUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return (await res.json()) as T;
+}
+
 /** The door record at `position` of the unfiltered list, as the API answers. */
 async function recordAt(position: number): Promise<number> {
-  const token = new URL(app.dashboardLoginUrl).searchParams.get('token');
-  const res = await fetch(`${app.dashboardUrl}/api/requests/window?offset=${position}&limit=1`, { headers: { authorization: `Bearer ${token}` } });
-  return ((await res.json()) as RequestsWindowPage).requests[0]!.id;
+  return (await apiGet<RequestsWindowPage>(`/api/requests/window?offset=${position}&limit=1`)).requests[0]!.id;
+}
+
+/** The conversation at `position` of the sidebar's list, and its one session, as the API answers. */
+async function conversationAt(position: number): Promise<{ key: string; session: string }> {
+  const key = (await apiGet<ConversationsWindowPage>(`/api/conversations/window?offset=${position}&limit=1`)).conversations[0]!.key;
+  const { sessions } = await apiGet<{ conversation: ConversationSummary; sessions: SessionSummary[] }>(`/api/conversations/${key}`);
+  return { key, session: sessions[0]!.sessionKey };
 }
 
 /** Scrolls a list drawn by position so item `position` is near the top, as a drag of its scrollbar does. */
@@ -54,16 +73,16 @@ async function scrollTo(list: Locator, position: number, count: number, itemHeig
   }, { position, count, itemHeight, header });
 }
 
-test('20,001 sessions and 60,003 door records: the sidebar and the Connections table scroll, a far record opens', async ({ page }) => {
+test('20,001 sessions and 90,003 door records: the sidebar and the Connections table scroll, a far record opens', async ({ page }) => {
   const pageErrors: Error[] = [];
   page.on('pageerror', (err) => pageErrors.push(err));
   await page.goto(app.dashboardLoginUrl);
 
-  // The sidebar: one conversation holding every session; opened, its sessions scroll in a box.
-  const conversation = page.getByTestId('conversation-item');
+  // The sidebar: the newest conversation holds every churned session; opened, its sessions scroll in a box.
+  const conversation = page.getByTestId('conversation-item').first();
   await expect(conversation).toHaveAttribute('data-sessions', String(SESSIONS));
   await conversation.getByTestId('conversation-toggle').click();
-  const sessions = page.getByTestId('session-scroller');
+  const sessions = conversation.getByTestId('session-scroller');
   await expect(sessions).toHaveAttribute('data-count', String(SESSIONS));
   expect(await sessions.getByTestId('session-item').count()).toBeLessThan(40);
   const middle = 12_345;
@@ -119,7 +138,7 @@ test('20,001 sessions and 60,003 door records: the sidebar and the Connections t
   await initialize.click();
   const http = page.getByTestId('detail-pane').getByTestId('http-layer').first();
   await http.locator('summary').click();
-  const doorId = 3 * middle + 1;
+  const doorId = CONVERSATIONS + 3 * middle + 1;
   await expect(http.getByTestId('door-link')).toContainText(`#${doorId}`);
   await http.getByTestId('door-link').click();
   await expect(page.getByTestId('door-detail')).toHaveAttribute('aria-label', `HTTP request ${doorId}`);
@@ -143,5 +162,64 @@ test('20,001 sessions and 60,003 door records: the sidebar and the Connections t
   const clients = page.getByTestId('door-clients').getByTestId('client-item');
   await expect(clients).toHaveCount(1);
   await expect(clients).toHaveAttribute('data-sessions', String(named.size));
+  expect(pageErrors.map((e) => e.message)).toEqual([]);
+});
+
+test('30,001 conversations: the sidebar pages the server list, a far one filters the timeline and is left', async ({ page }) => {
+  const pageErrors: Error[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err));
+  // Every conversation the API sends the browser, counted from its answers.
+  let sent = 0;
+  const whole: string[] = [];
+  page.on('response', async (res) => {
+    const path = new URL(res.url()).pathname;
+    if (!path.startsWith('/api/conversations')) return;
+    if (path === '/api/conversations') whole.push(res.url());
+    const body = (await res.json().catch(() => ({}))) as { conversations?: unknown[]; conversation?: unknown };
+    sent += body.conversations?.length ?? (body.conversation ? 1 : 0);
+  });
+
+  // Named in the URL (a shared link): far from the top, read by key, drawn after the page.
+  const far = await conversationAt(25_000);
+  const login = new URL(app.dashboardLoginUrl);
+  login.searchParams.set('q', `conversation:${far.key}`);
+  await page.goto(login.toString());
+  const total = page.getByTestId('conversation-total');
+  await expect(total).toHaveText(String(CONVERSATIONS + 1));
+  await expect(page.getByTestId('conversation-header')).toHaveAttribute('data-key', far.key);
+  const chosen = page.locator(`[data-testid="conversation-item"][data-key="${far.key}"]`);
+  await expect(chosen.getByTestId('conversation-choose')).toHaveAttribute('aria-pressed', 'true');
+  // Its sessions list: its one session.
+  await expect(chosen.locator(`[title="${far.session}"]`).first()).toBeVisible();
+  // The timeline shows that conversation's exchanges only (its session's initialize).
+  const rows = page.getByTestId('timeline').getByTestId('exchange-row');
+  const sessionOf = (row: Locator) => row.locator('.col-session');
+  await expect(sessionOf(rows.first())).toHaveAttribute('title', far.session);
+  await expect(rows).toHaveCount(1);
+
+  // Left: every conversation's exchanges again, the newest last.
+  await chosen.getByTestId('conversation-choose').click();
+  await expect(page.getByTestId('conversation-header')).toHaveCount(0);
+  await expect(sessionOf(rows.last())).toHaveAttribute('title', sessionKey(SESSIONS - 1));
+
+  // The next page, older: the API's conversations at those positions; one picked there filters the timeline.
+  const items = page.getByTestId('conversation-item');
+  await expect(items).toHaveCount(PAGE);
+  await expect(page.getByTestId('conversation-page')).toHaveText(`1–${PAGE} of ${CONVERSATIONS + 1}`);
+  await page.getByTestId('conversation-pager').getByRole('button', { name: 'older ›' }).click();
+  await expect(page.getByTestId('conversation-page')).toHaveText(`${PAGE + 1}–${2 * PAGE} of ${CONVERSATIONS + 1}`);
+  const next = await conversationAt(PAGE + 5);
+  const picked = page.locator(`[data-testid="conversation-item"][data-key="${next.key}"]`);
+  await expect(items.nth(5)).toHaveAttribute('data-key', next.key);
+  await picked.getByTestId('conversation-choose').click();
+  await expect(page.getByTestId('conversation-header')).toHaveAttribute('data-key', next.key);
+  await expect(sessionOf(rows.first())).toHaveAttribute('title', next.session);
+  await expect(rows).toHaveCount(1);
+  await picked.getByTestId('conversation-choose').click();
+  await expect(page.getByTestId('conversation-header')).toHaveCount(0);
+
+  // The browser read a few pages and a few conversations by key, never the whole list.
+  expect(whole).toEqual([]);
+  expect(sent).toBeLessThan(1000);
   expect(pageErrors.map((e) => e.message)).toEqual([]);
 });

@@ -92,6 +92,7 @@ export type {
   RequestsPage,
   RequestsWindowPage,
   SessionsWindowPage,
+  ConversationsWindowPage,
   RetentionInfo,
   ServerEvent,
   SessionsPage,

@@ -19,6 +19,9 @@ import { TemplateReader } from './templates.js';
 import { SessionKeyReader } from './session-keys.js';
 import type { FrameColumns } from './filter-sql.js';
 
+/** The conversations list's order: the most recently started first, ties by key (the sidebar's order). */
+const CONVERSATION_ORDER = 'first_ts DESC, key';
+
 /** A session's start, read from its summary (the sessions table keeps only its latest activity as a column). */
 const SESSION_START = "json_extract(summary, '$.firstTs')";
 
@@ -343,10 +346,25 @@ export class CaptureReader {
 
   // ── sessions, replay links, snapshot ────────────────────────────────────────────────────────
 
-  /** Conversations that hold a session or an exchange, the most recently started first. */
+  /** Conversations that hold a session or an exchange, the most recently started first (ties: by key). */
   conversations(): ConversationSummary[] {
-    const rows = this.stmt('SELECT summary FROM conversations WHERE members > 0 ORDER BY first_ts DESC').all() as { summary: string }[];
+    const rows = this.stmt(`SELECT summary FROM conversations WHERE members > 0 ORDER BY ${CONVERSATION_ORDER}`).all() as { summary: string }[];
     return rows.map((r) => JSON.parse(r.summary) as ConversationSummary);
+  }
+
+  /** Conversations at positions `[offset, offset + limit)` of `conversations()`'s list, and how many it holds. */
+  conversationsAt(offset: number, limit: number): { total: number; conversations: ConversationSummary[] } {
+    const total = (this.stmt('SELECT count(*) AS n FROM conversations WHERE members > 0').get() as { n: number }).n;
+    const rows = this.stmt(`SELECT summary FROM conversations WHERE members > 0 ORDER BY ${CONVERSATION_ORDER} LIMIT ? OFFSET ?`).all(limit, offset) as { summary: string }[];
+    return { total, conversations: rows.map((r) => JSON.parse(r.summary) as ConversationSummary) };
+  }
+
+  /** Position of a conversation in `conversations()`'s list, -1 when it does not hold it. */
+  conversationPosition(key: string): number {
+    const row = this.stmt('SELECT first_ts FROM conversations WHERE members > 0 AND key = ?').get(key) as { first_ts: number } | undefined;
+    if (!row) return -1;
+    const newer = 'members > 0 AND (first_ts > ? OR (first_ts = ? AND key < ?))';
+    return (this.stmt(`SELECT count(*) AS n FROM conversations WHERE ${newer}`).get(row.first_ts, row.first_ts, key) as { n: number }).n;
   }
 
   conversation(key: string): ConversationSummary | undefined {

@@ -1,5 +1,5 @@
 /** Typed calls to the dashboard API (same origin; the token goes in the Authorization header). */
-import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, MarksPage, DashboardInfo, DoorRecord, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, OtlpStatus, RequestsPage, RequestsWindowPage, SessionsPage, SessionsWindowPage, TapHostsResponse } from '@mcpscope/protocol';
+import type { AuditReport, CaptureMark, CaptureStatus, ConversationsPage, ConversationsWindowPage, MarksPage, DashboardInfo, DoorRecord, ExchangeDetail, ExchangesPage, ExchangeWindowPage, FramesPage, OtlpStatus, RequestsPage, RequestsWindowPage, SessionsPage, SessionsWindowPage, TapHostsResponse } from '@mcpscope/protocol';
 
 /** The detail route's answer (components still tolerate `diagnostics` missing, as older proxies sent). */
 export type ExchangeDetailView = ExchangeDetail;
@@ -112,6 +112,12 @@ export class ApiClient {
 
   conversations(): Promise<ConversationsPage> {
     return this.request('/api/conversations');
+  }
+
+  /** Conversations read by position, the most recently started first: from `offset`, or around one (by key). */
+  conversationWindow(at: { offset: number } | { around: string }, limit: number): Promise<ConversationsWindowPage> {
+    const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : `offset=${at.offset}`;
+    return this.request(`/api/conversations/window?${where}&limit=${limit}`);
   }
 
   info(): Promise<DashboardInfo> {

@@ -15,6 +15,9 @@ import { WindowFetcher, setWindowFetcher } from '../store/window-store.js';
 import { startWindowMode } from '../store/window-mode.js';
 import { SessionWindows, setSessionWindows, useSessionsWindow } from '../store/session-windows.js';
 import { startSessionWindowMode } from '../store/session-window-mode.js';
+import { ConversationWindows, resetConversationsWindow, setConversationWindows, useConversationsWindow } from '../store/conversation-windows.js';
+import { startConversationWindowMode } from '../store/conversation-window-mode.js';
+import { chosenConversation } from '../ui/conversation-facts.js';
 import { useUi } from '../store/ui-store.js';
 import { useCompare } from '../compare/index.js';
 import { useLoadReadOnly } from '../store/read-only.js';
@@ -26,6 +29,11 @@ export function startDashboardSyncs(api: ApiClient): () => void {
   // Sessions past SESSIONS_WHOLE: the sidebar's lists read windows, which session updates re-read.
   const sessions = new SessionWindows(api.sessionWindow.bind(api), (held) => useLive.queueDelta({ sessions: held }));
   setSessionWindows(sessions);
+  // Conversations past CONVERSATIONS_WHOLE: the sidebar shows a page of the server's list, which
+  // conversation updates move (or re-read).
+  resetConversationsWindow();
+  const conversations = new ConversationWindows(api.conversationWindow.bind(api), (held) => useLive.queueDelta({ conversations: held }));
+  setConversationWindows(conversations);
   // A windowed capture: traffic moves the window's rows and counts, joined to it as they come or
   // read again (one read in flight at a time); the live index keeps the newest rows and what the
   // user holds (the selection, compare's picks).
@@ -35,6 +43,10 @@ export function startDashboardSyncs(api: ApiClient): () => void {
     door.onEvent(event);
     capture.onEvent(event);
     if (event.type === 'sessions/update' && useSessionsWindow.getState().windowed) sessions.refresh();
+    if (useConversationsWindow.getState().windowed) {
+      if (event.type === 'conversations/update') conversations.absorb(event.conversations);
+      else if (event.type === 'retention' || event.type === 'resync') conversations.refresh();
+    }
     if (event.type === 'exchanges/update') fetcher.changed(event.exchanges);
     else if (event.type === 'retention' || event.type === 'resync') fetcher.changed();
   };
@@ -53,7 +65,12 @@ export function startDashboardSyncs(api: ApiClient): () => void {
     for (const r of useDoor.getState().records.values()) if (r.sessionKey !== undefined) yield r.sessionKey;
   };
   const stopSessions = startSessionWindowMode(useLive, heldSessions);
-  return () => (stop(), door.stop(), stopWindow(), stopSessions(), setWindowFetcher(undefined), setSessionWindows(undefined));
+  const chosen = function* () {
+    const key = chosenConversation(useUi.getState().filter);
+    if (key !== undefined) yield key;
+  };
+  const stopConversations = startConversationWindowMode(useLive, conversations, chosen);
+  return () => (stop(), door.stop(), stopWindow(), stopSessions(), stopConversations(), setWindowFetcher(undefined), setSessionWindows(undefined), setConversationWindows(undefined));
 }
 
 export function useDashboardSyncs(api: ApiClient): void {

@@ -8,7 +8,7 @@ import { conversationVerdict, type ConversationSummary } from '@mcpscope/protoco
 import type { ApiClient } from '../api/client.js';
 import { EvidenceButton } from '../export/index.js';
 import { useReadOnly } from '../store/read-only.js';
-import { useLive } from '../store/live-store.js';
+import { useConversation } from '../store/use-conversation.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churnLine, CREDENTIAL_NOTE, errorCount, evidenceLabel, exchangeCount, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
 import { VerdictCard } from '../ui/VerdictCard.js';
@@ -72,8 +72,9 @@ function Header({ api, c }: { api: ApiClient; c: ConversationSummary }) {
 
 export function ConversationHeader({ api }: { api: ApiClient }) {
   const key = useUi((s) => chosenConversation(s.filter));
-  const conversation = useLive((s) => (key ? s.conversations.get(key) : undefined));
+  const conversation = useConversation(key);
   if (!key) return null;
-  if (!conversation) return <section className="conv-header muted" data-testid="conversation-header">No conversation {key} in this capture.</section>;
+  if (conversation === undefined) return <section className="conv-header muted" data-testid="conversation-header">Reading conversation {key}…</section>;
+  if (conversation === null) return <section className="conv-header muted" data-testid="conversation-header">No conversation {key} in this capture.</section>;
   return <Header api={api} c={conversation} />;
 }

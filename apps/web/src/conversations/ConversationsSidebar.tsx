@@ -6,7 +6,9 @@
  * are listed on their own. A capture whose sessions are read by windows (store/session-windows.ts)
  * lists each conversation's sessions from the server's window over them, counted by the server.
  * Past CONVERSATIONS_SHOWN conversations (a host in production opens thousands a day) the newest
- * are drawn, and the chosen one; the filter's `conversation:` reaches the rest.
+ * are drawn, and the chosen one; the filter's `conversation:` reaches the rest. A capture whose
+ * conversations are read by windows (store/conversation-windows.ts) draws one page of the server's
+ * list, paged older and newer, and the chosen one (use-sidebar-conversations.ts).
  */
 import { useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
@@ -15,7 +17,9 @@ import { useLive } from '../store/live-store.js';
 import { useSessionsWindow } from '../store/session-windows.js';
 import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
-import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, listed, sessionsByConversation, shownConversations, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
+import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
+import { useSidebarConversations } from './use-sidebar-conversations.js';
+import { ConversationPager } from './ConversationPager.js';
 import './conversations.css';
 
 const time = (ts: number) => new Date(ts).toLocaleTimeString();
@@ -78,7 +82,6 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
 }
 
 export function ConversationsSidebar() {
-  const conversations = useLive((s) => s.conversations);
   const sessions = useLive((s) => s.sessions);
   const windowed = useSessionsWindow((s) => s.windowed);
   const sessionTotal = useSessionsWindow((s) => (s.windowed ? s.total : undefined)) ?? sessions.size;
@@ -86,11 +89,10 @@ export function ConversationsSidebar() {
   const chosenSession = useUi((s) => s.session);
   const chosen = useUi((s) => chosenConversation(s.filter));
   const grouped = windowed ? new Map<string, SessionSummary[]>() : sessionsByConversation(sessions.values());
-  const list = listed(conversations.values());
-  const { shown, more } = shownConversations(list, chosen);
+  const { shown, more, total: conversationTotal, page } = useSidebarConversations(chosen);
   // The tap's made-up sessions of session-less traffic hold exchanges of several conversations:
   // listed on their own only when there are no conversations at all (a capture from before them).
-  const loose = (grouped.get('') ?? []).filter((s) => list.length === 0 || !isSessionlessKey(s.sessionKey));
+  const loose = (grouped.get('') ?? []).filter((s) => conversationTotal === 0 || !isSessionlessKey(s.sessionKey));
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid="sessions">
       <h2>Conversations</h2>
@@ -108,13 +110,14 @@ export function ConversationsSidebar() {
           >
             <span className="session-client">All conversations</span>
             <span className="session-line muted">
-              {list.length} conversation{list.length === 1 ? '' : 's'} · {sessionTotal} session{sessionTotal === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
+              <span data-testid="conversation-total">{conversationTotal}</span> conversation{conversationTotal === 1 ? '' : 's'} · {sessionTotal} session{sessionTotal === 1 ? '' : 's'} · {total} exchange{total === 1 ? '' : 's'}
             </span>
           </button>
         </li>
         {shown.map((c) => (
           <ConversationItem key={c.key} c={c} sessions={windowed ? undefined : (grouped.get(c.key) ?? [])} active={c.key === chosen} chosenSession={chosenSession} />
         ))}
+        {page && <ConversationPager offset={page.offset} rows={page.rows} total={conversationTotal} />}
         {more > 0 && (
           <li className="muted hint" data-testid="conversations-not-shown">
             {more} older conversation{more === 1 ? '' : 's'} not drawn here: type <code>conversation:</code> in the filter to reach one.

@@ -63,6 +63,12 @@ export type LiveStore = UseBoundStore<StoreApi<LiveState>> & {
    * windows (session-windows.ts) needs only the newest and those the user holds on to.
    */
   holdNewestSessions(keep: number, pinned: () => Iterable<string>): void;
+  /**
+   * From now on `conversations` holds at most about `keep` conversations (between `keep` and twice
+   * that), the most recently started, plus the `pinned` ones: a capture whose conversations are
+   * read by windows (conversation-windows.ts) needs only the newest and the chosen one.
+   */
+  holdNewestConversations(keep: number, pinned: () => Iterable<string>): void;
   /** Applies everything queued now (the scheduler calls this; tests may too). */
   flush(): void;
   setConnection(connection: ConnectionState, error?: string): void;
@@ -98,10 +104,15 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
   let scheduled = false;
   let bound: { keep: number; pinned: () => Iterable<string> } | undefined;
   let sessionBound: { keep: number; pinned: () => Iterable<string> } | undefined;
+  let conversationBound: { keep: number; pinned: () => Iterable<string> } | undefined;
 
   /** The sessions map within its bound (the same map when it is within already). */
   const boundSessions = (map: Map<string, SessionSummary>): Map<string, SessionSummary> =>
-    sessionBound && map.size > 2 * sessionBound.keep ? newestSessions(map, sessionBound.keep, new Set(sessionBound.pinned())) : map;
+    sessionBound && map.size > 2 * sessionBound.keep ? newestStarted(map, sessionBound.keep, new Set(sessionBound.pinned())) : map;
+
+  /** The conversations map within its bound (the same map when it is within already). */
+  const boundConversations = (map: Map<string, ConversationSummary>): Map<string, ConversationSummary> =>
+    conversationBound && map.size > 2 * conversationBound.keep ? newestStarted(map, conversationBound.keep, new Set(conversationBound.pinned())) : map;
 
   /** Drops the rows beyond the bound; the view is rebuilt from the (bounded) index. */
   const trim = (state: LiveState, next: Partial<LiveState>) => {
@@ -164,7 +175,7 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
         const map = new Map(state.conversations);
         // An older state never replaces a newer one (an API page read after a live update).
         for (const c of conversations) if ((map.get(c.key)?.updatedSeq ?? -1) <= c.updatedSeq) map.set(c.key, c);
-        next.conversations = map;
+        next.conversations = boundConversations(map);
       }
       if (frames.length > 0 && appendFrames(state.frames, frames)) next.framesTick = state.framesTick + 1;
       if (head > state.head) next.head = head;
@@ -195,6 +206,12 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
       const bounded = boundSessions(held);
       if (bounded !== held) store.setState({ sessions: bounded });
     },
+    holdNewestConversations(keep: number, pinned: () => Iterable<string>) {
+      conversationBound = { keep, pinned };
+      const held = store.getState().conversations;
+      const bounded = boundConversations(held);
+      if (bounded !== held) store.setState({ conversations: bounded });
+    },
     setConnection(connection: ConnectionState, error?: string) {
       store.setState((s) => ({
         connection,
@@ -205,13 +222,12 @@ export function createLiveStore(schedule: (run: () => void) => void = animationF
   });
 }
 
-/** The `keep` most recently started sessions of `map`, and the pinned ones it holds. */
-function newestSessions(map: ReadonlyMap<string, SessionSummary>, keep: number, pinned: ReadonlySet<string>): Map<string, SessionSummary> {
-  const newest = [...map.values()].sort((a, b) => b.firstTs - a.firstTs).slice(0, keep);
-  const out = new Map(newest.map((s) => [s.sessionKey, s] as const));
+/** The `keep` most recently started sessions (or conversations) of `map`, and the pinned ones it holds. */
+function newestStarted<T extends { firstTs: number }>(map: ReadonlyMap<string, T>, keep: number, pinned: ReadonlySet<string>): Map<string, T> {
+  const out = new Map([...map].sort(([, a], [, b]) => b.firstTs - a.firstTs).slice(0, keep));
   for (const key of pinned) {
-    const s = map.get(key);
-    if (s) out.set(key, s);
+    const held = map.get(key);
+    if (held) out.set(key, held);
   }
   return out;
 }

@@ -7,10 +7,11 @@
  * WebSocket; older pages then stream in behind it. Older pages cannot hide a live change: a
  * summary held in the index is only ever replaced by a copy with a higher `updatedSeq`.
  */
-import type { ConversationsPage, ExchangesPage, ServerEvent, SessionSummary, SessionsPage } from '@mcpscope/protocol';
+import type { ConversationSummary, ConversationsPage, ExchangesPage, ServerEvent, SessionSummary, SessionsPage } from '@mcpscope/protocol';
 import type { LiveStore } from './live-store.js';
 import { LOCAL_LIMIT, useWindow, type WindowApi } from './window-store.js';
 import { SESSIONS_HELD, SESSIONS_WHOLE, useSessionsWindow, type SessionWindowRead } from './session-windows.js';
+import { CONVERSATIONS_HELD, CONVERSATIONS_WHOLE, useConversationsWindow, type ConversationWindowRead } from './conversation-windows.js';
 
 /** What sync needs from the API client (a narrow seam, so tests can pass a fake). */
 export interface SyncApi {
@@ -22,6 +23,8 @@ export interface SyncApi {
   exchangeWindow?: WindowApi['exchangeWindow'];
   /** Absent on proxies (and test fakes) without it: every session is then held. */
   sessionWindow?: SessionWindowRead;
+  /** Absent on proxies (and test fakes) without it: every conversation is then held. */
+  conversationWindow?: ConversationWindowRead;
   socketUrl(after: number): string;
   /** Subprotocols to offer (they carry the token); none when absent. */
   socketProtocols?(): string[];
@@ -98,15 +101,28 @@ export function startLiveSync(api: SyncApi, store: LiveStore, options: SyncOptio
     return newest.sessions;
   };
 
+  /**
+   * The conversations the store starts with: every one, or past CONVERSATIONS_WHOLE the newest
+   * CONVERSATIONS_HELD, the sidebar reading the rest by windows (conversation-windows.ts).
+   */
+  const loadConversations = async (): Promise<ConversationSummary[]> => {
+    if (!api.conversationWindow) return (await api.conversations?.())?.conversations ?? [];
+    const newest = await api.conversationWindow({ offset: 0 }, CONVERSATIONS_HELD);
+    if (newest.total <= newest.conversations.length && !useConversationsWindow.getState().windowed) return newest.conversations;
+    if (newest.total <= CONVERSATIONS_WHOLE && !useConversationsWindow.getState().windowed) return (await api.conversations?.())?.conversations ?? newest.conversations;
+    useConversationsWindow.setState({ windowed: true, total: newest.total });
+    return newest.conversations;
+  };
+
   const loadSnapshot = async () => {
     // The capture's size decides whether it is held whole or read by windows (window-store.ts).
     const size = api.exchangeWindow?.({ filter: '' }, { end: true }, 1).then((w) => w.total) ?? Promise.resolve(0);
-    const [page, sessions, conversations, total] = await Promise.all([api.exchanges(FIRST_PAGE), loadSessions(), api.conversations?.() ?? { conversations: [] }, size]);
+    const [page, sessions, conversations, total] = await Promise.all([api.exchanges(FIRST_PAGE), loadSessions(), loadConversations(), size]);
     // Sessions read by windows read the exchanges so too: filters on a session's facts
     // (`client:`, `rev:`, `conversation:`) then run where every session is, on the server.
     const windowed = useWindow.getState().windowed || total > LOCAL_LIMIT || (api.exchangeWindow !== undefined && useSessionsWindow.getState().windowed);
     if (windowed) useWindow.setState({ windowed: true, captureTotal: total });
-    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions, conversations: conversations.conversations });
+    store.queueDelta({ head: page.head, exchanges: page.exchanges, sessions, conversations });
     if (page.retention) store.setState({ retention: page.retention });
     cursor = Math.max(cursor, page.head);
     // A windowed capture keeps only the newest page and what arrives live: the timeline reads the rest.

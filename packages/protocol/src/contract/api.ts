@@ -140,6 +140,19 @@ export interface ConversationsPage {
   conversations: ConversationSummary[];
 }
 
+/**
+ * `GET /api/conversations/window?limit=N` with `offset=N` or `around=KEY`: the conversations
+ * `GET /api/conversations` lists (the most recently started first, the sidebar's order), read by
+ * position, with how many there are.
+ */
+export interface ConversationsWindowPage {
+  offset: number;
+  conversations: ConversationSummary[];
+  total: number;
+  /** Asked with `around=KEY`: that conversation's position, -1 when there is no such conversation. */
+  position?: number;
+}
+
 export interface HealthResponse {
   ok: true;
 }
