@@ -19,16 +19,21 @@ export interface IndexChange {
 /** Capture order of an exchange id (the protocol package's one definition, shared with the store). */
 export const orderKey = exchangeOrderKey;
 
-/** First position in `ids` whose key is ≥ `key` (ids sorted by orderKey). */
-export function lowerBound(ids: readonly string[], key: number): number {
+/** First position in `rows` whose `orderOf` is ≥ `key` (rows sorted by `orderOf`). */
+export function lowerBoundBy<T>(rows: readonly T[], key: number, orderOf: (row: T) => number): number {
   let lo = 0;
-  let hi = ids.length;
+  let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (orderKey(ids[mid]!) < key) lo = mid + 1;
+    if (orderOf(rows[mid]!) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** First position in `ids` whose key is ≥ `key` (ids sorted by orderKey). */
+export function lowerBound(ids: readonly string[], key: number): number {
+  return lowerBoundBy(ids, key, orderKey);
 }
 
 /** Inserts `id` into sorted `ids`; appending is the common, O(1) case. */

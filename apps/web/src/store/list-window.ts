@@ -16,6 +16,7 @@
  * while it was out: they are applied again over it, so the window never goes back.
  */
 import { create, type StoreApi, type UseBoundStore } from 'zustand';
+import { lowerBoundBy } from './exchange-index.js';
 
 /** Where a window starts: a position, the end of the list, or around one row (by its key). */
 export type ListAt<K> = { offset: number } | { end: true } | { around: K };
@@ -80,14 +81,8 @@ export const noWindow: UseBoundStore<StoreApi<ListWindowState<never>>> = create<
 
 /** Where the row ordered `order` is in `rows` (sorted by `orderOf`), -1 when absent. */
 function positionOf<T>(rows: readonly T[], order: number, orderOf: (row: T) => number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (orderOf(rows[mid]!) < order) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < rows.length && orderOf(rows[lo]!) === order ? lo : -1;
+  const at = lowerBoundBy(rows, order, orderOf);
+  return at < rows.length && orderOf(rows[at]!) === order ? at : -1;
 }
 
 /** The row held at `position`, if any. */
