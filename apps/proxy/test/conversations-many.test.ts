@@ -1,6 +1,7 @@
 // Thousands of conversations begun between two writes (a burst, a large tick, a rebuild page) all
 // reach the capture file: every conversation key a session or an exchange names has its row, and
-// the API lists every conversation, whether the deriver still holds it or has let it go.
+// the lists the API answers from hold every conversation, whether the deriver still holds it or
+// has let it go.
 import { describe, expect, it } from 'vitest';
 import { MAX_CONVERSATIONS, type FrameInput } from '@mcpscope/protocol';
 import { CapturePipeline } from '../src/capture/capture-pipeline.js';
@@ -51,6 +52,8 @@ function expectEveryConversation(store: CaptureStore): void {
   expect(conversations).toHaveLength(2 * EACH);
   expect(new Set(conversations.map((c) => c.hostId ?? c.host)).size).toBe(2 * EACH);
   expect(store.conversationsAt(0, 1).total).toBe(2 * EACH);
+  // Every session has its row: EACH of their own, and the session-less client's.
+  expect((store.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n).toBe(EACH + 1);
   // Each holds what its one session or call brought.
   for (const c of conversations) expect(c.hostId !== undefined ? c.counts : c.churn).toMatchObject(c.hostId !== undefined ? { ok: 1 } : { sessions: 1, initialize: 1 });
 }

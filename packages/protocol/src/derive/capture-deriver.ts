@@ -219,7 +219,8 @@ export class CaptureDeriver {
    * last frame that changed it), those the deriver no longer keeps included: every conversation a
    * session or exchange names is handed out by the take after the frame that named it. Take them
    * once per batch of frames: they change with nearly every frame, and only the latest state is
-   * worth a copy. What waits for a take is only what changed since the last.
+   * worth a copy. What waits for a take is only what changed since the last: a caller that
+   * writes no conversations still takes them now and then, and drops them.
    */
   takeConversations(): ConversationSummary[] {
     return this.conversations?.takeConversations() ?? [];

@@ -3,10 +3,10 @@
 // every conversation derived is handed out, once per take, its last version last: what the takes
 // add up to equals taking after every frame, and every conversation key a session or an exchange
 // names is handed out by the take that ends its frame's batch. Small bounds make eviction happen
-// on nearly every frame.
+// on nearly every frame (of conversations, and of the book's session records).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CaptureDeriver, type CaptureDeriverDeps, type ConversationSummary, type Frame } from '../../src/index.js';
+import { CaptureDeriver, type CaptureDeriverDeps, type ConversationSummary, type Frame, type SessionSummary } from '../../src/index.js';
 import { chatgptCall, interleave, numbered, sdkSession, type Step } from '../support/hosts.js';
 
 const json = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -46,15 +46,16 @@ function framesOf(scripts: ((n: number) => Step[])[], picks: number[], gaps: num
   return numbered(steps).map((f, i) => ({ ...f, ts: (ts += gaps[i % gaps.length]!) }));
 }
 
-/** Conversations as taken after every frame: each key's versions, in order. */
-function takenEveryFrame(frames: Frame[], deps: CaptureDeriverDeps): Map<string, ConversationSummary[]> {
+/** Conversations as taken after every frame (each key's versions, in order), and each session's last version. */
+function takenEveryFrame(frames: Frame[], deps: CaptureDeriverDeps): { versions: Map<string, ConversationSummary[]>; sessions: Map<string, SessionSummary> } {
   const d = new CaptureDeriver(deps);
   const versions = new Map<string, ConversationSummary[]>();
+  const sessions = new Map<string, SessionSummary>();
   for (const f of frames) {
-    d.ingest(f);
+    for (const s of d.ingest(f).sessions) sessions.set(s.sessionKey, json(s));
     for (const c of d.takeConversations()) versions.set(c.key, [...(versions.get(c.key) ?? []), json(c)]);
   }
-  return versions;
+  return { versions, sessions };
 }
 
 describe('conversations the deriver lets go', () => {
@@ -67,6 +68,7 @@ describe('conversations the deriver lets go', () => {
 
         let d = new CaptureDeriver(deps);
         const stored = new Map<string, ConversationSummary>();
+        const sessions = new Map<string, SessionSummary>();
         /** Conversation keys named by sessions and exchanges of the batch not yet taken. */
         let named = new Set<string>();
         const take = () => {
@@ -84,7 +86,10 @@ describe('conversations the deriver lets go', () => {
         };
         frames.forEach((f, i) => {
           const out = d.ingest(f);
-          for (const s of out.sessions) if (s.conversationKey !== undefined) named.add(s.conversationKey);
+          for (const s of out.sessions) {
+            sessions.set(s.sessionKey, json(s));
+            if (s.conversationKey !== undefined) named.add(s.conversationKey);
+          }
           for (const e of out.exchanges) if (e.conversation !== undefined) named.add(e.conversation);
           if (takes[i % takes.length]) take();
           // Now and then the capture reopens between takes: what waits for the take waits in the snapshot.
@@ -92,8 +97,10 @@ describe('conversations the deriver lets go', () => {
         });
         take();
 
-        const last = new Map([...reference].map(([key, versions]) => [key, versions[versions.length - 1]!]));
+        const last = new Map([...reference.versions].map(([key, versions]) => [key, versions[versions.length - 1]!]));
         expect(stored).toEqual(last);
+        // Sessions go out with every frame that changes them, whatever the book let go of them.
+        expect(sessions).toEqual(reference.sessions);
       }),
       { numRuns: 300 },
     );
