@@ -122,9 +122,7 @@ export function recordTraffic(sink: TrafficSink, exchanges: number, sessions = S
       id: 0,
       result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'staging', version: '3.2.1' } },
     });
-    // Often: the deriver holds about MAX_CONVERSATIONS (2,048) conversations between writes, and one
-    // it lets go before a write never reaches the file (the sink writes once per 16 of these).
-    if (c % 64 === 63) sink.flush();
+    if (c % 256 === 255) sink.flush();
   }
   for (let s = 0; s < sessions; s++) {
     const session = sessionId(s);

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrameInput } from '@mcpscope/protocol';
-import { openSqlite } from '../src/capture/sqlite.js';
+import { openSqlite, type SqliteDatabase } from '../src/capture/sqlite.js';
 
 export function tempDbFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'mcpscope-store-')), 'capture.db');
@@ -16,16 +16,21 @@ export function tempDbFile(): string {
 export function snapshotDerived(file: string): Record<string, unknown[]> {
   const db = openSqlite(file, { readonly: true });
   try {
-    return {
-      exchanges: db.prepare('SELECT * FROM exchanges ORDER BY id').all(),
-      sessions: db.prepare('SELECT * FROM sessions ORDER BY session_key').all(),
-      diagnostics: db.prepare('SELECT * FROM diagnostics ORDER BY id').all(),
-      frame_exchanges: db.prepare('SELECT * FROM frame_exchanges ORDER BY frame_seq, exchange_id').all(),
-      conversations: db.prepare('SELECT * FROM conversations ORDER BY key').all(),
-    };
+    return derivedRows(db);
   } finally {
     db.close();
   }
+}
+
+/** Every row of the derived tables, in key order, as a connection reads them (an in-memory store's). */
+export function derivedRows(db: SqliteDatabase): Record<string, unknown[]> {
+  return {
+    exchanges: db.prepare('SELECT * FROM exchanges ORDER BY id').all(),
+    sessions: db.prepare('SELECT * FROM sessions ORDER BY session_key').all(),
+    diagnostics: db.prepare('SELECT * FROM diagnostics ORDER BY id').all(),
+    frame_exchanges: db.prepare('SELECT * FROM frame_exchanges ORDER BY frame_seq, exchange_id').all(),
+    conversations: db.prepare('SELECT * FROM conversations ORDER BY key').all(),
+  };
 }
 
 /** Calls that stay in flight across every restart point, progress, a cancel, errors, two sessions. */

@@ -43,6 +43,7 @@ export { SESSIONLESS_KEY_PREFIX, isSessionlessKey } from './session/session-summ
 export { isOwnSession, ownSessionKind, type OwnSessionKind } from './session/own-session.js';
 export type { ConversationChurn, ConversationSummary, EraEvent, EraLane, EraStep, JoinEvidence } from './conversation/conversation-summary.js';
 export { JOIN_EVIDENCE } from './conversation/conversation-summary.js';
+export { DEFAULT_CONVERSATION_BOUNDS, MAX_CONVERSATIONS, type ConversationBounds } from './conversation/conversation-book.js';
 export { hostName, OPENAI_SESSION_META } from './conversation/host-hints.js';
 export { diagnosticHelp } from './diagnostics/help.js';
 export { HOST_RULE_BREAKS, hostRuleBreak } from './diagnostics/host-rule-breaks.js';

@@ -119,16 +119,22 @@ function byId(a: ExchangeSummary, b: ExchangeSummary): number {
   return Number(sa) - Number(sb) || Number(ia ?? -1) - Number(ib ?? -1);
 }
 
+/** Frames between two drops of the conversations a cassette's deriver changed. */
+const DROP_CONVERSATIONS_EVERY = 1024;
+
 /** Builds the script of a capture. `frames` in capture order (as stored, or as an import reads them). */
 export function buildCassette(frames: readonly Frame[], deps: CaptureDeriverDeps = {}): Cassette {
   const deriver = new CaptureDeriver(deps);
   const exchanges = new Map<string, ExchangeSummary>();
   const messages = new Map<number, Message>();
   const codes = new Map<string, string[]>();
-  for (const frame of frames) {
+  for (const [i, frame] of frames.entries()) {
     const message = classifyText(frame.raw);
     if (frame.kind === 'data') messages.set(frame.seq, message);
     const derived = deriver.ingest(frame, message);
+    // A cassette has no conversations (deriving them still shapes the checks): dropped now and then,
+    // as the deriver holds the ones it let go until they are taken.
+    if (i % DROP_CONVERSATIONS_EVERY === DROP_CONVERSATIONS_EVERY - 1) deriver.takeConversations();
     for (const ex of derived.exchanges) exchanges.set(ex.id, ex);
     for (const d of derived.diagnostics) {
       if (d.exchangeId === undefined) continue;

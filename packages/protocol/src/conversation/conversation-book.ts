@@ -9,6 +9,10 @@
  * again after it was let go is placed afresh. Map order is the eviction order (kept by
  * snapshots); a record goes back to the end only when it has drifted out of the newest quarter
  * (its `epoch`), so a busy capture does not pay two Map writes per frame for exact LRU.
+ *
+ * Nothing changed is lost to eviction: a conversation let go with changes its owner has not taken
+ * yet waits in `letGo` until the next take, so what the owner takes does not depend on how many
+ * conversations began between two takes. `letGo` holds only what changed since the last take.
  */
 import type { ExchangeStatus } from '../model/exchange.js';
 import { leftNewestQuarter } from '../model/lru-order.js';
@@ -23,6 +27,14 @@ export const CLIENT_GAP_MS = 10 * 60_000;
 /** The same credential joins within an hour (a typical access-token lifetime). */
 export const CREDENTIAL_GAP_MS = 60 * 60_000;
 const MAX_CREDENTIALS = 8;
+
+/** How many records the book keeps (tests use small bounds to make eviction happen often). */
+export interface ConversationBounds {
+  conversations: number;
+  sessions: number;
+}
+
+export const DEFAULT_CONVERSATION_BOUNDS: ConversationBounds = { conversations: MAX_CONVERSATIONS, sessions: MAX_SESSIONS };
 
 /** A conversation and what deciding membership needs beside its summary. */
 export interface ConvRecord {
@@ -82,6 +94,8 @@ export interface BookState {
   recentByCredential: [credential: string, key: string][];
   insertions: number;
   dirty: [key: string, seq: number][];
+  /** Absent in snapshots of a book that let nothing changed go. */
+  letGo?: [key: string, record: ConvRecord][];
 }
 
 
@@ -93,13 +107,19 @@ export class ConversationBook {
   readonly recentByCredential = new Map<string, string>();
   /** Conversations changed since the owner last took them, with the seq of the frame that last did. */
   readonly dirty = new Map<string, number>();
+  /** Conversations no longer kept whose changes are still to be taken (each key is also in `dirty`); the owner empties it when it takes. */
+  readonly letGo = new Map<string, ConvRecord>();
   /** The seq of the frame being derived (what `mark` records). */
   seq = 0;
   /** Session summaries whose conversation changed since the owner last took them. */
   readonly moved = new Set<SessionSummary>();
-  /** A conversation changed (by the frame being derived). */
-  mark(key: string): void {
+  constructor(readonly bounds: ConversationBounds = DEFAULT_CONVERSATION_BOUNDS) {}
+
+  /** A conversation changed (by the frame being derived); one already let go waits in `letGo` for the next take. */
+  mark(conv: ConvRecord): void {
+    const key = conv.summary.key;
     this.dirty.set(key, this.seq);
+    if (this.conversations.get(key) !== conv) this.letGo.set(key, conv);
   }
 
   /** Records moved to the end of either LRU map so far (the clock of their `epoch`). */
@@ -131,11 +151,12 @@ export class ConversationBook {
       recentByCredential: [...this.recentByCredential],
       insertions: this.insertions,
       dirty: [...this.dirty],
+      ...(this.letGo.size > 0 ? { letGo: [...this.letGo] } : {}),
     };
   }
 
-  static restore(state: BookState): ConversationBook {
-    const b = new ConversationBook();
+  static restore(state: BookState, bounds?: ConversationBounds): ConversationBook {
+    const b = new ConversationBook(bounds);
     for (const [k, v] of state.conversations) b.conversations.set(k, v);
     for (const [k, v] of state.sessions) b.sessions.set(k, v);
     for (const [k, v] of state.byHost) b.byHost.set(k, v);
@@ -143,6 +164,7 @@ export class ConversationBook {
     for (const [k, v] of state.recentByCredential) b.recentByCredential.set(k, v);
     b.insertions = state.insertions;
     for (const [k, v] of state.dirty) b.dirty.set(k, v);
+    for (const [k, v] of state.letGo ?? []) b.letGo.set(k, v);
     return b;
   }
 
@@ -169,7 +191,7 @@ export class ConversationBook {
     const rec: SessionRecord = { conv: conv.summary.key, epoch: ++this.insertions, joinedBy, clientId: e.clientId, initialized: false, used: false, initialize: 0, toolsList: 0, toolsCall: 0, staleCalls: 0 };
     if (e.credential !== undefined) rec.credential = e.credential;
     this.sessions.set(s.sessionKey, rec);
-    if (this.sessions.size > MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value!);
+    if (this.sessions.size > this.bounds.sessions) this.sessions.delete(this.sessions.keys().next().value!);
     this.attach(s, rec, conv, +1);
     return rec;
   }
@@ -221,7 +243,7 @@ export class ConversationBook {
       s.joinedBy = rec.joinedBy;
       this.moved.add(s);
     }
-    this.mark(c.key);
+    this.mark(conv);
   }
 
   relabel(conv: ConvRecord, rec: SessionRecord, joinedBy: JoinEvidence, s?: SessionSummary): void {
@@ -235,13 +257,13 @@ export class ConversationBook {
       s.joinedBy = joinedBy;
       this.moved.add(s);
     }
-    this.mark(conv.summary.key);
+    this.mark(conv);
   }
 
   adoptHost(conv: ConvRecord, hostId: string): void {
     conv.summary.hostId = hostId;
     this.byHost.set(hostId, conv.summary.key);
-    this.mark(conv.summary.key);
+    this.mark(conv);
   }
 
   addCredential(conv: ConvRecord, credential: string): void {
@@ -249,7 +271,7 @@ export class ConversationBook {
     conv.credentials = [...conv.credentials.slice(-(MAX_CREDENTIALS - 1)), credential];
     if (!conv.summary.credential) {
       conv.summary.credential = true;
-      this.mark(conv.summary.key);
+      this.mark(conv);
     }
   }
 
@@ -261,9 +283,9 @@ export class ConversationBook {
     // the capture's writes happened to cut the traffic.
     if (ts > conv.summary.lastTs) {
       conv.summary.lastTs = ts;
-      this.mark(key);
+      this.mark(conv);
     }
-    if (this.stale(conv.epoch, MAX_CONVERSATIONS)) {
+    if (this.stale(conv.epoch, this.bounds.conversations)) {
       this.conversations.delete(key);
       this.conversations.set(key, conv);
       conv.epoch = ++this.insertions;
@@ -275,7 +297,7 @@ export class ConversationBook {
   /** The record of a session, marked as the most recently used. */
   session(sessionKey: string): SessionRecord | undefined {
     const rec = this.sessions.get(sessionKey);
-    if (rec && this.stale(rec.epoch, MAX_SESSIONS)) {
+    if (rec && this.stale(rec.epoch, this.bounds.sessions)) {
       this.sessions.delete(sessionKey);
       this.sessions.set(sessionKey, rec);
       rec.epoch = ++this.insertions;
@@ -294,8 +316,8 @@ export class ConversationBook {
 
   private create(e: Evidence, host: string): ConvRecord {
     let key = `c${e.seq}`;
-    // A batch frame may start several conversations.
-    for (let n = 1; this.conversations.has(key); n++) key = `c${e.seq}.${n}`;
+    // A batch frame may start several conversations (and let some of them go before it ends).
+    for (let n = 1; this.conversations.has(key) || this.letGo.has(key); n++) key = `c${e.seq}.${n}`;
     const summary: ConversationSummary = {
       key,
       host,
@@ -314,15 +336,15 @@ export class ConversationBook {
     if (e.hostId !== undefined) this.byHost.set(e.hostId, key);
     this.recentByClient.set(e.clientId, key);
     if (e.credential !== undefined) this.addCredential(conv, e.credential);
-    if (this.conversations.size > MAX_CONVERSATIONS) this.evictOldest();
-    this.mark(key);
+    if (this.conversations.size > this.bounds.conversations) this.evictOldest();
+    this.mark(conv);
     return conv;
   }
 
   private evictOldest(): void {
     const [key, old] = this.conversations.entries().next().value!;
     this.conversations.delete(key);
-    this.dirty.delete(key);
+    if (this.dirty.has(key)) this.letGo.set(key, old);
     if (old.summary.hostId !== undefined && this.byHost.get(old.summary.hostId) === key) this.byHost.delete(old.summary.hostId);
     if (this.recentByClient.get(old.clientId) === key) this.recentByClient.delete(old.clientId);
     for (const c of old.credentials) if (this.recentByCredential.get(c) === key) this.recentByCredential.delete(c);

@@ -9,7 +9,8 @@
  * conversation, so a conversation's sessions and churn are the host's alone.
  *
  * Pure and incremental; its state is plain JSON (part of the deriver snapshot). Changed
- * conversations, and sessions whose conversation changed, are collected until `take()`.
+ * conversations, and sessions whose conversation changed, are collected until taken: every
+ * conversation changed since the last take is handed out by the next, kept or let go.
  */
 import type { Frame } from '../model/frame.js';
 import { copyJson } from '../model/json-copy.js';
@@ -19,7 +20,7 @@ import { isSessionlessKey, type SessionSummary } from '../session/session-summar
 import { isOwnSession } from '../session/own-session.js';
 import { joinPath } from '../model/json-path.js';
 import type { Finding, ItemContext, Single } from '../derive/item-context.js';
-import { add, MAX_CONVERSATIONS, nonZero, ConversationBook, type BookState, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
+import { add, nonZero, ConversationBook, type BookState, type ConversationBounds, type ConvRecord, type Evidence, type SessionRecord } from './conversation-book.js';
 import type { ConversationSummary, EraEvent } from './conversation-summary.js';
 import { copyLane, finishEvent, isProbeLoop, requestedRevision, startEvent, type EraAnswer } from './era-lane.js';
 import { hintValue, hostConversationId, hostName, isHostHintKey, MAX_HINTS } from './host-hints.js';
@@ -58,9 +59,9 @@ export class ConversationTracker {
   /** The copy of each lane last handed out (not state: rebuilt on the next emission). */
   private readonly laneCopies = new Map<string, ConversationSummary['era']>();
 
-  constructor(state?: ConversationTrackerState) {
+  constructor(state?: ConversationTrackerState, bounds?: ConversationBounds) {
     const s = state ? copyJson(state) : undefined;
-    this.book = s ? ConversationBook.restore(s.book) : new ConversationBook();
+    this.book = s ? ConversationBook.restore(s.book, bounds) : new ConversationBook(bounds);
     this.exchangeConv = new Map(s?.exchanges ?? []);
     this.pendingEra = new Map(s?.pendingEra ?? []);
   }
@@ -104,7 +105,7 @@ export class ConversationTracker {
     if (!conv) return;
     if (before) add(conv.summary.counts, before, -1);
     add(conv.summary.counts, ex.status, +1);
-    this.book.mark(conv.summary.key);
+    this.book.mark(conv);
   }
 
   /** A client request or notification, paired: host evidence, hints, churn and the era lane; returns lints. */
@@ -154,7 +155,7 @@ export class ConversationTracker {
       rec.used = true;
       if (rec.initialized) this.book.churn(conv).unusedSessions--;
     }
-    this.book.mark(c.key);
+    this.book.mark(conv);
     return out;
   }
 
@@ -219,7 +220,7 @@ export class ConversationTracker {
     if (answer?.kind === 'response') a.result = answer.result;
     if (answer?.kind === 'error' && answer.error.data !== undefined) a.errorData = answer.error.data;
     finishEvent(this.book.era(conv), pending, a);
-    this.book.mark(conv.summary.key);
+    this.book.mark(conv);
   }
 
   /** The conversation a session-less exchange joined (exchanges of a session follow the session). */
@@ -244,13 +245,15 @@ export class ConversationTracker {
   /**
    * Conversations changed since the last call, as copies safe to keep, each stamped with the seq
    * of the last frame that changed it. Called once per batch, not per frame: a conversation
-   * changes with nearly every frame, and only its latest state is worth copying.
+   * changes with nearly every frame, and only its latest state is worth copying. Conversations
+   * the book let go since the last call are among them (with what they held when let go: no
+   * frame finds them after), so each one's latest state is handed out, however many began in between.
    */
   takeConversations(): ConversationSummary[] {
     if (this.book.dirty.size === 0) return [];
     const conversations: ConversationSummary[] = [];
     for (const [key, seq] of this.book.dirty) {
-      const conv = this.book.conversations.get(key);
+      const conv = this.book.conversations.get(key) ?? this.book.letGo.get(key);
       if (!conv) continue;
       conv.summary.updatedSeq = seq;
       // A lane changes a few times per session: copy it only when it changed.
@@ -262,9 +265,10 @@ export class ConversationTracker {
       conversations.push(emitted(conv.summary, lane));
     }
     this.book.dirty.clear();
+    this.book.letGo.clear();
     this.book.eraChanged.clear();
     // Copies of lanes of conversations the book let go: dropped all at once now and then.
-    if (this.laneCopies.size > 2 * MAX_CONVERSATIONS) this.laneCopies.clear();
+    if (this.laneCopies.size > 2 * this.book.bounds.conversations) this.laneCopies.clear();
     return conversations;
   }
 
@@ -315,7 +319,6 @@ export class ConversationTracker {
 
   private staleCall(conv: ConvRecord, rec: SessionRecord | undefined, session: SessionSummary | undefined, status: number, message: Message): void {
     if (rec) rec.staleCalls++;
-    const c = conv.summary;
     const churn = this.book.churn(conv);
     churn.staleSessionCalls++;
     const error = message.kind === 'error' ? ` · ${message.error.code} ${message.error.message}` : '';
@@ -326,7 +329,7 @@ export class ConversationTracker {
       session.expired = true;
       this.book.moved.add(session);
     }
-    this.book.mark(c.key);
+    this.book.mark(conv);
   }
 
   private noteHints(conv: ConvRecord, params: JsonObject | undefined): void {
@@ -344,7 +347,7 @@ export class ConversationTracker {
     }
     if (!next) return;
     conv.summary.hints = next;
-    this.book.mark(conv.summary.key);
+    this.book.mark(conv);
   }
 
   private join(exchangeId: string, e: Evidence, session: SessionSummary): ConvRecord {
@@ -354,7 +357,7 @@ export class ConversationTracker {
     joined[joinedBy] = (joined[joinedBy] ?? 0) + 1;
     if (e.credential !== undefined) this.book.addCredential(conv, e.credential);
     this.book.touch(conv, e.ts, e.credential);
-    this.book.mark(conv.summary.key);
+    this.book.mark(conv);
     return conv;
   }
 

@@ -30,6 +30,7 @@ import { MrtrChains, type MrtrChainsState } from './mrtr-chains.js';
 import { ToolRegistry, type ToolRegistryState } from './tool-registry.js';
 import type { ConversationSummary } from '../conversation/conversation-summary.js';
 import { CHATGPT_TOOL_LIST, ConversationTracker, type ConversationTrackerState } from '../conversation/conversation-tracker.js';
+import type { ConversationBounds } from '../conversation/conversation-book.js';
 import { widgetFindings } from './widget-checks.js';
 import { isAuthorizationAnswer } from '../model/authorization-answer.js';
 
@@ -47,6 +48,8 @@ export interface CaptureDeriverDeps {
   validator?: ValidatorPort;
   /** False derives no conversations (the benchmark's baseline of what they cost); on by default. */
   conversations?: boolean;
+  /** How many conversations and sessions the conversation tracker keeps (DEFAULT_CONVERSATION_BOUNDS unless given). */
+  conversationBounds?: ConversationBounds;
 }
 
 const MODERN_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
@@ -103,7 +106,7 @@ export class CaptureDeriver {
     this.counts = new Map(state?.counts ?? []);
     this.extras = new Map(copyJson(state?.extras ?? []));
     this.chains = new MrtrChains(state);
-    if (deps.conversations !== false) this.conversations = new ConversationTracker(state?.conversations ?? undefined);
+    if (deps.conversations !== false) this.conversations = new ConversationTracker(state?.conversations ?? undefined, deps.conversationBounds);
   }
 
   /**
@@ -213,8 +216,11 @@ export class CaptureDeriver {
 
   /**
    * Conversations changed since the last call (copies, safe to keep; each with the seq of the
-   * last frame that changed it). Take them once per batch of frames: they change with nearly
-   * every frame, and only the latest state is worth a copy.
+   * last frame that changed it), those the deriver no longer keeps included: every conversation a
+   * session or exchange names is handed out by the take after the frame that named it. Take them
+   * once per batch of frames: they change with nearly every frame, and only the latest state is
+   * worth a copy. What waits for a take is only what changed since the last: a caller that
+   * writes no conversations still takes them now and then, and drops them.
    */
   takeConversations(): ConversationSummary[] {
     return this.conversations?.takeConversations() ?? [];
