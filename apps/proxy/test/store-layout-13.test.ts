@@ -29,7 +29,9 @@ function door(id: number, sessionKey: string): DoorRecord {
 function capture(store: CaptureStore, frames: readonly FrameInput[], doorFrom: number): void {
   const pipeline = new CapturePipeline(store);
   for (const f of frames) pipeline.record(f);
-  pipeline.flush();
+  // Closed, not only flushed: a capture file's engine runs on a worker with its own connection,
+  // which must be gone before the file is checkpointed and copied.
+  pipeline.close();
   store.write({ frames: [], requests: SESSIONS.map((key, i) => door(doorFrom + i, key)), exchanges: [], sessions: [], diagnostics: [], conversations: [] });
 }
 
