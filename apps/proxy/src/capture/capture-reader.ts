@@ -389,6 +389,17 @@ export class CaptureReader {
     return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
   }
 
+  /**
+   * The sessions of the conversations `keys`, at most `limit` (the sidebar's page of
+   * conversations reads its one-session conversations' sessions at once), through the
+   * sessions_by_conversation index.
+   */
+  sessionsOfConversations(keys: readonly string[], limit: number): SessionSummary[] {
+    const rows = this.stmt('SELECT summary FROM sessions WHERE conversation_key IN (SELECT value FROM json_each(?)) LIMIT ?').all(JSON.stringify(keys), limit) as { summary: string }[];
+    const ended = rows.length > 0 ? this.endedSessionKeys() : new Set<string>();
+    return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
+  }
+
   /** Every session, most recently active first, `ended` set for those the client ended. */
   sessions(): SessionSummary[] {
     const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
