@@ -22,6 +22,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard-lists', async () => (await import('./dashboard-lists.js')).bench],
   ['dashboard-1m', async () => (await import('./dashboard-1m.js')).bench],
   ['door', async () => (await import('./door.js')).bench],
+  ['hub-catchup', async () => (await import('./hub-catchup.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],
   ['intercept', async () => (await import('./intercept.js')).bench],
   ['load', async () => (await import('./load.js')).bench],

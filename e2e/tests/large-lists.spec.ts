@@ -9,7 +9,8 @@
 // from the top are the ones the API lists there; the clients list counts the sessions of the
 // records it holds. The sidebar pages the server's list of conversations (it never reads them
 // all); one far from the top, named in the URL or picked on a later page, filters the timeline
-// to its session and is left again.
+// to its session and is left again. A page's one-session conversations show their sessions from
+// one read for the page, not a read a row.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -168,6 +169,11 @@ test('20,001 sessions and 90,003 door records: the sidebar and the Connections t
 test('30,001 conversations: the sidebar pages the server list, a far one filters the timeline and is left', async ({ page }) => {
   const pageErrors: Error[] = [];
   page.on('pageerror', (err) => pageErrors.push(err));
+  // Reads of sessions the browser makes.
+  let sessionReads = 0;
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname.startsWith('/api/sessions')) sessionReads++;
+  });
   // Every conversation the API sends the browser, counted from its answers.
   let sent = 0;
   const whole: string[] = [];
@@ -206,8 +212,14 @@ test('30,001 conversations: the sidebar pages the server list, a far one filters
   const items = page.getByTestId('conversation-item');
   await expect(items).toHaveCount(PAGE);
   await expect(page.getByTestId('conversation-page')).toHaveText(`1–${PAGE} of ${CONVERSATIONS + 1}`);
+  // Every conversation on it but the churned one (closed) shows its one session.
+  await expect(items.getByTestId('session-item')).toHaveCount(PAGE - 1);
+  sessionReads = 0;
   await page.getByTestId('conversation-pager').getByRole('button', { name: 'older ›' }).click();
   await expect(page.getByTestId('conversation-page')).toHaveText(`${PAGE + 1}–${2 * PAGE} of ${CONVERSATIONS + 1}`);
+  // Each of its one-session conversations shows its session, all of them from one read.
+  await expect(items.getByTestId('session-item')).toHaveCount(PAGE);
+  expect(sessionReads).toBe(1);
   const next = await conversationAt(PAGE + 5);
   const picked = page.locator(`[data-testid="conversation-item"][data-key="${next.key}"]`);
   await expect(items.nth(5)).toHaveAttribute('data-key', next.key);

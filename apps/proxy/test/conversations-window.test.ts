@@ -7,7 +7,7 @@
 // start in the same millisecond, so the order's tie-break is part of what is checked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { ConversationsPage, ConversationsWindowPage, ConversationSummary } from '@mcpscope/protocol';
+import type { ConversationsPage, ConversationsWindowPage, ConversationSummary, SessionsPage } from '@mcpscope/protocol';
 import { apiGet } from './support/api.js';
 import { startTestMcpscope } from './support/mcpscope.js';
 import type { Mcpscope } from '../src/compose/start-mcpscope.js';
@@ -78,6 +78,15 @@ describe('conversations by position', () => {
   it('the route is the window, not a conversation keyed "window"', async () => {
     const page = await windowAt('limit=1');
     expect(page.total).toBe(CONVERSATIONS);
+  });
+
+  it("a page's conversations: their sessions in one read, by the conversations' keys", async () => {
+    const page = await windowAt('offset=1200&limit=100');
+    const asked = keys(page.conversations);
+    const { sessions } = await apiGet<SessionsPage>(app, `/api/sessions?conversations=${asked.join(',')}`);
+    expect(new Set(sessions.map((s) => s.conversationKey))).toEqual(new Set(asked));
+    expect(sessions).toHaveLength(asked.length);
+    expect((await apiGet<SessionsPage>(app, '/api/sessions?conversations=no-such-conversation')).sessions).toEqual([]);
   });
 
   it('a growing capture: new conversations start the list and move the count; a conversation that grows stays counted once', async () => {

@@ -352,6 +352,16 @@ export class CaptureReader {
     return rows.map((r) => JSON.parse(r.summary) as ConversationSummary);
   }
 
+  /**
+   * Conversations whose summary changed after frame `after`, at most `limit` (a dashboard's
+   * catch-up: those emptied by a merge too, as live updates send them). The table has no index on
+   * `updated_seq`: SQLite walks its rows, but parses only the summaries it returns.
+   */
+  conversationsChangedAfter(after: number, limit: number): ConversationSummary[] {
+    const rows = this.stmt('SELECT summary FROM conversations WHERE updated_seq > ? LIMIT ?').all(after, limit) as { summary: string }[];
+    return rows.map((r) => JSON.parse(r.summary) as ConversationSummary);
+  }
+
   /** Conversations at positions `[offset, offset + limit)` of `conversations()`'s list, and how many it holds. */
   conversationsAt(offset: number, limit: number): { total: number; conversations: ConversationSummary[] } {
     const total = (this.stmt('SELECT count(*) AS n FROM conversations WHERE members > 0').get() as { n: number }).n;
@@ -379,11 +389,41 @@ export class CaptureReader {
     return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
   }
 
+  /**
+   * The sessions of the conversations `keys`, at most `limit` (the sidebar's page of
+   * conversations reads its one-session conversations' sessions at once), through the
+   * sessions_by_conversation index.
+   */
+  sessionsOfConversations(keys: readonly string[], limit: number): SessionSummary[] {
+    const rows = this.stmt('SELECT summary FROM sessions WHERE conversation_key IN (SELECT value FROM json_each(?)) LIMIT ?').all(JSON.stringify(keys), limit) as { summary: string }[];
+    const ended = rows.length > 0 ? this.endedSessionKeys() : new Set<string>();
+    return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
+  }
+
   /** Every session, most recently active first, `ended` set for those the client ended. */
   sessions(): SessionSummary[] {
     const rows = this.stmt('SELECT summary FROM sessions ORDER BY last_ts DESC').all() as { summary: string }[];
     const ended = this.endedSessionKeys();
     return rows.map((r) => withEnd(JSON.parse(r.summary) as SessionSummary, ended));
+  }
+
+  /**
+   * The sessions of the frames in `(after, upTo]`, at most `limit` (a dashboard's catch-up). The
+   * sessions table records no seq: a session's summary changes with frames of its own (its
+   * messages, their answers, its own call naming the host's conversation), so the frames after
+   * the cursor name every session changed since, read through the frames' key, not the whole table.
+   */
+  sessionsOfFramesIn(after: number, upTo: number, limit: number): SessionSummary[] {
+    const stored = this.stmt('SELECT DISTINCT session_key FROM frames WHERE seq > ? AND seq <= ? LIMIT ?').all(after, upTo, limit) as { session_key: string }[];
+    if (stored.length === 0) return [];
+    const byKey = this.stmt('SELECT summary FROM sessions WHERE session_key = ?');
+    const ended = this.endedSessionKeys();
+    const sessions: SessionSummary[] = [];
+    for (const { session_key } of stored) {
+      const row = byKey.get(this.sessionKeys.key(session_key)) as { summary: string } | undefined;
+      if (row) sessions.push(withEnd(JSON.parse(row.summary) as SessionSummary, ended));
+    }
+    return sessions;
   }
 
   /**

@@ -20,7 +20,9 @@
  *   preflight): every record written after the `requestsRev` a client resumes from is delivered at
  *   least once, at its latest state (whole records, idempotent by id).
  * A client that falls behind (socket buffer over the bound, or a catch-up too large) is sent
- * `resync` and closed: it reloads from the API and reconnects. Nothing is dropped silently, and a
+ * `resync` and closed: it reloads from the API and reconnects. A catch-up reads only what changed
+ * after the client's cursors, so a reconnect costs the tap's thread what changed, never the
+ * capture's size. Nothing is dropped silently, and a
  * slow client never slows the tap: sending never waits, and each flush is serialized once for all,
  * to UTF-8 bytes too, so a dashboard more costs the tap only the socket write.
  */
@@ -35,7 +37,10 @@ export interface LiveHubOptions {
   flushIntervalMs?: number;
   /** A client whose unsent bytes exceed this is told to resync instead of being sent more. */
   maxBufferedBytes?: number;
-  /** A catch-up larger than this many frames is not streamed: the client reloads from the API. */
+  /**
+   * A catch-up of more than this many items (frames, door records, and the exchanges, sessions and
+   * conversations changed since the client's cursor) is not streamed: the client reloads from the API.
+   */
   maxCatchUp?: number;
   /** The capture's state and marks, pushed when they change (none: `mcpscope open`, nothing changes). */
   capture?: CaptureFeed;
@@ -155,7 +160,7 @@ export class LiveHub {
       this.resync(ws, head, `${behind} frames and requests behind; reload from the API`);
       return () => {};
     }
-    if (behind > 0) this.catchUp(ws, after, requestsRev, head, rev);
+    if (behind > 0 && !this.catchUp(ws, after, requestsRev, head, rev, behind)) return () => {};
     this.clients.add(ws);
     return () => this.clients.delete(ws);
   }
@@ -194,25 +199,45 @@ export class LiveHub {
     }
   }
 
-  private catchUp(ws: WSContext, after: number | undefined, requestsRev: number | undefined, head: number, rev: number): void {
+  /**
+   * Sends what changed after the client's cursors, or `resync` when that is more than
+   * `maxCatchUp` items: `behind` frames and door records, and the rows changed since (exchanges and
+   * conversations by the seq that last changed them, sessions through the frames after `after`).
+   * Each read of rows stops one past what is left of the bound, and frames are read only once
+   * the rows fit, so a catch-up costs what changed, never the capture's size. False when the
+   * client was told to resync.
+   */
+  private catchUp(ws: WSContext, after: number | undefined, requestsRev: number | undefined, head: number, rev: number, behind: number): boolean {
     const p = emptyPending(head, rev);
+    let left = this.maxCatchUp - behind;
+    const fits = (rows: number) => (left -= rows) >= 0;
     if (after !== undefined && after < head) {
+      for (const s of this.store.sessionsOfFramesIn(after, head, left + 1)) p.sessions.set(s.sessionKey, s);
+      if (!fits(p.sessions.size)) return this.tooFar(ws, head);
+      for (const conv of this.store.conversationsChangedAfter(after, left + 1)) p.conversations.set(conv.key, conv);
+      if (!fits(p.conversations.size)) return this.tooFar(ws, head);
+      for (const row of this.store.exchangesUpdatedAfter(after, left + 1)) p.exchanges.set(row.id, row.summary);
+      if (!fits(p.exchanges.size)) return this.tooFar(ws, head);
       const retention = readRetentionState(this.store);
       // Frames the client never saw were removed by retention: say so before sending what is left.
       if (retention.oldestSeq > after + 1) {
         p.removedFrames = retention.removedFrames;
         p.oldestSeq = retention.oldestSeq;
       }
-      for (const s of this.store.sessions()) p.sessions.set(s.sessionKey, s);
-      for (const conv of this.store.conversations()) p.conversations.set(conv.key, conv);
-      for (const row of this.store.exchangesUpdatedAfter(after, Number.MAX_SAFE_INTEGER)) p.exchanges.set(row.id, row.summary);
       // Not past `head`: later frames come live, with their batch.
       p.frames = this.store.framesAfter(after, this.maxCatchUp).filter((f) => f.seq <= head);
     }
     if (requestsRev !== undefined && requestsRev < rev) {
       this.store.door.updatedAfter(requestsRev, this.maxCatchUp).forEach((json, i) => p.requests.set(i, json));
     }
-    for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) return;
+    for (const m of deltaMessages(p)) if (!this.sendTo(ws, m)) break;
+    return true;
+  }
+
+  /** A catch-up past the bound: the client reloads from the API (always false, for `catchUp`). */
+  private tooFar(ws: WSContext, head: number): false {
+    this.resync(ws, head, `more than ${this.maxCatchUp} frames, requests and changed rows behind; reload from the API`);
+    return false;
   }
 
   private enqueue(batch: CaptureBatch): void {

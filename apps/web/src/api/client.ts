@@ -103,6 +103,11 @@ export class ApiClient {
     return this.request('/api/sessions');
   }
 
+  /** The sessions of the conversations `keys` (a sidebar page's one-session conversations), in one read. */
+  sessionsOfConversations(keys: readonly string[]): Promise<SessionsPage> {
+    return this.request(`/api/sessions?conversations=${keys.map(encodeURIComponent).join(',')}`);
+  }
+
   /** Sessions read by position: every one, the most recently started first, or one conversation's (oldest first when asked). */
   sessionWindow(list: { conversation?: string; oldestFirst?: boolean }, at: { offset: number } | { around: string }, limit: number): Promise<SessionsWindowPage> {
     const where = 'around' in at ? `around=${encodeURIComponent(at.around)}` : `offset=${at.offset}`;

@@ -15,6 +15,7 @@ import { WindowFetcher, setWindowFetcher } from '../store/window-store.js';
 import { startWindowMode } from '../store/window-mode.js';
 import { SessionWindows, setSessionWindows, useSessionsWindow } from '../store/session-windows.js';
 import { startSessionWindowMode } from '../store/session-window-mode.js';
+import { LoneSessions, setLoneSessions } from '../store/lone-sessions.js';
 import { ConversationWindows, resetConversationsWindow, setConversationWindows, useConversationsWindow } from '../store/conversation-windows.js';
 import { startConversationWindowMode } from '../store/conversation-window-mode.js';
 import { chosenConversation } from '../ui/conversation-facts.js';
@@ -37,12 +38,19 @@ export function startDashboardSyncs(api: ApiClient): () => void {
   // A windowed capture: traffic moves the window's rows and counts, joined to it as they come or
   // read again (one read in flight at a time); the live index keeps the newest rows and what the
   // user holds (the selection, compare's picks).
+  // Sessions read by windows: the sidebar's one-session conversations read theirs together.
+  const lone = new LoneSessions(api.sessionsOfConversations.bind(api));
+  setLoneSessions(lone);
   const fetcher = new WindowFetcher(api);
   setWindowFetcher(fetcher);
   const onEvent = (event: ServerEvent) => {
     door.onEvent(event);
     capture.onEvent(event);
-    if (event.type === 'sessions/update' && useSessionsWindow.getState().windowed) sessions.refresh();
+    if (event.type === 'sessions/update' && useSessionsWindow.getState().windowed) {
+      sessions.refresh();
+      lone.absorb(event.sessions);
+    }
+    if (event.type === 'retention' || event.type === 'resync') lone.refresh();
     if (useConversationsWindow.getState().windowed) {
       if (event.type === 'conversations/update') conversations.absorb(event.conversations);
       else if (event.type === 'retention' || event.type === 'resync') conversations.refresh();
@@ -70,7 +78,7 @@ export function startDashboardSyncs(api: ApiClient): () => void {
     if (key !== undefined) yield key;
   };
   const stopConversations = startConversationWindowMode(useLive, conversations, chosen);
-  return () => (stop(), door.stop(), stopWindow(), stopSessions(), stopConversations(), setWindowFetcher(undefined), setSessionWindows(undefined), setConversationWindows(undefined));
+  return () => (stop(), door.stop(), stopWindow(), stopSessions(), stopConversations(), setWindowFetcher(undefined), setSessionWindows(undefined), setConversationWindows(undefined), setLoneSessions(undefined));
 }
 
 export function useDashboardSyncs(api: ApiClient): void {

@@ -8,13 +8,15 @@
  * Past CONVERSATIONS_SHOWN conversations (a host in production opens thousands a day) the newest
  * are drawn, and the chosen one; the filter's `conversation:` reaches the rest. A capture whose
  * conversations are read by windows (store/conversation-windows.ts) draws one page of the server's
- * list, paged older and newer, and the chosen one (use-sidebar-conversations.ts).
+ * list, paged older and newer, and the chosen one (use-sidebar-conversations.ts); the sessions of
+ * its one-session conversations are read together, one read for what is drawn (store/lone-sessions.ts).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { isSessionlessKey, type ConversationSummary, type SessionSummary } from '@mcpscope/protocol';
 import { SessionList, WindowedSessionList } from '../sessions/SessionList.js';
 import { useLive } from '../store/live-store.js';
 import { useSessionsWindow } from '../store/session-windows.js';
+import { isLone, loneSessions, useLoneSessions } from '../store/lone-sessions.js';
 import { useExchangeTotal } from '../store/exchange-total.js';
 import { useUi } from '../store/ui-store.js';
 import { chosenConversation, churns, CREDENTIAL_NOTE, errorCount, evidenceLabel, sessionsByConversation, weakestEvidence, withConversation } from '../ui/conversation-facts.js';
@@ -76,9 +78,22 @@ function ConversationItem({ c, sessions, active, chosenSession }: { c: Conversat
           )}
         </button>
       </div>
-      {open && count > 0 && (sessions ? <SessionList sessions={sessions} chosen={chosenSession} /> : <WindowedSessionList list={{ conversation: c.key, oldestFirst: true }} count={count} chosen={chosenSession} />)}
+      {open && count > 0 && (sessions ? <SessionList sessions={sessions} chosen={chosenSession} /> : <ReadSessions c={c} count={count} chosen={chosenSession} />)}
     </li>
   );
+}
+
+/**
+ * A conversation's sessions in a capture whose sessions are read by windows: a one-session
+ * conversation's, read with the others drawn (store/lone-sessions.ts) and drawn empty until then;
+ * any other's, and one that read did not find, by windows of its own.
+ */
+function ReadSessions({ c, count, chosen }: { c: ConversationSummary; count: number; chosen: string | undefined }) {
+  const lone = useLoneSessions((s) => s.sessions.get(c.key));
+  const missing = useLoneSessions((s) => s.missing.has(c.key));
+  if (lone) return <SessionList sessions={[lone]} chosen={chosen} />;
+  if (isLone(c) && !missing && loneSessions()) return <ul className="conv-sessions" aria-busy="true" data-testid="lone-session-pending" />;
+  return <WindowedSessionList list={{ conversation: c.key, oldestFirst: true }} count={count} chosen={chosen} />;
 }
 
 export function ConversationsSidebar() {
@@ -93,6 +108,10 @@ export function ConversationsSidebar() {
   // The tap's made-up sessions of session-less traffic hold exchanges of several conversations:
   // listed on their own only when there are no conversations at all (a capture from before them).
   const loose = (grouped.get('') ?? []).filter((s) => conversationTotal === 0 || !isSessionlessKey(s.sessionKey));
+  // Read by windows: the one-session conversations drawn read their sessions together, in one read.
+  const loneKeys = windowed ? shown.filter(isLone).map((c) => c.key) : [];
+  const loneList = loneKeys.join(',');
+  useEffect(() => loneSessions()?.show(loneList === '' ? [] : loneList.split(',')), [loneList]);
   return (
     <nav className="sidebar" aria-label="Conversations" data-testid="sessions">
       <h2>Conversations</h2>

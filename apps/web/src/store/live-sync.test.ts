@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ExchangeSummary, ServerEvent } from '@mcpscope/protocol';
 import { createLiveStore } from './live-store.js';
-import { startLiveSync, type SyncApi, type SyncSocket } from './live-sync.js';
+import { FIRST_PAGE, startLiveSync, type SyncApi, type SyncSocket } from './live-sync.js';
+import { useWindow } from './window-store.js';
+import { SESSIONS_HELD, useSessionsWindow } from './session-windows.js';
+import { CONVERSATIONS_HELD, resetConversationsWindow } from './conversation-windows.js';
 
 const ex = (id: string, updatedSeq: number, status: ExchangeSummary['status'] = 'ok'): ExchangeSummary => ({
   id, sessionKey: 's', requester: 'client', kind: 'request', method: 'tools/call', status, startTs: 0, frameSeqs: [Number(id)], size: 1, diagnostics: 0, updatedSeq,
@@ -111,6 +114,35 @@ describe('live sync', () => {
     expect(sockets[1]!.url).toBe('ws://x/ws?after=9');
     expect(store.getState().index.ids).toEqual(['1', '9']);
     stop();
+  });
+
+  it('a resync on a capture of a million exchanges, 50,000 sessions and 30,000 conversations reads windows, never the whole lists', async () => {
+    const initial = [useWindow.getState(), useSessionsWindow.getState()] as const;
+    const store = createLiveStore((run) => run());
+    const sockets: FakeSocket[] = [];
+    const reads: string[] = [];
+    const api: SyncApi = {
+      exchanges: async (limit, before) => (reads.push(`exchanges ${limit} before ${before}`), { head: 1_000_000, exchanges: [ex('1000000', 1_000_000)], nextBefore: 999_999, retention }),
+      sessions: async () => (reads.push('every session'), { sessions: [] }),
+      conversations: async () => (reads.push('every conversation'), { conversations: [] }),
+      exchangeWindow: async (_query, _at, limit) => (reads.push(`exchange window ${limit}`), { offset: 999_999, exchanges: [], total: 1_000_000, complete: true, head: 1_000_000 }),
+      sessionWindow: async (_list, _at, limit) => (reads.push(`session window ${limit}`), { offset: 0, sessions: [], total: 50_000 }),
+      conversationWindow: async (_at, limit) => (reads.push(`conversation window ${limit}`), { offset: 0, conversations: [], total: 30_000 }),
+      socketUrl: (after) => `ws://x/ws?after=${after}`,
+    };
+    try {
+      const stop = startLiveSync(api, store, { openSocket: (url) => (sockets.push(new FakeSocket(url)), sockets.at(-1)!), backoff: () => 0 });
+      await expect.poll(() => sockets.length).toBe(1);
+      reads.length = 0;
+      sockets[0]!.emit({ type: 'resync', head: 1_000_000, reason: 'behind' });
+      await expect.poll(() => sockets.length).toBe(2);
+      expect(reads.sort()).toEqual([`conversation window ${CONVERSATIONS_HELD}`, `exchange window 1`, `exchanges ${FIRST_PAGE} before undefined`, `session window ${SESSIONS_HELD}`]);
+      stop();
+    } finally {
+      useWindow.setState(initial[0], true);
+      useSessionsWindow.setState(initial[1], true);
+      resetConversationsWindow();
+    }
   });
 
   it('paints the newest page first and streams older pages in behind it', async () => {

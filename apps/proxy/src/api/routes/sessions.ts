@@ -1,5 +1,7 @@
 /**
- * `GET /api/sessions`: every session, most recently active first. `GET /api/sessions/window?limit=N`
+ * `GET /api/sessions`: every session, most recently active first; `?conversations=K1,K2,…` those
+ * of the conversations named (at most MAX_SESSIONS_WINDOW: the sidebar's one-session conversations
+ * of a page, read at once). `GET /api/sessions/window?limit=N`
  * with `offset=N` or `around=KEY`: the sessions the most recently started first, read by position
  * with how many there are (the sidebar of a capture with tens of thousands of sessions);
  * `conversation=KEY` reads that conversation's sessions only (`conversation=`: those in none),
@@ -12,10 +14,17 @@ import { intParam } from '../params.js';
 
 /** Largest window: a few screens of the sidebar and their margin. */
 export const MAX_SESSIONS_WINDOW = 2000;
+/** Conversations one `?conversations=` read names at most: a few pages of the sidebar. */
+export const MAX_CONVERSATIONS_ASKED = 500;
 
 export function sessionRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  app.get('/sessions', (c) => c.json<SessionsPage>({ sessions: deps.store.sessions() }));
+  app.get('/sessions', (c) => {
+    const conversations = c.req.query('conversations');
+    if (conversations === undefined) return c.json<SessionsPage>({ sessions: deps.store.sessions() });
+    const keys = conversations.split(',').filter((k) => k !== '').slice(0, MAX_CONVERSATIONS_ASKED);
+    return c.json<SessionsPage>({ sessions: deps.store.sessionsOfConversations(keys, MAX_SESSIONS_WINDOW) });
+  });
   app.get('/sessions/window', (c) => {
     const limit = intParam(c, 'limit', { fallback: 200, min: 1, max: MAX_SESSIONS_WINDOW });
     const around = c.req.query('around');
