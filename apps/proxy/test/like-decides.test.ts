@@ -28,7 +28,8 @@ function capture(file: string): void {
   const store = new CaptureStore(file);
   const pipeline = new CapturePipeline(store);
   for (const f of frames()) pipeline.record(f);
-  pipeline.flush();
+  // Closed, so the engine worker's own connection is gone before the test changes the file.
+  pipeline.close();
   store.close();
 }
 
