@@ -72,7 +72,7 @@ describe('a capture with tens of thousands of conversations', () => {
     stop();
   });
 
-  it('holds every conversation up to CONVERSATIONS_WHOLE, as before', async () => {
+  it('holds every conversation up to CONVERSATIONS_WHOLE, as a list it reads whole', async () => {
     const few = syncApi(conversations(0, 300));
     const store = createLiveStore((run) => run());
     startLiveSync(few.api, store, { openSocket: noSocket })();
