@@ -93,31 +93,40 @@ export async function bench(options: BenchOptions): Promise<BenchRow[]> {
   const sizes = options.smoke ? [2000] : (process.env.BA_SIZES ?? '100000,300000,1000000').split(',').map(Number);
   const commits = { before: commitOf(before), after: commitOf(THIS_CHECKOUT) };
   const chrome = await launch();
-  const results: { exchanges: number; before: Side; after: Side }[] = [];
+  const results: Results = [];
   try {
     for (const exchanges of sizes) {
       const b = await readSide(chrome, exchanges, options.smoke, `before ${commits.before}`, before);
       const a = await readSide(chrome, exchanges, options.smoke, `after ${commits.after}`);
       results.push({ exchanges, before: b, after: a });
+      // The table so far after each size: a run stopped during the next one still leaves its columns.
+      printResults(results, commits);
     }
     phase('done');
   } finally {
     await chrome.browser.close();
     await chrome.server.close();
   }
-  return report(results, commits);
+  return rowsOf(results, commits);
 }
 
-function report(results: { exchanges: number; before: Side; after: Side }[], commits: { before: string; after: string }): BenchRow[] {
+type Results = { exchanges: number; before: Side; after: Side }[];
+
+function printResults(results: Results, commits: { before: string; after: string }): void {
   const cell = (m: Measure, side: Side, exchanges: number) => {
     const note = m.note?.(side, exchanges);
-    return `${fmt(m.value(side, exchanges), m.unit === 'ms' ? 0 : 1)}${note ? ` (${note})` : ''}`;
+    const value = m.value(side, exchanges);
+    const shown = Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: m.unit === 'ms' ? 0 : 1 }) : '—';
+    return `${shown}${note ? ` (${note})` : ''}`;
   };
   const header = ['measure', ...results.flatMap((r) => [`${r.exchanges.toLocaleString('en-US')} before`, 'after'])];
   const rows = MEASURES.map((m) => [`${m.metric} (${m.unit})`, ...results.flatMap((r) => [cell(m, r.before, r.exchanges), cell(m, r.after, r.exchanges)])]);
   printTable(`Issue 42's table, before (${commits.before}) and after (${commits.after}), same run (mcpscope open, Chromium)`, header, rows);
   // The same table in Markdown, as bench/README.md quotes it.
   console.log(['', `| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n'));
+}
+
+function rowsOf(results: Results, commits: { before: string; after: string }): BenchRow[] {
   return results.flatMap(({ exchanges, before, after }) =>
     MEASURES.map((m): BenchRow => {
       const notes = [['before', before] as const, ['after', after] as const].flatMap(([name, side]) => {
