@@ -84,7 +84,7 @@ async function readSide(chrome: Chrome, exchanges: number, smoke: boolean, label
   const capture = await cachedCapture(exchanges, before);
   if (capture.builtSeconds > 0) phase(`${label}: built the ${exchanges.toLocaleString('en-US')}-exchange capture in ${fmt(capture.builtSeconds, 0)} s`);
   phase(`${label}: ${exchanges.toLocaleString('en-US')} exchanges, mcpscope open`);
-  return { readings: await readOpen(chrome, capture.file, exchanges, smoke, checkoutBin(before ?? THIS_CHECKOUT)), fileBytes: statSync(capture.file).size };
+  return { readings: await readOpen(chrome, capture.file, exchanges, smoke, before ? checkoutBin(before) : undefined), fileBytes: statSync(capture.file).size };
 }
 
 export async function bench(options: BenchOptions): Promise<BenchRow[]> {
