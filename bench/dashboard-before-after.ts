@@ -71,6 +71,7 @@ const MEASURES: Measure[] = [
   searchMeasure('a word no body holds → whole capture searched', 'a word no body holds'),
   { metric: 'scroll from the middle, 900 px/frame, frame p95', unit: 'ms', value: (s) => percentile(s.readings.scroll, 95) },
   { metric: 'row click → detail (median of 3)', unit: 'ms', value: (s) => median(s.readings.clicks) },
+  { metric: 'clearing a filter took the page down: reloaded', unit: 'times', value: (s) => s.readings.reloads },
   { metric: '`mcpscope open FILE` ready', unit: 'ms', value: (s) => s.readings.cliReadyMs },
   { metric: '`mcpscope open FILE` RSS when ready', unit: 'MB', value: (s) => s.readings.cliRssMb, note: (s) => `peak ${fmt(s.readings.cliPeakMb, 0)} MB by the end` },
   { metric: 'capture file', unit: 'MB', value: (s) => s.fileBytes / 1e6, note: (s, n) => `${fmt(s.fileBytes / n, 0)} B per exchange` },

@@ -33,6 +33,11 @@ export async function openDashboard(page: Page, url: string): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
+/** Waits until the status line counts `exchanges` (a dashboard that loads every exchange takes minutes at a million). */
+export async function everyExchangeCounted(page: Page, exchanges: number): Promise<void> {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0) >= n, exchanges, { timeout: 600_000, polling: 'raf' });
+}
+
 export async function heapAfterGcMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -79,8 +84,11 @@ export function rendererRssMb(browserPid: number): number {
   return largest;
 }
 
-/** How a filter's answer shows: rows it keeps, the page saying the whole capture holds none, or neither within the time allowed. */
-export type Answer = 'rows' | 'none' | 'timeout';
+/**
+ * How a filter's answer shows: rows it keeps, the page saying the whole capture holds none,
+ * neither within the time allowed, or the page gone (a render threw and the app unmounted).
+ */
+export type Answer = 'rows' | 'none' | 'timeout' | 'gone';
 
 /** How long a filter may take to answer before the reading gives up (ms: Infinity). */
 export const FILTER_TIMEOUT_MS = 180_000;
@@ -93,7 +101,8 @@ export const FILTER_TIMEOUT_MS = 180_000;
  * equal to the capture's is the unfiltered list still on screen. Clearing (`''`) waits for the
  * unfiltered rows. A dashboard that searches the capture a part at a time and offers "Search
  * older" has it clicked as soon as it shows, as a user waiting for the answer would: `clicks`
- * counts them. After FILTER_TIMEOUT_MS: Infinity, 'timeout'.
+ * counts them. After FILTER_TIMEOUT_MS: Infinity, 'timeout'; the filter input gone from the page:
+ * Infinity, 'gone'.
  */
 export function typeFilter(page: Page, text: string, errorsOnly = false): Promise<{ ms: number; answer: Answer; clicks: number }> {
   return page.evaluate(
@@ -114,6 +123,7 @@ export function typeFilter(page: Page, text: string, errorsOnly = false): Promis
         if (text === '' ? rows.length > 0 && counted === 0 : counted > 0 && counted !== everything && rows.length > 0 && (!errorsOnly || errors)) return { ms: performance.now() - t0, answer: 'rows' as const, clicks };
         if (text !== '' && document.querySelector('[data-testid="no-match"]')?.textContent?.startsWith('No exchange matches this filter.')) return { ms: performance.now() - t0, answer: 'none' as const, clicks };
         if (performance.now() - t0 > timeoutMs) return { ms: Infinity, answer: 'timeout' as const, clicks };
+        if (!input.isConnected) return { ms: Infinity, answer: 'gone' as const, clicks };
         const older = document.querySelector<HTMLButtonElement>('[data-testid="search-more"]');
         if (older) {
           older.click();
