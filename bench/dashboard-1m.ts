@@ -2,7 +2,8 @@
  * The dashboard on a capture of 1,000,000 exchanges with door records, against the large-capture
  * budgets in bench/README.md, in real Chromium against the built CLI, each reading beside the same on an empty capture in the
  * same run:
- * - `mcpscope open FILE` (read-only): first row, long main-thread tasks while loading and after,
+ * - `mcpscope open FILE` (read-only): its ready time and RSS; first row, every exchange counted,
+ *   every door record read (a dashboard that pages them all), long main-thread tasks while loading and after,
  *   JS heap after GC, the renderer's RSS; `status:err` typed → first rows painted; a body search's
  *   first results, a value found only in the middle of the capture, a word no body holds (until
  *   the page says no exchange matches); scroll frame times from the middle; a row click → its
@@ -22,19 +23,20 @@ import { fmt, percentile, printTable } from './stats.js';
 import { cachedCapture } from './support/cached-capture.js';
 import { bodySearches } from './support/body-searches.js';
 import { startCli } from './support/cli-process.js';
-import { clickRow, FILTER_TIMEOUT_MS, frameTimes, heapAfterGcMb, LONG_TASKS_SCRIPT, longTasks, newestRowReachable, openDashboard, rendererRssMb, scrollToMiddle, typeFilter, type Answer } from './support/dashboard-probes.js';
+import { clickRow, doorRecordsReadMs, everyExchangeCounted, FILTER_TIMEOUT_MS, frameTimes, heapAfterGcMb, LONG_TASKS_SCRIPT, longTasks, newestRowReachable, openDashboard, rendererRssMb, RESOURCE_TIMING_SCRIPT, scrollToMiddle, typeFilter, type Answer } from './support/dashboard-probes.js';
+import { peakRssMb, rssMb } from './support/proc-memory.js';
 import { liveLag, WARM_MS, WS_PROBE_SCRIPT, type LiveLag } from './support/live-lag.js';
 import { startHelper } from './support/processes.js';
 import type { BenchOptions, BenchRow } from './report.js';
 
-type Chrome = Awaited<ReturnType<typeof launch>>;
+export type Chrome = Awaited<ReturnType<typeof launch>>;
 
 const CALLS_PER_SECOND = 1000; // two frames each: 2,000 frames/s
 /** Once the first row is painted, how long loading is watched before "afterwards" begins. */
 const SETTLE_MS = 5000;
 
 /** One Chromium for the run; each reading opens its own page (and renderer) and closes it. */
-async function launch(): Promise<{ server: BrowserServer; browser: Browser }> {
+export async function launch(): Promise<{ server: BrowserServer; browser: Browser }> {
   const server = await chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -45,30 +47,51 @@ async function launch(): Promise<{ server: BrowserServer; browser: Browser }> {
 async function newPage(browser: Browser): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.addInitScript(LONG_TASKS_SCRIPT);
+  await page.addInitScript(RESOURCE_TIMING_SCRIPT);
   return page;
 }
 
-interface OpenReadings {
+export interface OpenReadings {
+  /** `mcpscope open FILE`: spawn → ready line, its RSS then, and its peak RSS by the end of the readings. */
+  cliReadyMs: number;
+  cliRssMb: number;
+  cliPeakMb: number;
   firstRowMs: number;
+  /** Navigation → the status line counts every exchange of the capture. */
+  everyRowMs: number;
+  /** Navigation → the newest door record read, for a page that reads them all (else NaN). */
+  doorReadMs: number;
+  /** Times clearing a filter took the page down (a render threw), so it was reloaded. */
+  reloads: number;
   longestWhileLoading: number;
   longestAfter: number;
   heapMb: number;
   rendererMb: number;
   statusErr: number[];
-  searches: { ms: number; answer: Answer }[];
+  searches: { ms: number; answer: Answer; clicks: number }[];
   idle: number[];
   scroll: number[];
   clicks: number[];
   newestReachable: boolean;
 }
 
-/** `mcpscope open FILE` and one Chromium: every reading of the list. */
-async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: boolean): Promise<OpenReadings> {
-  const cli = await startCli(['open', file, '--ui-port', '0']);
+/** The newest door record's id, as the dashboard's API of `cli` numbers them. */
+async function doorHead(cli: Awaited<ReturnType<typeof startCli>>): Promise<number> {
+  const res = await fetch(new URL('/api/requests?after=0&limit=1', cli.ready.dashboardUrl), { headers: { authorization: `Bearer ${cli.ready.token}` } });
+  return ((await res.json()) as { head: number }).head;
+}
+
+/** `mcpscope open FILE` (this build's CLI, or `bin`) and one Chromium: every reading of the list. */
+export async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: boolean, bin?: string): Promise<OpenReadings> {
+  const cli = await startCli(['open', file, '--ui-port', '0'], bin);
+  const cliRssMb = rssMb(cli.pid);
+  const head = await doorHead(cli);
   const page = await newPage(chrome.browser);
   try {
     const firstRowMs = await openDashboard(page, cli.ready.dashboardLoginUrl);
-    await page.waitForFunction((n) => Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0) >= n, exchanges, { timeout: 120_000, polling: 'raf' });
+    await everyExchangeCounted(page, exchanges);
+    const everyRowMs = await page.evaluate(() => performance.now());
+    const doorReadMs = exchanges > 0 ? await doorRecordsReadMs(page, head) : NaN;
     if (!smoke) await page.waitForTimeout(SETTLE_MS);
     const loadedAt = await page.evaluate(() => performance.now());
     const heapMb = await heapAfterGcMb(page);
@@ -76,15 +99,25 @@ async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: 
 
     // An empty capture shows the first-run page: no filter, no list.
     const statusErr: number[] = [];
-    const searched: { ms: number; answer: Answer }[] = [];
+    const searched: { ms: number; answer: Answer; clicks: number }[] = [];
     let idle: number[] = [];
     let scroll: number[] = [];
     const clicks: number[] = [];
     let newestReachable = false;
+    let reloads = 0;
+    // A dashboard that fails to clear a filter (an older build past ~125,000 rows) is opened again,
+    // as its user would, until it shows every exchange again; the readings go on from there.
+    const clear = async () => {
+      if ((await typeFilter(page, '')).answer !== 'gone') return;
+      reloads++;
+      // Its login address: no filter in it, as a reload of the address bar might keep.
+      await page.goto(cli.ready.dashboardLoginUrl);
+      await everyExchangeCounted(page, exchanges);
+    };
     if (exchanges > 0) {
       for (let i = 0; i < (smoke ? 1 : 3); i++) {
         statusErr.push((await typeFilter(page, 'status:err', true)).ms);
-        await typeFilter(page, '');
+        await clear();
       }
       // Once each: the server keeps a search's scan, so a second round would read its result. A
       // scan goes on counting after its filter is cleared: the one that must reach the end runs
@@ -92,7 +125,7 @@ async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: 
       const ordered = bodySearches(exchanges).map((s, i) => ({ s, i })).sort((a, b) => Number(a.s.found) - Number(b.s.found));
       for (const { s, i } of ordered) {
         searched[i] = await typeFilter(page, s.filter);
-        await typeFilter(page, '');
+        await clear();
       }
       // A reading that fails is said and left empty (its row then says NaN): the rest still count.
       try {
@@ -109,7 +142,13 @@ async function readOpen(chrome: Chrome, file: string, exchanges: number, smoke: 
     const tasks = await longTasks(page);
     const longest = (ts: typeof tasks) => Math.max(0, ...ts.map((t) => t.duration));
     return {
+      cliReadyMs: cli.readyMs,
+      cliRssMb,
+      cliPeakMb: peakRssMb(cli.pid),
       firstRowMs,
+      everyRowMs,
+      doorReadMs,
+      reloads,
       longestWhileLoading: longest(tasks.filter((t) => t.start < loadedAt)),
       longestAfter: longest(tasks.filter((t) => t.start >= loadedAt)),
       heapMb,

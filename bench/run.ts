@@ -21,6 +21,7 @@ const BENCHES: [name: string, load: () => Promise<BenchFn>][] = [
   ['dashboard', async () => (await import('./dashboard.js')).benchDashboard],
   ['dashboard-lists', async () => (await import('./dashboard-lists.js')).bench],
   ['dashboard-1m', async () => (await import('./dashboard-1m.js')).bench],
+  ['dashboard-before-after', async () => (await import('./dashboard-before-after.js')).bench],
   ['door', async () => (await import('./door.js')).bench],
   ['hub-catchup', async () => (await import('./hub-catchup.js')).bench],
   ['hub-fanout', async () => (await import('./hub-fanout.js')).bench],

@@ -2,9 +2,10 @@
  * The built CLI (apps/proxy/bin/mcpscope.js) in its own process, as a user runs it, ready when it
  * prints its `--ready-json` line. The caller passes the command's own arguments; `--no-open` and
  * `--ready-json` are added. `BENCH_MCPSCOPE_BIN` runs another build's CLI instead (a checkout
- * before a change, measured in the same machine state).
+ * before a change, measured in the same machine state), and so does a caller's `bin`.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = process.env.BENCH_MCPSCOPE_BIN ?? fileURLToPath(new URL('../../apps/proxy/bin/mcpscope.js', import.meta.url));
@@ -26,9 +27,12 @@ export interface CliProcess {
   stop(): Promise<void>;
 }
 
-export function startCli(args: string[]): Promise<CliProcess> {
+/** The CLI of a built checkout (its `apps/proxy/bin/mcpscope.js`). */
+export const checkoutBin = (checkout: string): string => join(checkout, 'apps/proxy/bin/mcpscope.js');
+
+export function startCli(args: string[], bin = BIN): Promise<CliProcess> {
   const started = performance.now();
-  const child = spawn(process.execPath, [BIN, ...args, '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [bin, ...args, '--no-open', '--ready-json'], { stdio: ['ignore', 'pipe', 'inherit'] });
   // A benchmark that dies must not leave the CLI running (it holds ports, CPU and the file).
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);

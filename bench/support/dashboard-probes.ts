@@ -33,6 +33,11 @@ export async function openDashboard(page: Page, url: string): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
+/** Waits until the status line counts `exchanges` (a dashboard that loads every exchange takes minutes at a million). */
+export async function everyExchangeCounted(page: Page, exchanges: number): Promise<void> {
+  await page.waitForFunction((n) => Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0) >= n, exchanges, { timeout: 600_000, polling: 'raf' });
+}
+
 export async function heapAfterGcMb(page: Page): Promise<number> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('HeapProfiler.collectGarbage');
@@ -79,8 +84,11 @@ export function rendererRssMb(browserPid: number): number {
   return largest;
 }
 
-/** How a filter's answer shows: rows it keeps, the page saying the whole capture holds none, or neither within the time allowed. */
-export type Answer = 'rows' | 'none' | 'timeout';
+/**
+ * How a filter's answer shows: rows it keeps, the page saying the whole capture holds none,
+ * neither within the time allowed, or the page gone (a render threw and the app unmounted).
+ */
+export type Answer = 'rows' | 'none' | 'timeout' | 'gone';
 
 /** How long a filter may take to answer before the reading gives up (ms: Infinity). */
 export const FILTER_TIMEOUT_MS = 180_000;
@@ -91,9 +99,12 @@ export const FILTER_TIMEOUT_MS = 180_000;
  * with `errorsOnly`, every painted row is an error) or "No exchange matches this filter."
  * (searched to the end). The filters measured keep fewer rows than the capture holds, so a count
  * equal to the capture's is the unfiltered list still on screen. Clearing (`''`) waits for the
- * unfiltered rows. After FILTER_TIMEOUT_MS: Infinity, 'timeout'.
+ * unfiltered rows. A dashboard that searches the capture a part at a time and offers "Search
+ * older" has it clicked as soon as it shows, as a user waiting for the answer would: `clicks`
+ * counts them. After FILTER_TIMEOUT_MS: Infinity, 'timeout'; the filter input gone from the page:
+ * Infinity, 'gone'.
  */
-export function typeFilter(page: Page, text: string, errorsOnly = false): Promise<{ ms: number; answer: Answer }> {
+export function typeFilter(page: Page, text: string, errorsOnly = false): Promise<{ ms: number; answer: Answer; clicks: number }> {
   return page.evaluate(
     async ({ text, errorsOnly, timeoutMs }) => {
       const input = document.querySelector<HTMLInputElement>('[data-testid="filter-input"]')!;
@@ -101,6 +112,7 @@ export function typeFilter(page: Page, text: string, errorsOnly = false): Promis
       // Until the new list answers, the status line may still count the unfiltered list.
       const everything = Number(document.querySelector('[data-testid="count"]')?.textContent?.split(' ')[0] ?? 0);
       const t0 = performance.now();
+      let clicks = 0;
       setValue.call(input, text);
       input.dispatchEvent(new Event('input', { bubbles: true }));
       // No named functions in here: the bundler's name helper does not exist in the page.
@@ -108,9 +120,15 @@ export function typeFilter(page: Page, text: string, errorsOnly = false): Promis
         const rows = [...document.querySelectorAll('[data-testid="exchange-row"]')];
         const counted = Number(document.querySelector('[data-testid="filter-status"] strong')?.textContent ?? 0);
         const errors = rows.every((r) => r.getAttribute('data-status') !== 'ok' && r.getAttribute('data-status') !== 'pending');
-        if (text === '' ? rows.length > 0 && counted === 0 : counted > 0 && counted !== everything && rows.length > 0 && (!errorsOnly || errors)) return { ms: performance.now() - t0, answer: 'rows' as const };
-        if (text !== '' && document.querySelector('[data-testid="no-match"]')?.textContent?.startsWith('No exchange matches this filter.')) return { ms: performance.now() - t0, answer: 'none' as const };
-        if (performance.now() - t0 > timeoutMs) return { ms: Infinity, answer: 'timeout' as const };
+        if (text === '' ? rows.length > 0 && counted === 0 : counted > 0 && counted !== everything && rows.length > 0 && (!errorsOnly || errors)) return { ms: performance.now() - t0, answer: 'rows' as const, clicks };
+        if (text !== '' && document.querySelector('[data-testid="no-match"]')?.textContent?.startsWith('No exchange matches this filter.')) return { ms: performance.now() - t0, answer: 'none' as const, clicks };
+        if (performance.now() - t0 > timeoutMs) return { ms: Infinity, answer: 'timeout' as const, clicks };
+        if (!input.isConnected) return { ms: Infinity, answer: 'gone' as const, clicks };
+        const older = document.querySelector<HTMLButtonElement>('[data-testid="search-more"]');
+        if (older) {
+          older.click();
+          clicks++;
+        }
         await new Promise((r) => requestAnimationFrame(r));
       }
     },
@@ -118,7 +136,11 @@ export function typeFilter(page: Page, text: string, errorsOnly = false): Promis
   );
 }
 
-/** Scrolls the timeline to its middle and waits until rows are painted there. */
+/**
+ * Scrolls the timeline to its middle and waits until rows are painted there: a row whose
+ * `aria-rowindex` is near the middle, or, on a timeline whose rows carry none (one that holds
+ * every row), a row inside the scroller's view.
+ */
 export async function scrollToMiddle(page: Page): Promise<void> {
   await page.getByTestId('timeline').evaluate((el) => {
     el.scrollTop = (el.scrollHeight - el.clientHeight) / 2;
@@ -127,7 +149,13 @@ export async function scrollToMiddle(page: Page): Promise<void> {
     () => {
       const el = document.querySelector<HTMLElement>('[data-testid="timeline"]')!;
       const half = Number(el.getAttribute('aria-rowcount')) / 2;
-      return [...el.querySelectorAll('[data-testid="exchange-row"]')].some((r) => Math.abs(Number(r.getAttribute('aria-rowindex')) - half) < 100);
+      const view = el.getBoundingClientRect();
+      return [...el.querySelectorAll('[data-testid="exchange-row"]')].some((r) => {
+        const at = r.getAttribute('aria-rowindex');
+        if (at !== null) return Math.abs(Number(at) - half) < 100;
+        const box = r.getBoundingClientRect();
+        return box.bottom > view.top && box.top < view.bottom;
+      });
     },
     undefined,
     { timeout: 60_000, polling: 'raf' },
@@ -153,10 +181,10 @@ export function frameTimes(page: Page, frames: number, step: number): Promise<nu
   );
 }
 
-/** Clicks the painted row `nth` from the top; ms until the detail pane shows that exchange. */
+/** Clicks the painted row `nth` from the top (on screen or in the margin above it); ms until the detail pane shows that exchange. */
 export function clickRow(page: Page, nth: number): Promise<number> {
   return page.evaluate(async (nth) => {
-    const rows = [...document.querySelectorAll<HTMLElement>('[data-testid="exchange-row"]')].sort((a, b) => Number(a.getAttribute('aria-rowindex')) - Number(b.getAttribute('aria-rowindex')));
+    const rows = [...document.querySelectorAll<HTMLElement>('[data-testid="exchange-row"]')].sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top);
     const row = rows[Math.min(nth, rows.length - 1)]!;
     const loaded = '[data-testid="detail-pane"][aria-label="Exchange detail"]';
     const before = document.querySelector(loaded)?.textContent;
@@ -191,4 +219,31 @@ export async function newestRowReachable(page: Page): Promise<boolean> {
     )
     .then(() => true)
     .catch(() => false);
+}
+
+/** Installed before the page's scripts: every response stays in resource timing (Chromium keeps 250 by default). */
+export const RESOURCE_TIMING_SCRIPT = 'performance.setResourceTimingBufferSize(1_000_000);';
+
+/**
+ * A dashboard that reads every door record page by page (`GET /api/requests?after=…&limit=…`,
+ * from `after=0`): ms from navigation until the page holding the newest record (id `head`) was
+ * received. NaN when it did not start at `after=0` (it reads door records by windows, when shown).
+ */
+export async function doorRecordsReadMs(page: Page, head: number): Promise<number> {
+  const end = await page.waitForFunction(
+    (head) => {
+      const pages = performance
+        .getEntriesByType('resource')
+        .map((e) => ({ url: new URL(e.name), end: (e as PerformanceResourceTiming).responseEnd }))
+        .filter((p) => p.url.pathname === '/api/requests' && p.url.searchParams.has('after'));
+      // -1, not NaN: the wait ends on a truthy value.
+      if (!pages.some((p) => p.url.searchParams.get('after') === '0')) return -1;
+      const last = pages.find((p) => Number(p.url.searchParams.get('after')) < head && head <= Number(p.url.searchParams.get('after')) + Number(p.url.searchParams.get('limit')));
+      return last && last.end > 0 ? last.end : false;
+    },
+    head,
+    { timeout: 600_000, polling: 250 },
+  );
+  const ms = (await end.jsonValue()) as number;
+  return ms < 0 ? NaN : ms;
 }
